@@ -1,0 +1,107 @@
+package io.openshiftagent.api.bootstrap.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.openshiftagent.api.common.LocalObjectReference;
+import io.openshiftagent.api.common.ItemsMaxLength;
+import java.util.List;
+
+/**
+ * What a host needs to join an OpenShift cluster through the assisted installer. The discovery-facing fields
+ * mirror assisted-service's InfraEnv spec; the rest shape the installed node.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@SchemaCustomizer(value = ItemsMaxLength.class, input = "additionalNTPSources=255,preBootstrapCommands=16384,postBootstrapCommands=16384")
+public class OpenshiftAssistedConfigSpec {
+  /** Absolute, without '..' segments: these paths are created as root on the installed host. */
+  static final String SAFE_ABSOLUTE_PATH =
+      "self.matches('^/[a-zA-Z0-9_./-]+$') && !self.contains('/../') && !self.endsWith('/..')";
+
+  @JsonPropertyDescription(
+      "How the host boots into discovery: LiveISO (Metal3 boots the InfraEnv's live ISO) or DiskImage"
+          + " (a disk image with the discovery ignition as user data).")
+  @Default("LiveISO")
+  public BootMode bootMode;
+
+  @JsonPropertyDescription("Proxy used by the discovery agent.")
+  public Proxy proxy;
+
+  @JsonPropertyDescription(
+      "Secret (key .dockerconfigjson) with the pull secret for discovery. Optional for OKD.")
+  public LocalObjectReference pullSecretRef;
+
+  @JsonPropertyDescription("Additional NTP sources for the discovery agent.")
+  @Size(max = 32)
+  public List<String> additionalNTPSources;
+
+  @JsonPropertyDescription("SSH public key for the discovery environment.")
+  @Size(max = 8192)
+  public String sshAuthorizedKey;
+
+  @JsonPropertyDescription("Selects the NMStateConfigs with the host's static network configuration.")
+  public LabelSelector nmStateConfigLabelSelector;
+
+  @JsonPropertyDescription("CPU architecture of the host.")
+  @Default("x86_64")
+  @ValidationRule(
+      value = "self in ['x86_64', 'aarch64', 'arm64', 'ppc64le', 's390x']",
+      message = "cpuArchitecture must be one of x86_64, aarch64, arm64, ppc64le, s390x")
+  @Size(max = 16)
+  public String cpuArchitecture;
+
+  @JsonPropertyDescription("Kernel arguments of the installed node.")
+  @Size(max = 64)
+  public List<KernelArgument> kernelArguments;
+
+  @JsonPropertyDescription("PEM CA bundle trusted by the discovery environment and the installed node.")
+  @Size(max = 1048576)
+  public String additionalTrustBundle;
+
+  @JsonPropertyDescription("Version of the discovery OS image.")
+  @Size(max = 64)
+  public String osImageVersion;
+
+  @JsonPropertyDescription("Shell commands run once on the installed node before kubelet starts.")
+  @Size(max = 256)
+  public List<String> preBootstrapCommands;
+
+  @JsonPropertyDescription(
+      "Shell commands run once on the installed node after it has registered with the cluster.")
+  @Size(max = 256)
+  public List<String> postBootstrapCommands;
+
+  @JsonPropertyDescription(
+      "Directory for the run-once markers of the bootstrap commands (default /var/lib/capoa).")
+  @Size(min = 2, max = 512)
+  @ValidationRule(
+      value = SAFE_ABSOLUTE_PATH,
+      message =
+          "bootstrapCommandSentinelDir must be an absolute path of letters, digits, '_', '.', '-' and '/'"
+              + " without '..' segments")
+  public String bootstrapCommandSentinelDir;
+
+  @JsonPropertyDescription(
+      "kubeconfig the post-bootstrap commands wait with (default /var/lib/kubelet/kubeconfig).")
+  @Size(min = 2, max = 512)
+  @ValidationRule(
+      value = SAFE_ABSOLUTE_PATH,
+      message =
+          "postBootstrapKubeconfigPath must be an absolute path of letters, digits, '_', '.', '-' and '/'"
+              + " without '..' segments")
+  public String postBootstrapKubeconfigPath;
+
+  @JsonPropertyDescription("How the node registers: name, kubelet labels, provider ID.")
+  public NodeRegistrationOptions nodeRegistration;
+
+  /** The boot mode, with the default applied for objects the API server has not defaulted. */
+  public BootMode effectiveBootMode() {
+    return bootMode == null ? BootMode.LIVE_ISO : bootMode;
+  }
+}

@@ -1,0 +1,77 @@
+package io.openshiftagent.api.controlplane.v1alpha3;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.api.common.MachineDeletionSpec;
+import io.openshiftagent.api.common.ObjectMetaTemplate;
+import java.util.List;
+
+/**
+ * How control-plane Machines are made. Accepts both the Go provider's layout ({@code infrastructureRef} and
+ * {@code deletion} directly here) and the Cluster API v1beta2 layout under {@code spec}, which ClusterClass
+ * writes.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@ValidationRule(
+    value = "has(self.infrastructureRef) || (has(self.spec) && has(self.spec.infrastructureRef))",
+    message = "spec.machineTemplate.spec.infrastructureRef (or spec.machineTemplate.infrastructureRef) is required")
+@ValidationRule(
+    value =
+        "!has(self.infrastructureRef) || !has(self.spec) || !has(self.spec.infrastructureRef)"
+            + " || (self.infrastructureRef.apiGroup == self.spec.infrastructureRef.apiGroup"
+            + " && self.infrastructureRef.kind == self.spec.infrastructureRef.kind"
+            + " && self.infrastructureRef.name == self.spec.infrastructureRef.name)",
+    message =
+        "spec.machineTemplate.infrastructureRef and spec.machineTemplate.spec.infrastructureRef must be equal"
+            + " when both are set")
+public class ControlPlaneMachineTemplate {
+  @JsonPropertyDescription("Labels and annotations for the control-plane Machines and what they own.")
+  public ObjectMetaTemplate metadata;
+
+  @JsonPropertyDescription(
+      "The infrastructure machine template to clone (Go provider layout; prefer spec.infrastructureRef).")
+  public ContractVersionedObjectReference infrastructureRef;
+
+  @JsonPropertyDescription("Machine deletion timeouts (Go provider layout; prefer spec.deletion).")
+  public MachineDeletionSpec deletion;
+
+  @JsonPropertyDescription("The Machine spec fields, as Cluster API v1beta2 and ClusterClass write them.")
+  public MachineSpecTemplate spec;
+
+  /** The infrastructure template, whichever layout gave it. */
+  public ContractVersionedObjectReference effectiveInfrastructureRef() {
+    return spec != null && spec.infrastructureRef != null ? spec.infrastructureRef : infrastructureRef;
+  }
+
+  /** The deletion timeouts, whichever layout gave them. */
+  public MachineDeletionSpec effectiveDeletion() {
+    return spec != null && spec.deletion != null ? spec.deletion : deletion;
+  }
+
+  /** Machine spec fields in the Cluster API v1beta2 layout. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class MachineSpecTemplate {
+    public ContractVersionedObjectReference infrastructureRef;
+    public MachineDeletionSpec deletion;
+
+    @Size(max = 32)
+    public List<ReadinessGate> readinessGates;
+  }
+
+  /** An extra Machine condition that must be True for the Machine to be Ready. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class ReadinessGate {
+    @io.fabric8.generator.annotation.Required
+    @Size(min = 1, max = 316)
+    public String conditionType;
+
+    public String polarity;
+  }
+}

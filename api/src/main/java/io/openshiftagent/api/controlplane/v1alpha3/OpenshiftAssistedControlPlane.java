@@ -1,0 +1,67 @@
+package io.openshiftagent.api.controlplane.v1alpha3;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.Labels;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** An OpenShift control plane installed by the assisted installer. */
+@Group(ControlPlaneGroup.GROUP)
+@Version(ControlPlaneGroup.VERSION)
+@ShortNames({"oacp", "oacps"})
+@Categories({"cluster-api"})
+@Labels({ControlPlaneGroup.CONTRACT_LABEL})
+@AdditionalPrinterColumn(
+    name = "Cluster",
+    jsonPath = ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Initialized",
+    jsonPath = ".status.initialization.controlPlaneInitialized",
+    type = AdditionalPrinterColumn.Type.BOOLEAN)
+@AdditionalPrinterColumn(
+    name = "Available",
+    jsonPath = ".status.conditions[?(@.type==\"Available\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Desired",
+    jsonPath = ".spec.replicas",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 10)
+@AdditionalPrinterColumn(
+    name = "Replicas",
+    jsonPath = ".status.replicas",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = ".status.readyReplicas",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Up-To-Date",
+    jsonPath = ".status.upToDateReplicas",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Reason",
+    jsonPath = ".status.conditions[?(@.type==\"Available\")].reason",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 10)
+@AdditionalPrinterColumn(
+    name = "Version",
+    jsonPath = ".status.distributionVersion",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Desired Version",
+    jsonPath = ".spec.distributionVersion",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 10)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class OpenshiftAssistedControlPlane
+    extends CustomResource<OpenshiftAssistedControlPlaneSpec, OpenshiftAssistedControlPlaneStatus>
+    implements Namespaced {}

@@ -1,0 +1,71 @@
+package io.openshiftagent.api.controlplane.v1alpha3;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+
+/** The desired OpenShift control plane. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@ValidationRule(
+    value =
+        "!has(self.version) || !isSemver(self.distributionVersion) || semver(self.distributionVersion).major() != 4"
+            + " || (isSemver(self.version, true) && semver(self.version, true).major() == 1"
+            + " && semver(self.version, true).minor() == semver(self.distributionVersion).minor() + 13)",
+    message =
+        "spec.version must be the Kubernetes version of spec.distributionVersion: OpenShift 4.N runs"
+            + " Kubernetes 1.(N+13), for example 4.20 runs v1.33")
+public class OpenshiftAssistedControlPlaneSpec {
+  /** The OpenShift release the cluster runs; the earliest supported is 4.14. */
+  @JsonPropertyDescription(
+      "OpenShift (or OKD) version of the cluster, for example 4.20.0 or 4.19.0-okd-scos.ec.6. At least 4.14;"
+          + " raising it upgrades the cluster, lowering it is refused.")
+  @Required
+  @Size(min = 1, max = 64)
+  @ValidationRule(
+      value =
+          "isSemver(self) && (semver(self).major() > 4 || (semver(self).major() == 4 && semver(self).minor() >= 14))",
+      message =
+          "spec.distributionVersion must be an OpenShift version 4.14 or later in the form X.Y.Z, optionally"
+              + " with a pre-release such as -ec.1 or -okd-scos.1")
+  @ValidationRule(
+      value =
+          "!isSemver(oldSelf) || !isSemver(self) || semver(self).compareTo(semver(oldSelf)) >= 0",
+      message = "spec.distributionVersion cannot be lowered: OpenShift does not support downgrades")
+  public String distributionVersion;
+
+  @JsonPropertyDescription(
+      "Kubernetes version matching distributionVersion (set by ClusterClass from the topology version)."
+          + " Informational: distributionVersion decides what is installed.")
+  @Size(max = 64)
+  public String version;
+
+  @JsonPropertyDescription(
+      "Number of control-plane Machines: 1 (single-node OpenShift) or 3, 4 or 5 (highly available).")
+  @SpecReplicas
+  @ValidationRule(
+      value = "self == 1 || (self >= 3 && self <= 5)",
+      message = "spec.replicas must be 1 (single-node OpenShift) or 3, 4 or 5 (highly available)")
+  public Integer replicas;
+
+  @JsonPropertyDescription("How control-plane Machines are made.")
+  @Required
+  public ControlPlaneMachineTemplate machineTemplate;
+
+  @JsonPropertyDescription("Bootstrap configuration of each control-plane Machine.")
+  public OpenshiftAssistedConfigSpec openshiftAssistedConfigSpec;
+
+  @JsonPropertyDescription("Cluster-wide OpenShift settings.")
+  @Required
+  public ClusterConfig config;
+
+  /** Desired control-plane Machines; one when unset, as Cluster API's own control planes default. */
+  public int desiredReplicas() {
+    return replicas == null ? 1 : replicas;
+  }
+}

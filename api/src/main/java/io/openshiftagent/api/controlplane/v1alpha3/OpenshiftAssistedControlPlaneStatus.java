@@ -1,0 +1,63 @@
+package io.openshiftagent.api.controlplane.v1alpha3;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.openshiftagent.api.common.ConditionsListMap;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import java.util.List;
+
+/** Status per the Cluster API v1beta2 control-plane contract. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@SchemaCustomizer(ConditionsListMap.class)
+public class OpenshiftAssistedControlPlaneStatus {
+  /**
+   * Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate, ScalingUp,
+   * ScalingDown, RollingOut, Paused, Deleting and the upgrade conditions.
+   */
+  @Size(max = 32)
+  public List<Condition> conditions;
+
+  public Initialization initialization;
+
+  /** Label selector of the control-plane Machines, for the scale subresource. */
+  @LabelSelector
+  @Size(min = 1, max = 4096)
+  public String selector;
+
+  /** Control-plane Machines that exist. */
+  @StatusReplicas public Integer replicas;
+
+  /** Control-plane Machines whose Ready condition is True. */
+  public Integer readyReplicas;
+
+  /** Control-plane Machines whose Available condition is True. */
+  public Integer availableReplicas;
+
+  /** Control-plane Machines that match the current spec. */
+  public Integer upToDateReplicas;
+
+  /** Kubernetes version the control-plane nodes run (the lowest, during an upgrade). */
+  @Size(min = 1, max = 256)
+  public String version;
+
+  /** OpenShift version the cluster runs. */
+  @Size(min = 1, max = 256)
+  public String distributionVersion;
+
+  @Min(1)
+  public Long observedGeneration;
+
+  /** Initialization flags read by Cluster API core. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Initialization {
+    /** True once the workload cluster's API server accepts requests (the kubeconfig Secret exists). */
+    public Boolean controlPlaneInitialized;
+  }
+}

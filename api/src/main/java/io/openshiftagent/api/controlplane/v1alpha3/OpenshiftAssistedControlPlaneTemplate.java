@@ -1,0 +1,85 @@
+package io.openshiftagent.api.controlplane.v1alpha3;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.Labels;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.MachineDeletionSpec;
+import io.openshiftagent.api.common.ObjectMetaTemplate;
+
+/**
+ * The control plane of a ClusterClass. The topology controller clones {@code spec.template.spec} into an
+ * OpenshiftAssistedControlPlane and sets replicas, version and the infrastructure template itself.
+ */
+@Group(ControlPlaneGroup.GROUP)
+@Version(ControlPlaneGroup.VERSION)
+@ShortNames({"oacpt"})
+@Categories({"cluster-api"})
+@Labels({ControlPlaneGroup.CONTRACT_LABEL})
+@AdditionalPrinterColumn(
+    name = "Distribution Version",
+    jsonPath = ".spec.template.spec.distributionVersion",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class OpenshiftAssistedControlPlaneTemplate
+    extends CustomResource<OpenshiftAssistedControlPlaneTemplate.Spec, Void> implements Namespaced {
+
+  /** The template. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Spec {
+    @Required public Resource template;
+  }
+
+  /** Metadata and spec of the control planes made from this template. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Resource {
+    public ObjectMetaTemplate metadata;
+    @Required public ResourceSpec spec;
+  }
+
+  /** The control-plane spec without what the topology sets (replicas, version, infrastructure template). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class ResourceSpec {
+    @JsonPropertyDescription(
+        "OpenShift version; may instead be set by a ClusterClass patch. See the control plane's field.")
+    @Size(min = 1, max = 64)
+    public String distributionVersion;
+
+    public MachineTemplate machineTemplate;
+
+    public OpenshiftAssistedConfigSpec openshiftAssistedConfigSpec;
+
+    @Required public ClusterConfig config;
+  }
+
+  /** Machine metadata and deletion timeouts; the infrastructure template comes from the ClusterClass. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class MachineTemplate {
+    public ObjectMetaTemplate metadata;
+    public MachineSpec spec;
+  }
+
+  /** Machine spec fields a template can carry. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class MachineSpec {
+    public MachineDeletionSpec deletion;
+  }
+}

@@ -1,0 +1,298 @@
+package io.openshiftagent.api;
+
+import static io.openshiftagent.api.Manifests.REMOVE;
+import static io.openshiftagent.api.Manifests.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every validation rule in our CRDs, checked on the real API server: a bad input is rejected with a message
+ * that names the field and says what is allowed, and the matching good input is accepted.
+ */
+@WithKubeApiServer
+class ValidationRulesTest {
+  private static final AtomicInteger NAMES = new AtomicInteger();
+  private static KubernetesClient client;
+  private static String ns;
+  private static GenericKubernetesResource controlPlane;
+  private static GenericKubernetesResource config;
+
+  @BeforeAll
+  static void setUp(KubeApiServerEnvironment env) {
+    client = env.client();
+    ns = env.createNamespace("validation");
+    controlPlane =
+        Manifests.find(
+            Manifests.load(client, "manifests/multinode.yaml"), "OpenshiftAssistedControlPlane");
+    config = new GenericKubernetesResource();
+    config.setApiVersion("bootstrap.cluster.x-k8s.io/v1alpha2");
+    config.setKind("OpenshiftAssistedConfig");
+    config.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    config.setAdditionalProperty(
+        "spec", Map.of("pullSecretRef", Map.of("name", "pull-secret"), "cpuArchitecture", "x86_64"));
+  }
+
+  /** A rule, a bad input with the fragments its rejection must contain, and a good input. */
+  record Rule(
+      String name,
+      GenericKubernetesResource base,
+      UnaryOperator<GenericKubernetesResource> bad,
+      List<String> expectedMessage,
+      UnaryOperator<GenericKubernetesResource> good) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Arguments> rules() {
+    return Stream.of(
+            new Rule(
+                "control-plane replicas must be 1, 3, 4 or 5",
+                controlPlane,
+                cp -> with(cp, "spec.replicas", 2),
+                List.of("spec.replicas", "must be 1 (single-node OpenShift) or 3, 4 or 5"),
+                cp -> with(cp, "spec.replicas", 5)),
+            new Rule(
+                "zero control-plane replicas are refused",
+                controlPlane,
+                cp -> with(cp, "spec.replicas", 0),
+                List.of("spec.replicas", "must be 1 (single-node OpenShift)"),
+                cp -> with(cp, "spec.replicas", 1)),
+            new Rule(
+                "API and ingress VIPs come together",
+                controlPlane,
+                cp -> with(cp, "spec.config.ingressVIPs", REMOVE),
+                List.of("spec.config", "apiVIPs and spec.config.ingressVIPs must be given together"),
+                cp -> with(with(cp, "spec.config.ingressVIPs", REMOVE), "spec.config.apiVIPs", REMOVE)),
+            new Rule(
+                "at most two VIPs",
+                controlPlane,
+                cp -> with(cp, "spec.config.apiVIPs", List.of("10.0.0.1", "fd00::1", "10.0.0.2")),
+                List.of("spec.config.apiVIPs", "must have at most 2 items"),
+                cp -> with(cp, "spec.config.apiVIPs", List.of("10.0.0.1", "fd00::1"))),
+            new Rule(
+                "two VIPs are one IPv4 and one IPv6",
+                controlPlane,
+                cp -> with(cp, "spec.config.ingressVIPs", List.of("10.0.0.1", "10.0.0.2")),
+                List.of("spec.config.ingressVIPs", "at most one IPv4 and one IPv6"),
+                cp -> with(cp, "spec.config.ingressVIPs", List.of("10.0.0.1", "fd00::2"))),
+            new Rule(
+                "VIPs are IP addresses",
+                controlPlane,
+                cp -> with(cp, "spec.config.apiVIPs", List.of("api.example.com")),
+                List.of("spec.config.apiVIPs", "must be IP addresses"),
+                cp -> with(cp, "spec.config.apiVIPs", List.of("fd00::10"))),
+            new Rule(
+                "distributionVersion is OpenShift 4.14 or later",
+                controlPlane,
+                cp -> with(cp, "spec.distributionVersion", "4.13.9"),
+                List.of("spec.distributionVersion", "OpenShift version 4.14 or later"),
+                cp -> with(cp, "spec.distributionVersion", "4.14.0")),
+            new Rule(
+                "distributionVersion is a version",
+                controlPlane,
+                cp -> with(cp, "spec.distributionVersion", "latest"),
+                List.of("spec.distributionVersion", "in the form X.Y.Z"),
+                cp -> with(cp, "spec.distributionVersion", "4.19.0-okd-scos.ec.6")),
+            new Rule(
+                "baseDomain is a DNS name",
+                controlPlane,
+                cp -> with(cp, "spec.config.baseDomain", "Lab_Home"),
+                List.of("spec.config.baseDomain", "must be a DNS name"),
+                cp -> with(cp, "spec.config.baseDomain", "sub.lab-1.example.com")),
+            new Rule(
+                "baseDomain is required",
+                controlPlane,
+                cp -> with(cp, "spec.config.baseDomain", REMOVE),
+                List.of("spec.config.baseDomain", "Required value"),
+                cp -> cp),
+            new Rule(
+                "an infrastructure template is required",
+                controlPlane,
+                cp -> with(cp, "spec.machineTemplate.infrastructureRef", REMOVE),
+                List.of("spec.machineTemplate", "spec.machineTemplate.spec.infrastructureRef", "is required"),
+                cp ->
+                    with(
+                        with(cp, "spec.machineTemplate.infrastructureRef", REMOVE),
+                        "spec.machineTemplate.spec.infrastructureRef",
+                        Map.of(
+                            "apiGroup", "infrastructure.cluster.x-k8s.io",
+                            "kind", "Metal3MachineTemplate",
+                            "name", "cp"))),
+            new Rule(
+                "both infrastructure template layouts must agree",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec.infrastructureRef",
+                        Map.of(
+                            "apiGroup", "infrastructure.cluster.x-k8s.io",
+                            "kind", "Metal3MachineTemplate",
+                            "name", "other")),
+                List.of("spec.machineTemplate", "must be equal when both are set"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec.infrastructureRef",
+                        Map.of(
+                            "apiGroup", "infrastructure.cluster.x-k8s.io",
+                            "kind", "Metal3MachineTemplate",
+                            "name", "test-multinode-controlplane"))),
+            new Rule(
+                "spec.version matches the OpenShift minor",
+                controlPlane,
+                cp -> with(cp, "spec.version", "v1.30.4"),
+                List.of("spec", "spec.version must be the Kubernetes version of spec.distributionVersion"),
+                cp -> with(cp, "spec.version", "v1.33.5")),
+            new Rule(
+                "networkType is a known plugin",
+                controlPlane,
+                cp -> with(cp, "spec.config.networkType", "Flannel"),
+                List.of("spec.config.networkType", "must be one of OVNKubernetes"),
+                cp -> with(cp, "spec.config.networkType", "Cilium")),
+            new Rule(
+                "machine networks are CIDRs",
+                controlPlane,
+                cp -> with(cp, "spec.config.machineNetworks", List.of("192.168.222.0")),
+                List.of("spec.config.machineNetworks", "must be CIDRs"),
+                cp -> with(cp, "spec.config.machineNetworks", List.of("192.168.222.0/24", "fd00::/64"))),
+            new Rule(
+                "hostPrefix is within IPv4 bounds",
+                controlPlane,
+                cp -> with(cp, "spec.config.clusterNetworkHostPrefix", 31),
+                List.of("spec.config.clusterNetworkHostPrefix", "should be less than or equal to 30"),
+                cp -> with(cp, "spec.config.clusterNetworkHostPrefix", 24)),
+            new Rule(
+                "baseline capability is None, vCurrent or v4.N",
+                controlPlane,
+                cp -> with(cp, "spec.config.capabilities", Map.of("baselineCapability", "v5")),
+                List.of("spec.config.capabilities.baselineCapability", "None, vCurrent or v4.N"),
+                cp -> with(cp, "spec.config.capabilities", Map.of("baselineCapability", "v4.16"))),
+            new Rule(
+                "disk encryption mode is tpmv2 or tang",
+                controlPlane,
+                cp -> with(cp, "spec.config.diskEncryption", Map.of("enableOn", "all", "mode", "luks")),
+                List.of("spec.config.diskEncryption.mode", "must be tpmv2 or tang"),
+                cp -> with(cp, "spec.config.diskEncryption", Map.of("enableOn", "masters,workers", "mode", "tpmv2"))),
+            new Rule(
+                "kernel argument operation is append, replace or delete",
+                config,
+                c ->
+                    with(
+                        c,
+                        "spec.kernelArguments",
+                        List.of(Map.of("operation", "prepend", "value", "console=ttyS0"))),
+                List.of("spec.kernelArguments[0].operation", "\"append\"", "\"delete\"", "\"replace\""),
+                c ->
+                    with(
+                        c,
+                        "spec.kernelArguments",
+                        List.of(Map.of("operation", "replace", "value", "console=ttyS1")))),
+            new Rule(
+                "boot mode is LiveISO or DiskImage",
+                config,
+                c -> with(c, "spec.bootMode", "PXE"),
+                List.of("spec.bootMode", "\"DiskImage\"", "\"LiveISO\""),
+                c -> with(c, "spec.bootMode", "DiskImage")),
+            new Rule(
+                "sentinel directory is absolute",
+                config,
+                c -> with(c, "spec.bootstrapCommandSentinelDir", "var/lib/capoa"),
+                List.of("spec.bootstrapCommandSentinelDir", "must be an absolute path"),
+                c -> with(c, "spec.bootstrapCommandSentinelDir", "/var/lib/capoa")),
+            new Rule(
+                "sentinel directory has no '..' segment",
+                config,
+                c -> with(c, "spec.bootstrapCommandSentinelDir", "/var/lib/../../etc"),
+                List.of("spec.bootstrapCommandSentinelDir", "without '..' segments"),
+                c -> with(c, "spec.bootstrapCommandSentinelDir", "/var/lib/..hidden/capoa")),
+            new Rule(
+                "post-bootstrap kubeconfig path is safe",
+                config,
+                c -> with(c, "spec.postBootstrapKubeconfigPath", "/var/lib/kubelet/$(id)"),
+                List.of("spec.postBootstrapKubeconfigPath", "must be an absolute path"),
+                c -> with(c, "spec.postBootstrapKubeconfigPath", "/var/lib/kubelet/kubeconfig")),
+            new Rule(
+                "CPU architecture is one assisted-service supports",
+                config,
+                c -> with(c, "spec.cpuArchitecture", "sparc"),
+                List.of("spec.cpuArchitecture", "must be one of x86_64, aarch64"),
+                c -> with(c, "spec.cpuArchitecture", "aarch64")),
+            new Rule(
+                "kubelet labels are key=value",
+                config,
+                c -> with(c, "spec.nodeRegistration", Map.of("kubeletExtraLabels", List.of("novalue"))),
+                List.of("spec.nodeRegistration.kubeletExtraLabels", "must have the form key=value"),
+                c -> with(c, "spec.nodeRegistration", Map.of("kubeletExtraLabels", List.of("a=b", "c=")))))
+        .map(Arguments::of);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void badInputIsRejectedWithItsMessageAndGoodInputIsAccepted(Rule rule) {
+    GenericKubernetesResource bad = named(rule.bad().apply(rule.base()));
+    assertThatThrownBy(() -> client.resource(bad).inNamespace(ns).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
+        .hasMessageContainingAll(rule.expectedMessage().toArray(String[]::new));
+
+    GenericKubernetesResource good = named(rule.good().apply(rule.base()));
+    assertThat(client.resource(good).inNamespace(ns).create().getMetadata().getUid()).isNotBlank();
+  }
+
+  @Test
+  void bootstrapConfigSpecIsImmutableButMetadataIsNot() {
+    GenericKubernetesResource created = client.resource(named(config)).inNamespace(ns).create();
+
+    GenericKubernetesResource changedSpec = with(created, "spec.sshAuthorizedKey", "ssh-ed25519 AAAA other");
+    assertThatThrownBy(() -> client.resource(changedSpec).inNamespace(ns).update())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContainingAll("spec", "spec is immutable");
+
+    created.getMetadata().setLabels(Map.of("team", "edge"));
+    assertThat(client.resource(created).inNamespace(ns).update().getMetadata().getLabels())
+        .containsEntry("team", "edge");
+  }
+
+  @Test
+  void distributionVersionCanBeRaisedButNotLowered() {
+    GenericKubernetesResource created = client.resource(named(controlPlane)).inNamespace(ns).create();
+
+    GenericKubernetesResource lowered = with(created, "spec.distributionVersion", "4.19.12");
+    assertThatThrownBy(() -> client.resource(lowered).inNamespace(ns).update())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContainingAll("spec.distributionVersion", "cannot be lowered");
+
+    GenericKubernetesResource raised = with(created, "spec.distributionVersion", "4.20.3");
+    assertThat(client.resource(raised).inNamespace(ns).update().getAdditionalProperties())
+        .extracting(p -> ((Map<?, ?>) p.get("spec")).get("distributionVersion"))
+        .isEqualTo("4.20.3");
+  }
+
+  private static GenericKubernetesResource named(GenericKubernetesResource object) {
+    GenericKubernetesResource copy = io.fabric8.kubernetes.client.utils.Serialization.clone(object);
+    copy.getMetadata().setName("v-" + NAMES.incrementAndGet());
+    copy.getMetadata().setNamespace(ns);
+    copy.getMetadata().setResourceVersion(null);
+    copy.getMetadata().setUid(null);
+    return copy;
+  }
+}

@@ -1,0 +1,64 @@
+# Shared settings for the hack/ scripts. Source it; do not run it.
+# Everything built or downloaded is cached outside the clone so later runs are fast.
+set -euo pipefail
+
+HACK_CACHE="${OPENSHIFT_AGENT_CACHE:-$HOME/.cache/openshift-agent}"
+KUBE_API_TEST_DIR="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
+
+K8S_VERSION="1.36.3"
+ETCD_VERSION="3.6.14"
+CAPI_VERSION="1.14.0"
+CAPM3_VERSION="1.13.2"
+BMO_VERSION="0.13.2"
+KUSTOMIZE_VERSION="5.8.1"
+HELM_VERSION="3.21.4"
+CERT_MANAGER_VERSION="1.21.1"
+# assisted-service and Hive have no usable semver tags for Go. These are the newest commits our module proxy
+# serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
+ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
+HIVE_MODULE="github.com/openshift/hive@v0.0.0-20240904155057-b6cdaa9cb317"
+# The checksum database has no entry for these two, so we pin their go.sum hashes ourselves.
+declare -A PINNED_MODULE_SUMS=(
+  ["github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION"]="h1:qYIXaHZp3Tcn2Taf+LZZ7rjATyKLVjguMS39pC640pw="
+  ["$ASSISTED_SERVICE_MODULE"]="h1:J3QXqDcKGn2nbcATMXv9k/IhTJCfkLE3nQp3WRGiHW0="
+)
+
+KUBE_BIN_DIR="$KUBE_API_TEST_DIR/k8s/$K8S_VERSION-linux-amd64"
+TOOLS_BIN_DIR="$HACK_CACHE/bin"
+CRD_CACHE_DIR="$HACK_CACHE/crds"
+
+# Fail fast instead of trying GitHub, which this environment cannot reach.
+export GOPROXY="${GOPROXY:-https://proxy.golang.org}"
+GOPROXY="${GOPROXY%,direct}"
+export GOFLAGS="-modcacherw"
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+export CGO_ENABLED=0
+
+log() { printf '[hack] %s\n' "$*" >&2; }
+
+require_go() {
+  command -v go >/dev/null || { log "go is not installed; install Go >= 1.26"; exit 1; }
+  local v
+  v=$(go env GOVERSION | sed 's/^go//')
+  case "$v" in
+    1.2[6-9]*|1.[3-9]*) ;;
+    *) log "Go $v is too old; Kubernetes $K8S_VERSION needs Go >= 1.26 (try GOTOOLCHAIN=go1.26.5)"; exit 1 ;;
+  esac
+}
+
+# module_dir MODULE@VERSION -> prints the module's directory in the Go module cache. Modules with a pinned
+# hash skip the checksum database (which lacks them) and are checked against the pin instead.
+module_dir() {
+  local module="$1" pinned="${PINNED_MODULE_SUMS[$1]:-}" json
+  json=$(cd "$(mktemp -d)" && GONOSUMDB="${pinned:+${module%@*}}" go mod download -json "$module") || {
+    log "cannot download $module from $GOPROXY:"; echo "$json" >&2; return 1; }
+  python3 - "$module" "$pinned" "$json" <<'PY'
+import json, sys
+module, pinned, info = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+if "Error" in info:
+    sys.exit(f"cannot download {module}: {info['Error']}")
+if pinned and info.get("Sum") != pinned:
+    sys.exit(f"{module}: hash {info.get('Sum')} does not match the pinned {pinned}")
+print(info["Dir"])
+PY
+}

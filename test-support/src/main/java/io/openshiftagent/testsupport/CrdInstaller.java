@@ -1,0 +1,70 @@
+package io.openshiftagent.testsupport;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Installs CRD manifests with server-side apply and waits until the API server serves them. */
+public final class CrdInstaller {
+  private static final String FIELD_MANAGER = "openshift-agent-tests";
+
+  private CrdInstaller() {}
+
+  /** Reads every CustomResourceDefinition in the YAML files under {@code dir} (recursively). */
+  public static List<CustomResourceDefinition> read(KubernetesClient client, Path dir) {
+    List<CustomResourceDefinition> crds = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.filter(CrdInstaller::isYaml).sorted().toList()) {
+        try (InputStream in = Files.newInputStream(file)) {
+          for (HasMetadata item : client.load(in).items()) {
+            if (item instanceof CustomResourceDefinition crd) {
+              crds.add(crd);
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read CRDs under " + dir, e);
+    }
+    return crds;
+  }
+
+  /** Applies the CRDs and waits until each is Established. */
+  public static void install(KubernetesClient client, List<CustomResourceDefinition> crds, Duration timeout) {
+    for (CustomResourceDefinition crd : crds) {
+      crd.getMetadata().setResourceVersion(null);
+      client.resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    }
+    for (CustomResourceDefinition crd : crds) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd.getMetadata().getName())
+          .waitUntilCondition(CrdInstaller::isEstablished, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  public static boolean isEstablished(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static boolean isYaml(Path p) {
+    String name = p.getFileName().toString();
+    return Files.isRegularFile(p) && (name.endsWith(".yaml") || name.endsWith(".yml"));
+  }
+}

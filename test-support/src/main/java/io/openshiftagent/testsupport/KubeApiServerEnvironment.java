@@ -1,0 +1,146 @@
+package io.openshiftagent.testsupport;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real kube-apiserver and etcd with every CRD the providers touch. Start it once per test JVM through {@link
+ * #shared()}; it stops when the JVM exits.
+ */
+public final class KubeApiServerEnvironment implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KubeApiServerEnvironment.class);
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+  private static KubeApiServerEnvironment shared;
+  private static RuntimeException sharedStartFailure;
+
+  private final KubeAPIServer server;
+  private final String kubeConfigYaml;
+  private final KubernetesClient client;
+  private final List<CustomResourceDefinition> installedCrds = new ArrayList<>();
+
+  private KubeApiServerEnvironment(List<String> extraApiServerFlags) {
+    requirePrepared();
+    KubeAPIServerConfigBuilder config =
+        KubeAPIServerConfigBuilder.anAPIServerConfig()
+            .withTestDir(TestPaths.kubeApiTestDir().toString())
+            .withApiServerVersion(TestPaths.KUBERNETES_VERSION)
+            .withOfflineMode(true)
+            .withStartupTimeout(120_000);
+    for (int i = 0; i + 1 < extraApiServerFlags.size(); i += 2) {
+      config.withApiServerFlag(extraApiServerFlags.get(i), extraApiServerFlags.get(i + 1));
+    }
+    long started = System.nanoTime();
+    server = new KubeAPIServer(config.build());
+    server.start();
+    kubeConfigYaml = server.getKubeConfigYaml();
+    client = newClient();
+    LOG.info(
+        "kube-apiserver {} ready in {} ms",
+        TestPaths.KUBERNETES_VERSION,
+        (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /** The environment shared by all tests of this JVM, with all CRDs installed. */
+  public static synchronized KubeApiServerEnvironment shared() {
+    if (sharedStartFailure != null) {
+      throw sharedStartFailure;
+    }
+    if (shared == null) {
+      KubeApiServerEnvironment env = null;
+      try {
+        env = new KubeApiServerEnvironment(List.of());
+        env.installAllCrds();
+      } catch (RuntimeException e) {
+        // Fail every later test the same way instead of starting one server per test.
+        if (env != null) {
+          env.close();
+        }
+        sharedStartFailure = e;
+        throw e;
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(env::close, "kube-apiserver-stop"));
+      shared = env;
+    }
+    return shared;
+  }
+
+  /** A client with cluster-admin rights; shared, do not close it. */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** A new client of its own (for a component under test that closes its client). */
+  public KubernetesClient newClient() {
+    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeConfigYaml)).build();
+  }
+
+  public String kubeConfigYaml() {
+    return kubeConfigYaml;
+  }
+
+  public List<CustomResourceDefinition> installedCrds() {
+    return List.copyOf(installedCrds);
+  }
+
+  /** Creates a namespace with a unique name; namespaces are never deleted (no controller-manager runs). */
+  public String createNamespace(String prefix) {
+    String name =
+        (prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-") + "-" + NAMESPACES.incrementAndGet())
+            .replaceAll("^-+", "");
+    if (name.length() > 63) {
+      name = name.substring(name.length() - 63).replaceAll("^-+", "");
+    }
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    return name;
+  }
+
+  private void installAllCrds() {
+    long started = System.nanoTime();
+    List<CustomResourceDefinition> crds = new ArrayList<>(CrdInstaller.read(client, TestPaths.ourCrds()));
+    crds.addAll(CrdInstaller.read(client, TestPaths.upstreamCrds()));
+    CrdInstaller.install(client, crds, Duration.ofSeconds(60));
+    installedCrds.addAll(crds);
+    LOG.info("{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /** Fails with what to run when the hack/ scripts have not prepared the binaries or the upstream CRDs. */
+  private static void requirePrepared() {
+    List<String> missing = new ArrayList<>();
+    for (String binary : List.of("etcd", "kube-apiserver", "kubectl")) {
+      Path path = TestPaths.kubeBinaries().resolve(binary);
+      if (!Files.isExecutable(path)) {
+        missing.add(path + " (run hack/build-kube-binaries.sh)");
+      }
+    }
+    Path upstream = TestPaths.upstreamCrds();
+    if (!Files.isRegularFile(upstream.resolve(".complete"))) {
+      missing.add(upstream + " (run hack/fetch-upstream-crds.sh)");
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "The tests need a real kube-apiserver and the upstream CRDs, and these are missing:\n  "
+              + String.join("\n  ", missing)
+              + "\nRun ./hack/test.sh, which prepares them (the first run builds Kubernetes from source).");
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.stop();
+  }
+}
