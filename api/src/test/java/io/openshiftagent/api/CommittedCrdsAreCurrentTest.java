@@ -37,7 +37,8 @@ class CommittedCrdsAreCurrentTest {
   void noCommittedCrdIsLeftOverFromARemovedKind() throws IOException {
     try (Stream<Path> files = Files.list(TestPaths.ourCrds())) {
       assertThat(files.filter(p -> p.toString().endsWith(".yaml")).count())
-          .as("config/crd/bases holds a CRD the model no longer generates (run hack/update-crds.sh)")
+          .as(
+              "config/crd/bases holds a CRD the model no longer generates (run hack/update-crds.sh)")
           .isEqualTo(4);
     }
   }

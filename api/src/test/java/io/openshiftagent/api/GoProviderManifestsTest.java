@@ -23,7 +23,11 @@ class GoProviderManifestsTest {
     objects.forEach(o -> client.resource(o).inNamespace(ns).create());
 
     OpenshiftAssistedControlPlane oacp =
-        client.resources(OpenshiftAssistedControlPlane.class).inNamespace(ns).withName("test-multinode").get();
+        client
+            .resources(OpenshiftAssistedControlPlane.class)
+            .inNamespace(ns)
+            .withName("test-multinode")
+            .get();
     assertThat(oacp.getSpec().replicas).isEqualTo(3);
     assertThat(oacp.getSpec().config.apiVIPs).containsExactly("192.168.222.40");
     assertThat(oacp.getSpec().machineTemplate.effectiveInfrastructureRef().name)
@@ -47,13 +51,19 @@ class GoProviderManifestsTest {
   void singleNodeOkdExampleIsAccepted(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     String ns = env.createNamespace("go-sno");
-    Manifests.load(client, "manifests/sno.yaml").forEach(o -> client.resource(o).inNamespace(ns).create());
+    Manifests.load(client, "manifests/sno.yaml")
+        .forEach(o -> client.resource(o).inNamespace(ns).create());
 
     OpenshiftAssistedControlPlane oacp =
-        client.resources(OpenshiftAssistedControlPlane.class).inNamespace(ns).withName("test-sno").get();
+        client
+            .resources(OpenshiftAssistedControlPlane.class)
+            .inNamespace(ns)
+            .withName("test-sno")
+            .get();
     assertThat(oacp.getSpec().desiredReplicas()).isEqualTo(1);
     assertThat(oacp.getSpec().distributionVersion).isEqualTo("4.19.0-okd-scos.ec.6");
     assertThat(oacp.getSpec().config.apiVIPs).isNull();
-    assertThat(oacp.getSpec().machineTemplate.effectiveDeletion().nodeDeletionTimeoutSeconds).isEqualTo(10);
+    assertThat(oacp.getSpec().machineTemplate.effectiveDeletion().nodeDeletionTimeoutSeconds)
+        .isEqualTo(10);
   }
 }

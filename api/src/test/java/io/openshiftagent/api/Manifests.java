@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Test manifests from src/test/resources, as untyped objects that tests can edit field by field. */
+/**
+ * Test manifests from src/test/resources, as untyped objects that tests can edit field by field.
+ */
 final class Manifests {
   /** Marks a field to remove in {@link #with}. */
   static final Object REMOVE = new Object();
@@ -35,7 +37,8 @@ final class Manifests {
 
   /** A copy of {@code object} with the dotted {@code path} set to {@code value} (or removed). */
   @SuppressWarnings("unchecked")
-  static GenericKubernetesResource with(GenericKubernetesResource object, String path, Object value) {
+  static GenericKubernetesResource with(
+      GenericKubernetesResource object, String path, Object value) {
     GenericKubernetesResource copy = Serialization.clone(object);
     String[] parts = path.split("\\.");
     Map<String, Object> node = copy.getAdditionalProperties();

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every validation rule in our CRDs, checked on the real API server: a bad input is rejected with a message
- * that names the field and says what is allowed, and the matching good input is accepted.
+ * Every validation rule in our CRDs, checked on the real API server: a bad input is rejected with a
+ * message that names the field and says what is allowed, and the matching good input is accepted.
  */
 @WithKubeApiServer
 class ValidationRulesTest {
@@ -45,7 +45,8 @@ class ValidationRulesTest {
     config.setKind("OpenshiftAssistedConfig");
     config.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
     config.setAdditionalProperty(
-        "spec", Map.of("pullSecretRef", Map.of("name", "pull-secret"), "cpuArchitecture", "x86_64"));
+        "spec",
+        Map.of("pullSecretRef", Map.of("name", "pull-secret"), "cpuArchitecture", "x86_64"));
   }
 
   /** A rule, a bad input with the fragments its rejection must contain, and a good input. */
@@ -79,8 +80,13 @@ class ValidationRulesTest {
                 "API and ingress VIPs come together",
                 controlPlane,
                 cp -> with(cp, "spec.config.ingressVIPs", REMOVE),
-                List.of("spec.config", "apiVIPs and spec.config.ingressVIPs must be given together"),
-                cp -> with(with(cp, "spec.config.ingressVIPs", REMOVE), "spec.config.apiVIPs", REMOVE)),
+                List.of(
+                    "spec.config", "apiVIPs and spec.config.ingressVIPs must be given together"),
+                cp ->
+                    with(
+                        with(cp, "spec.config.ingressVIPs", REMOVE),
+                        "spec.config.apiVIPs",
+                        REMOVE)),
             new Rule(
                 "at most two VIPs",
                 controlPlane,
@@ -127,7 +133,10 @@ class ValidationRulesTest {
                 "an infrastructure template is required",
                 controlPlane,
                 cp -> with(cp, "spec.machineTemplate.infrastructureRef", REMOVE),
-                List.of("spec.machineTemplate", "spec.machineTemplate.spec.infrastructureRef", "is required"),
+                List.of(
+                    "spec.machineTemplate",
+                    "spec.machineTemplate.spec.infrastructureRef",
+                    "is required"),
                 cp ->
                     with(
                         with(cp, "spec.machineTemplate.infrastructureRef", REMOVE),
@@ -160,7 +169,9 @@ class ValidationRulesTest {
                 "spec.version matches the OpenShift minor",
                 controlPlane,
                 cp -> with(cp, "spec.version", "v1.30.4"),
-                List.of("spec", "spec.version must be the Kubernetes version of spec.distributionVersion"),
+                List.of(
+                    "spec",
+                    "spec.version must be the Kubernetes version of spec.distributionVersion"),
                 cp -> with(cp, "spec.version", "v1.33.5")),
             new Rule(
                 "networkType is a known plugin",
@@ -173,12 +184,17 @@ class ValidationRulesTest {
                 controlPlane,
                 cp -> with(cp, "spec.config.machineNetworks", List.of("192.168.222.0")),
                 List.of("spec.config.machineNetworks", "must be CIDRs"),
-                cp -> with(cp, "spec.config.machineNetworks", List.of("192.168.222.0/24", "fd00::/64"))),
+                cp ->
+                    with(
+                        cp,
+                        "spec.config.machineNetworks",
+                        List.of("192.168.222.0/24", "fd00::/64"))),
             new Rule(
                 "hostPrefix is within IPv4 bounds",
                 controlPlane,
                 cp -> with(cp, "spec.config.clusterNetworkHostPrefix", 31),
-                List.of("spec.config.clusterNetworkHostPrefix", "should be less than or equal to 30"),
+                List.of(
+                    "spec.config.clusterNetworkHostPrefix", "should be less than or equal to 30"),
                 cp -> with(cp, "spec.config.clusterNetworkHostPrefix", 24)),
             new Rule(
                 "baseline capability is None, vCurrent or v4.N",
@@ -189,9 +205,17 @@ class ValidationRulesTest {
             new Rule(
                 "disk encryption mode is tpmv2 or tang",
                 controlPlane,
-                cp -> with(cp, "spec.config.diskEncryption", Map.of("enableOn", "all", "mode", "luks")),
+                cp ->
+                    with(
+                        cp,
+                        "spec.config.diskEncryption",
+                        Map.of("enableOn", "all", "mode", "luks")),
                 List.of("spec.config.diskEncryption.mode", "must be tpmv2 or tang"),
-                cp -> with(cp, "spec.config.diskEncryption", Map.of("enableOn", "masters,workers", "mode", "tpmv2"))),
+                cp ->
+                    with(
+                        cp,
+                        "spec.config.diskEncryption",
+                        Map.of("enableOn", "masters,workers", "mode", "tpmv2"))),
             new Rule(
                 "kernel argument operation is append, replace or delete",
                 config,
@@ -200,7 +224,8 @@ class ValidationRulesTest {
                         c,
                         "spec.kernelArguments",
                         List.of(Map.of("operation", "prepend", "value", "console=ttyS0"))),
-                List.of("spec.kernelArguments[0].operation", "\"append\"", "\"delete\"", "\"replace\""),
+                List.of(
+                    "spec.kernelArguments[0].operation", "\"append\"", "\"delete\"", "\"replace\""),
                 c ->
                     with(
                         c,
@@ -239,9 +264,17 @@ class ValidationRulesTest {
             new Rule(
                 "kubelet labels are key=value",
                 config,
-                c -> with(c, "spec.nodeRegistration", Map.of("kubeletExtraLabels", List.of("novalue"))),
+                c ->
+                    with(
+                        c,
+                        "spec.nodeRegistration",
+                        Map.of("kubeletExtraLabels", List.of("novalue"))),
                 List.of("spec.nodeRegistration.kubeletExtraLabels", "must have the form key=value"),
-                c -> with(c, "spec.nodeRegistration", Map.of("kubeletExtraLabels", List.of("a=b", "c=")))))
+                c ->
+                    with(
+                        c,
+                        "spec.nodeRegistration",
+                        Map.of("kubeletExtraLabels", List.of("a=b", "c=")))))
         .map(Arguments::of);
   }
 
@@ -262,7 +295,8 @@ class ValidationRulesTest {
   void bootstrapConfigSpecIsImmutableButMetadataIsNot() {
     GenericKubernetesResource created = client.resource(named(config)).inNamespace(ns).create();
 
-    GenericKubernetesResource changedSpec = with(created, "spec.sshAuthorizedKey", "ssh-ed25519 AAAA other");
+    GenericKubernetesResource changedSpec =
+        with(created, "spec.sshAuthorizedKey", "ssh-ed25519 AAAA other");
     assertThatThrownBy(() -> client.resource(changedSpec).inNamespace(ns).update())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContainingAll("spec", "spec is immutable");
@@ -274,7 +308,8 @@ class ValidationRulesTest {
 
   @Test
   void distributionVersionCanBeRaisedButNotLowered() {
-    GenericKubernetesResource created = client.resource(named(controlPlane)).inNamespace(ns).create();
+    GenericKubernetesResource created =
+        client.resource(named(controlPlane)).inNamespace(ns).create();
 
     GenericKubernetesResource lowered = with(created, "spec.distributionVersion", "4.19.12");
     assertThatThrownBy(() -> client.resource(lowered).inNamespace(ns).update())

@@ -40,7 +40,8 @@ public final class CrdInstaller {
   }
 
   /** Applies the CRDs and waits until each is Established. */
-  public static void install(KubernetesClient client, List<CustomResourceDefinition> crds, Duration timeout) {
+  public static void install(
+      KubernetesClient client, List<CustomResourceDefinition> crds, Duration timeout) {
     for (CustomResourceDefinition crd : crds) {
       crd.getMetadata().setResourceVersion(null);
       client.resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
@@ -51,7 +52,8 @@ public final class CrdInstaller {
           .v1()
           .customResourceDefinitions()
           .withName(crd.getMetadata().getName())
-          .waitUntilCondition(CrdInstaller::isEstablished, timeout.toMillis(), TimeUnit.MILLISECONDS);
+          .waitUntilCondition(
+              CrdInstaller::isEstablished, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 

@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real kube-apiserver and etcd with every CRD the providers touch. Start it once per test JVM through {@link
- * #shared()}; it stops when the JVM exits.
+ * A real kube-apiserver and etcd with every CRD the providers touch. Start it once per test JVM
+ * through {@link #shared()}; it stops when the JVM exits.
  */
 public final class KubeApiServerEnvironment implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeApiServerEnvironment.class);
@@ -96,28 +96,41 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     return List.copyOf(installedCrds);
   }
 
-  /** Creates a namespace with a unique name; namespaces are never deleted (no controller-manager runs). */
+  /**
+   * Creates a namespace with a unique name; namespaces are never deleted (no controller-manager
+   * runs).
+   */
   public String createNamespace(String prefix) {
     String name =
-        (prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-") + "-" + NAMESPACES.incrementAndGet())
+        (prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-")
+                + "-"
+                + NAMESPACES.incrementAndGet())
             .replaceAll("^-+", "");
     if (name.length() > 63) {
       name = name.substring(name.length() - 63).replaceAll("^-+", "");
     }
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
     return name;
   }
 
   private void installAllCrds() {
     long started = System.nanoTime();
-    List<CustomResourceDefinition> crds = new ArrayList<>(CrdInstaller.read(client, TestPaths.ourCrds()));
+    List<CustomResourceDefinition> crds =
+        new ArrayList<>(CrdInstaller.read(client, TestPaths.ourCrds()));
     crds.addAll(CrdInstaller.read(client, TestPaths.upstreamCrds()));
     CrdInstaller.install(client, crds, Duration.ofSeconds(60));
     installedCrds.addAll(crds);
-    LOG.info("{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
+    LOG.info(
+        "{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
   }
 
-  /** Fails with what to run when the hack/ scripts have not prepared the binaries or the upstream CRDs. */
+  /**
+   * Fails with what to run when the hack/ scripts have not prepared the binaries or the upstream
+   * CRDs.
+   */
   private static void requirePrepared() {
     List<String> missing = new ArrayList<>();
     for (String binary : List.of("etcd", "kube-apiserver", "kubectl")) {

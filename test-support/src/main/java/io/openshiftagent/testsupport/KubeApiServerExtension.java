@@ -6,8 +6,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives tests the shared {@link KubeApiServerEnvironment} or its {@link KubernetesClient} as parameters. Use
- * through {@link WithKubeApiServer}.
+ * Gives tests the shared {@link KubeApiServerEnvironment} or its {@link KubernetesClient} as
+ * parameters. Use through {@link WithKubeApiServer}.
  */
 public class KubeApiServerExtension implements ParameterResolver {
   @Override

@@ -22,7 +22,8 @@ public final class TestPaths {
       }
       dir = dir.getParent();
     }
-    throw new IllegalStateException("cannot find the repository root from " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "cannot find the repository root from " + Path.of("").toAbsolutePath());
   }
 
   /** Our generated CRDs, as committed for kubectl/GitOps users. */

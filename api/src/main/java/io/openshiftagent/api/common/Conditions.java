@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Standard Kubernetes conditions kept in a list keyed by type. A condition's lastTransitionTime changes only
- * when its status changes, so status writes stay idempotent.
+ * Standard Kubernetes conditions kept in a list keyed by type. A condition's lastTransitionTime
+ * changes only when its status changes, so status writes stay idempotent.
  */
 public final class Conditions {
   public static final String TRUE = "True";
@@ -30,8 +30,8 @@ public final class Conditions {
   }
 
   /**
-   * Returns a copy of {@code conditions} with {@code type} set. The transition time is kept when the status
-   * does not change.
+   * Returns a copy of {@code conditions} with {@code type} set. The transition time is kept when
+   * the status does not change.
    */
   public static List<Condition> set(
       List<Condition> conditions,

@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 
 /**
- * CRD generation only: marks a status's {@code conditions} as a list keyed by {@code type}, so server-side
- * apply merges conditions written by different managers instead of replacing the whole list. A list-map key
- * must be required, and so must a condition's status.
+ * CRD generation only: marks a status's {@code conditions} as a list keyed by {@code type}, so
+ * server-side apply merges conditions written by different managers instead of replacing the whole
+ * list. A list-map key must be required, and so must a condition's status.
  */
 public class ConditionsListMap implements SchemaCustomizer.Customizer {
   @Override

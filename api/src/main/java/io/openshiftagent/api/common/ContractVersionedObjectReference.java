@@ -8,8 +8,8 @@ import io.fabric8.generator.annotation.Size;
 import java.util.Objects;
 
 /**
- * A reference without a version (Cluster API v1beta2): the version is resolved at run time from the contract
- * label on the referenced kind's CRD.
+ * A reference without a version (Cluster API v1beta2): the version is resolved at run time from the
+ * contract label on the referenced kind's CRD.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)

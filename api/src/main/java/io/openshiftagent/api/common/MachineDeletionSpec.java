@@ -5,7 +5,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Min;
 import java.util.Objects;
 
-/** Cluster API's MachineDeletionSpec: how long the Machine controller waits while deleting a Machine. */
+/**
+ * Cluster API's MachineDeletionSpec: how long the Machine controller waits while deleting a
+ * Machine.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class MachineDeletionSpec {
@@ -28,6 +31,7 @@ public class MachineDeletionSpec {
 
   @Override
   public int hashCode() {
-    return Objects.hash(nodeDrainTimeoutSeconds, nodeVolumeDetachTimeoutSeconds, nodeDeletionTimeoutSeconds);
+    return Objects.hash(
+        nodeDrainTimeoutSeconds, nodeVolumeDetachTimeoutSeconds, nodeDeletionTimeoutSeconds);
   }
 }

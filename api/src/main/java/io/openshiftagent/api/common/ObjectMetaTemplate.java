@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 
-/** Cluster API's ObjectMeta: the labels and annotations a template propagates to what it creates. */
+/**
+ * Cluster API's ObjectMeta: the labels and annotations a template propagates to what it creates.
+ */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class ObjectMetaTemplate {

@@ -8,8 +8,8 @@ public enum BootMode {
   @JsonProperty("LiveISO")
   LIVE_ISO,
   /**
-   * Metal3 writes a CoreOS disk image and passes the discovery ignition as user data; assisted-service installs
-   * into the booted root (it needs INSTALL_TO_EXISTING_ROOT=true).
+   * Metal3 writes a CoreOS disk image and passes the discovery ignition as user data;
+   * assisted-service installs into the booted root (it needs INSTALL_TO_EXISTING_ROOT=true).
    */
   @JsonProperty("DiskImage")
   DISK_IMAGE

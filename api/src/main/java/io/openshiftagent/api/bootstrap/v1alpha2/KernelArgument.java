@@ -7,7 +7,9 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
-/** A kernel argument operation applied to the installed node (coreos-installer --append-karg etc.). */
+/**
+ * A kernel argument operation applied to the installed node (coreos-installer --append-karg etc.).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class KernelArgument {

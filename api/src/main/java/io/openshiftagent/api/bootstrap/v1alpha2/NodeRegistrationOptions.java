@@ -27,7 +27,10 @@ public class NodeRegistrationOptions {
       message = "each kubeletExtraLabels entry must have the form key=value")
   public List<String> kubeletExtraLabels;
 
-  /** A static provider ID, or a metadata variable reference such as {@code openstack://$METADATA_UUID}. */
+  /**
+   * A static provider ID, or a metadata variable reference such as {@code
+   * openstack://$METADATA_UUID}.
+   */
   @Size(max = 512)
   public String providerID;
 }

@@ -44,7 +44,9 @@ public class OpenshiftAssistedConfig
     extends CustomResource<OpenshiftAssistedConfigSpec, OpenshiftAssistedConfigStatus>
     implements Namespaced {
 
-  /** The spec is fixed once created: a changed config means a new Machine (Cluster API convention). */
+  /**
+   * The spec is fixed once created: a changed config means a new Machine (Cluster API convention).
+   */
   @Override
   @ValidationRule(
       value = "self == oldSelf",

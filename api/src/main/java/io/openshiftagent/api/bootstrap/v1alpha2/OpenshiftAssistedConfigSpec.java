@@ -3,22 +3,25 @@ package io.openshiftagent.api.bootstrap.v1alpha2;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Default;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.common.ItemsMaxLength;
+import io.openshiftagent.api.common.LocalObjectReference;
 import java.util.List;
 
 /**
- * What a host needs to join an OpenShift cluster through the assisted installer. The discovery-facing fields
- * mirror assisted-service's InfraEnv spec; the rest shape the installed node.
+ * What a host needs to join an OpenShift cluster through the assisted installer. The
+ * discovery-facing fields mirror assisted-service's InfraEnv spec; the rest shape the installed
+ * node.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@SchemaCustomizer(value = ItemsMaxLength.class, input = "additionalNTPSources=255,preBootstrapCommands=16384,postBootstrapCommands=16384")
+@SchemaCustomizer(
+    value = ItemsMaxLength.class,
+    input = "additionalNTPSources=255,preBootstrapCommands=16384,postBootstrapCommands=16384")
 public class OpenshiftAssistedConfigSpec {
   /** Absolute, without '..' segments: these paths are created as root on the installed host. */
   static final String SAFE_ABSOLUTE_PATH =
@@ -45,7 +48,8 @@ public class OpenshiftAssistedConfigSpec {
   @Size(max = 8192)
   public String sshAuthorizedKey;
 
-  @JsonPropertyDescription("Selects the NMStateConfigs with the host's static network configuration.")
+  @JsonPropertyDescription(
+      "Selects the NMStateConfigs with the host's static network configuration.")
   public LabelSelector nmStateConfigLabelSelector;
 
   @JsonPropertyDescription("CPU architecture of the host.")
@@ -60,7 +64,8 @@ public class OpenshiftAssistedConfigSpec {
   @Size(max = 64)
   public List<KernelArgument> kernelArguments;
 
-  @JsonPropertyDescription("PEM CA bundle trusted by the discovery environment and the installed node.")
+  @JsonPropertyDescription(
+      "PEM CA bundle trusted by the discovery environment and the installed node.")
   @Size(max = 1048576)
   public String additionalTrustBundle;
 

@@ -4,17 +4,19 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
-import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.common.ItemsMaxLength;
+import io.openshiftagent.api.common.LocalObjectReference;
 import java.util.List;
 
-/** Cluster-wide OpenShift settings: what goes into the ClusterDeployment and AgentClusterInstall. */
+/**
+ * Cluster-wide OpenShift settings: what goes into the ClusterDeployment and AgentClusterInstall.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @ValidationRule(
@@ -23,7 +25,9 @@ import java.util.List;
     message =
         "spec.config.apiVIPs and spec.config.ingressVIPs must be given together (platform BareMetal) or not"
             + " at all (platform None)")
-@SchemaCustomizer(value = ItemsMaxLength.class, input = "apiVIPs=45,ingressVIPs=45,machineNetworks=49")
+@SchemaCustomizer(
+    value = ItemsMaxLength.class,
+    input = "apiVIPs=45,ingressVIPs=45,machineNetworks=49")
 public class ClusterConfig {
   static final String ONE_PER_FAMILY =
       "size(self) < 2 || ip(self[0]).family() != ip(self[1]).family()";
@@ -112,7 +116,8 @@ public class ClusterConfig {
   @Max(30)
   public Integer clusterNetworkHostPrefix;
 
-  @JsonPropertyDescription("Prefix length of each node's slice of the IPv6 pod networks (default 64).")
+  @JsonPropertyDescription(
+      "Prefix length of each node's slice of the IPv6 pod networks (default 64).")
   @Min(48)
   @Max(126)
   public Integer ipv6ClusterNetworkHostPrefix;

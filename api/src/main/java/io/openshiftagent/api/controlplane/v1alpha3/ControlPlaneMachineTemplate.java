@@ -11,15 +11,16 @@ import io.openshiftagent.api.common.ObjectMetaTemplate;
 import java.util.List;
 
 /**
- * How control-plane Machines are made. Accepts both the Go provider's layout ({@code infrastructureRef} and
- * {@code deletion} directly here) and the Cluster API v1beta2 layout under {@code spec}, which ClusterClass
- * writes.
+ * How control-plane Machines are made. Accepts both the Go provider's layout ({@code
+ * infrastructureRef} and {@code deletion} directly here) and the Cluster API v1beta2 layout under
+ * {@code spec}, which ClusterClass writes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @ValidationRule(
     value = "has(self.infrastructureRef) || (has(self.spec) && has(self.spec.infrastructureRef))",
-    message = "spec.machineTemplate.spec.infrastructureRef (or spec.machineTemplate.infrastructureRef) is required")
+    message =
+        "spec.machineTemplate.spec.infrastructureRef (or spec.machineTemplate.infrastructureRef) is required")
 @ValidationRule(
     value =
         "!has(self.infrastructureRef) || !has(self.spec) || !has(self.spec.infrastructureRef)"
@@ -30,7 +31,8 @@ import java.util.List;
         "spec.machineTemplate.infrastructureRef and spec.machineTemplate.spec.infrastructureRef must be equal"
             + " when both are set")
 public class ControlPlaneMachineTemplate {
-  @JsonPropertyDescription("Labels and annotations for the control-plane Machines and what they own.")
+  @JsonPropertyDescription(
+      "Labels and annotations for the control-plane Machines and what they own.")
   public ObjectMetaTemplate metadata;
 
   @JsonPropertyDescription(
@@ -40,12 +42,15 @@ public class ControlPlaneMachineTemplate {
   @JsonPropertyDescription("Machine deletion timeouts (Go provider layout; prefer spec.deletion).")
   public MachineDeletionSpec deletion;
 
-  @JsonPropertyDescription("The Machine spec fields, as Cluster API v1beta2 and ClusterClass write them.")
+  @JsonPropertyDescription(
+      "The Machine spec fields, as Cluster API v1beta2 and ClusterClass write them.")
   public MachineSpecTemplate spec;
 
   /** The infrastructure template, whichever layout gave it. */
   public ContractVersionedObjectReference effectiveInfrastructureRef() {
-    return spec != null && spec.infrastructureRef != null ? spec.infrastructureRef : infrastructureRef;
+    return spec != null && spec.infrastructureRef != null
+        ? spec.infrastructureRef
+        : infrastructureRef;
   }
 
   /** The deletion timeouts, whichever layout gave them. */

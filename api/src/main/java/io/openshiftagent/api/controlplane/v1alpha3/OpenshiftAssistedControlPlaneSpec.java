@@ -64,7 +64,9 @@ public class OpenshiftAssistedControlPlaneSpec {
   @Required
   public ClusterConfig config;
 
-  /** Desired control-plane Machines; one when unset, as Cluster API's own control planes default. */
+  /**
+   * Desired control-plane Machines; one when unset, as Cluster API's own control planes default.
+   */
   public int desiredReplicas() {
     return replicas == null ? 1 : replicas;
   }

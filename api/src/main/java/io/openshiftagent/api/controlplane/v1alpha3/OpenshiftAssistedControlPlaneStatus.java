@@ -6,9 +6,9 @@ import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.openshiftagent.api.common.ConditionsListMap;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import io.openshiftagent.api.common.ConditionsListMap;
 import java.util.List;
 
 /** Status per the Cluster API v1beta2 control-plane contract. */
@@ -17,8 +17,8 @@ import java.util.List;
 @SchemaCustomizer(ConditionsListMap.class)
 public class OpenshiftAssistedControlPlaneStatus {
   /**
-   * Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate, ScalingUp,
-   * ScalingDown, RollingOut, Paused, Deleting and the upgrade conditions.
+   * Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate,
+   * ScalingUp, ScalingDown, RollingOut, Paused, Deleting and the upgrade conditions.
    */
   @Size(max = 32)
   public List<Condition> conditions;
@@ -57,7 +57,9 @@ public class OpenshiftAssistedControlPlaneStatus {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class Initialization {
-    /** True once the workload cluster's API server accepts requests (the kubeconfig Secret exists). */
+    /**
+     * True once the workload cluster's API server accepts requests (the kubeconfig Secret exists).
+     */
     public Boolean controlPlaneInitialized;
   }
 }

@@ -18,8 +18,9 @@ import io.openshiftagent.api.common.MachineDeletionSpec;
 import io.openshiftagent.api.common.ObjectMetaTemplate;
 
 /**
- * The control plane of a ClusterClass. The topology controller clones {@code spec.template.spec} into an
- * OpenshiftAssistedControlPlane and sets replicas, version and the infrastructure template itself.
+ * The control plane of a ClusterClass. The topology controller clones {@code spec.template.spec}
+ * into an OpenshiftAssistedControlPlane and sets replicas, version and the infrastructure template
+ * itself.
  */
 @Group(ControlPlaneGroup.GROUP)
 @Version(ControlPlaneGroup.VERSION)
@@ -52,7 +53,10 @@ public class OpenshiftAssistedControlPlaneTemplate
     @Required public ResourceSpec spec;
   }
 
-  /** The control-plane spec without what the topology sets (replicas, version, infrastructure template). */
+  /**
+   * The control-plane spec without what the topology sets (replicas, version, infrastructure
+   * template).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class ResourceSpec {
@@ -68,7 +72,10 @@ public class OpenshiftAssistedControlPlaneTemplate
     @Required public ClusterConfig config;
   }
 
-  /** Machine metadata and deletion timeouts; the infrastructure template comes from the ClusterClass. */
+  /**
+   * Machine metadata and deletion timeouts; the infrastructure template comes from the
+   * ClusterClass.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class MachineTemplate {
