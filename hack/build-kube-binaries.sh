@@ -22,7 +22,7 @@ if [[ ! -x "$KUBE_BIN_DIR.tmp/etcd" ]]; then
 fi
 
 if [[ ! -x "$KUBE_BIN_DIR.tmp/kube-apiserver" || ! -x "$KUBE_BIN_DIR.tmp/kubectl" ]]; then
-  log "building kube-apiserver and kubectl v$K8S_VERSION (10-25 minutes on first run on 2 cores)"
+  log "building kube-apiserver and kubectl v$K8S_VERSION (6-8 minutes on first run on 2 cores)"
   rm -rf "$work/kube" && mkdir -p "$work/kube" && cd "$work/kube"
   go mod init local/kubebin >/dev/null 2>&1
   go mod edit -go=1.26.0

@@ -13,3 +13,7 @@ for f in api/target/classes/META-INF/fabric8/*-v1.yml; do
   cp "$f" "config/crd/bases/${group}_${plural}.yaml"
 done
 ls config/crd/bases
+# The API reference is rendered from those CRDs.
+mvn -B -q -pl api test -Dtest=ApiReferenceIsCurrentTest -Dapi.reference.update=true -Denforcer.skip \
+  -Dspotless.check.skip=true -Dsurefire.failIfNoSpecifiedTests=false
+echo "docs/api-reference.md"

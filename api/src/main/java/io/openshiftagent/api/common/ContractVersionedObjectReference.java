@@ -2,6 +2,7 @@ package io.openshiftagent.api.common;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -14,16 +15,19 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class ContractVersionedObjectReference {
+  @JsonPropertyDescription("API group of the referenced kind.")
   @Required
   @Size(min = 1, max = 253)
   @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
   public String apiGroup;
 
+  @JsonPropertyDescription("Kind of the referenced object.")
   @Required
   @Size(min = 1, max = 63)
   @Pattern("^[a-zA-Z][a-zA-Z0-9]*$")
   public String kind;
 
+  @JsonPropertyDescription("Name of the referenced object, in the same namespace.")
   @Required
   @Size(min = 1, max = 253)
   @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")

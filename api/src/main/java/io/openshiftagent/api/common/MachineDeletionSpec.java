@@ -2,6 +2,7 @@ package io.openshiftagent.api.common;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import java.util.Objects;
 
@@ -13,12 +14,16 @@ import java.util.Objects;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class MachineDeletionSpec {
   @Min(0)
+  @JsonPropertyDescription(
+      "How long to drain the Node before deleting the Machine; unset or 0 waits forever.")
   public Integer nodeDrainTimeoutSeconds;
 
   @Min(0)
+  @JsonPropertyDescription("How long to wait for volumes to detach; unset or 0 waits forever.")
   public Integer nodeVolumeDetachTimeoutSeconds;
 
   @Min(0)
+  @JsonPropertyDescription("How long to keep retrying the Node deletion (default 10).")
   public Integer nodeDeletionTimeoutSeconds;
 
   @Override

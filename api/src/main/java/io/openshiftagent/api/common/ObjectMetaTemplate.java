@@ -2,6 +2,7 @@ package io.openshiftagent.api.common;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Map;
 
 /**
@@ -10,6 +11,9 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class ObjectMetaTemplate {
+  @JsonPropertyDescription("Labels to set.")
   public Map<String, String> labels;
+
+  @JsonPropertyDescription("Annotations to set.")
   public Map<String, String> annotations;
 }

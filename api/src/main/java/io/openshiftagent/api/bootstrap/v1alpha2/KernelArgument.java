@@ -3,6 +3,7 @@ package io.openshiftagent.api.bootstrap.v1alpha2;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -25,7 +26,7 @@ public class KernelArgument {
 
   @Required public Operation operation;
 
-  /** A kernel argument such as {@code foo=bar}; quoted values may contain spaces. */
+  @JsonPropertyDescription("A kernel argument such as foo=bar; quoted values may contain spaces.")
   @Required
   @Size(min = 1, max = 1024)
   @Pattern("^(?:(?:[^ \\t\\n\\r\"]+)|(?:\"[^\"]*\"))+$")

@@ -2,6 +2,7 @@ package io.openshiftagent.api.bootstrap.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -16,7 +17,7 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @SchemaCustomizer(value = ItemsMaxLength.class, input = "kubeletExtraLabels=512")
 public class NodeRegistrationOptions {
-  /** The node name, usually {@code $METADATA_NAME}. */
+  @JsonPropertyDescription("The node name, usually $METADATA_NAME.")
   @Size(max = 253)
   public String name;
 
@@ -25,6 +26,8 @@ public class NodeRegistrationOptions {
   @ValidationRule(
       value = "self.all(l, l.matches('^[^=]+=[^=]*$'))",
       message = "each kubeletExtraLabels entry must have the form key=value")
+  @JsonPropertyDescription(
+      "Extra node labels as key=value; values may reference $METADATA_* variables (e.g. metal3.io/uuid=$METADATA_UUID).")
   public List<String> kubeletExtraLabels;
 
   /**

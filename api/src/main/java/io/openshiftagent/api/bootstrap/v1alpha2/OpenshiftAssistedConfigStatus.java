@@ -2,6 +2,7 @@ package io.openshiftagent.api.bootstrap.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -14,13 +15,13 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @SchemaCustomizer(ConditionsListMap.class)
 public class OpenshiftAssistedConfigStatus {
-  /** Conditions: Ready, DataSecretAvailable, Paused. */
+  @JsonPropertyDescription("Conditions: Ready, DataSecretAvailable, Paused.")
   @Size(max = 32)
   public List<Condition> conditions;
 
   public Initialization initialization;
 
-  /** Name of the bootstrap data Secret. */
+  @JsonPropertyDescription("Name of the bootstrap data Secret.")
   @Size(min = 1, max = 253)
   public String dataSecretName;
 
@@ -31,7 +32,8 @@ public class OpenshiftAssistedConfigStatus {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class Initialization {
-    /** True once the bootstrap data Secret exists and the Machine may be provisioned. */
+    @JsonPropertyDescription(
+        "True once the bootstrap data Secret exists and the Machine may be provisioned.")
     public Boolean dataSecretCreated;
   }
 }

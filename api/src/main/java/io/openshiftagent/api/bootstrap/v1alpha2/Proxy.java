@@ -2,6 +2,7 @@ package io.openshiftagent.api.bootstrap.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 
 /** The proxy the discovery agent uses (assisted-service InfraEnv proxy). */
@@ -9,11 +10,14 @@ import io.fabric8.generator.annotation.Size;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class Proxy {
   @Size(max = 2048)
+  @JsonPropertyDescription("URL of the HTTP proxy.")
   public String httpProxy;
 
   @Size(max = 2048)
+  @JsonPropertyDescription("URL of the HTTPS proxy.")
   public String httpsProxy;
 
   @Size(max = 4096)
+  @JsonPropertyDescription("Comma-separated destinations that bypass the proxy.")
   public String noProxy;
 }

@@ -2,6 +2,7 @@ package io.openshiftagent.api.controlplane.v1alpha3;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -21,5 +22,6 @@ public class Capabilities {
   public String baselineCapability;
 
   @Size(max = 64)
+  @JsonPropertyDescription("Capabilities enabled on top of the baseline.")
   public List<String> additionalEnabledCapabilities;
 }

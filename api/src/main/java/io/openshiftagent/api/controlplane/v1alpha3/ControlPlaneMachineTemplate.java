@@ -62,10 +62,15 @@ public class ControlPlaneMachineTemplate {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class MachineSpecTemplate {
+    @JsonPropertyDescription(
+        "The infrastructure machine template to clone, e.g. a Metal3MachineTemplate.")
     public ContractVersionedObjectReference infrastructureRef;
+
+    @JsonPropertyDescription("Machine deletion timeouts.")
     public MachineDeletionSpec deletion;
 
     @Size(max = 32)
+    @JsonPropertyDescription("Extra conditions a Machine needs before it is Ready.")
     public List<ReadinessGate> readinessGates;
   }
 

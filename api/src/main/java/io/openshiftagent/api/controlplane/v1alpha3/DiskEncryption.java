@@ -2,6 +2,7 @@ package io.openshiftagent.api.controlplane.v1alpha3;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -28,7 +29,7 @@ public class DiskEncryption {
   @Size(max = 8)
   public String mode;
 
-  /** JSON list of Tang servers when mode is tang. */
+  @JsonPropertyDescription("JSON list of Tang servers when mode is tang.")
   @Size(max = 65536)
   public String tangServers;
 }

@@ -2,6 +2,7 @@ package io.openshiftagent.api.controlplane.v1alpha3;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -16,16 +17,15 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @SchemaCustomizer(ConditionsListMap.class)
 public class OpenshiftAssistedControlPlaneStatus {
-  /**
-   * Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate,
-   * ScalingUp, ScalingDown, RollingOut, Paused, Deleting and the upgrade conditions.
-   */
+  @JsonPropertyDescription(
+      "Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate, ScalingUp, ScalingDown, RollingOut, Paused, Deleting and the upgrade conditions.")
   @Size(max = 32)
   public List<Condition> conditions;
 
   public Initialization initialization;
 
-  /** Label selector of the control-plane Machines, for the scale subresource. */
+  @JsonPropertyDescription(
+      "Label selector of the control-plane Machines, for the scale subresource.")
   @LabelSelector
   @Size(min = 1, max = 4096)
   public String selector;
@@ -33,20 +33,21 @@ public class OpenshiftAssistedControlPlaneStatus {
   /** Control-plane Machines that exist. */
   @StatusReplicas public Integer replicas;
 
-  /** Control-plane Machines whose Ready condition is True. */
+  @JsonPropertyDescription("Control-plane Machines whose Ready condition is True.")
   public Integer readyReplicas;
 
-  /** Control-plane Machines whose Available condition is True. */
+  @JsonPropertyDescription("Control-plane Machines whose Available condition is True.")
   public Integer availableReplicas;
 
-  /** Control-plane Machines that match the current spec. */
+  @JsonPropertyDescription("Control-plane Machines that match the current spec.")
   public Integer upToDateReplicas;
 
-  /** Kubernetes version the control-plane nodes run (the lowest, during an upgrade). */
+  @JsonPropertyDescription(
+      "Kubernetes version the control-plane nodes run (the lowest, during an upgrade).")
   @Size(min = 1, max = 256)
   public String version;
 
-  /** OpenShift version the cluster runs. */
+  @JsonPropertyDescription("OpenShift version the cluster runs.")
   @Size(min = 1, max = 256)
   public String distributionVersion;
 
