@@ -35,9 +35,8 @@ final class ApiReference {
     StringBuilder md = new StringBuilder();
     md.append("# API reference\n\n")
         .append(
-            "Generated from `config/crd/bases` by `ApiReferenceIsCurrentTest` (run `hack/update-crds.sh`,\n")
-        .append(
-            "then `mvn -pl api test -Dtest=ApiReferenceIsCurrentTest -Dapi.reference.update=true`).\n")
+            "Generated from `config/crd/bases`; `hack/update-crds.sh` regenerates both after a change to\n")
+        .append("the model in `api/`, and a test fails while this page is stale.\n")
         .append("Every rule listed here is enforced by the API server at admission.\n");
     for (CustomResourceDefinition crd : crds) {
       for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
