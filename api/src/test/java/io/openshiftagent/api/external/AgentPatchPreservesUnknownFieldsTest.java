@@ -47,12 +47,7 @@ class AgentPatchPreservesUnknownFieldsTest {
 
   @Test
   void patchOfRoleApprovalAndLabelsChangesOnlyThoseFields() {
-    Agent typed =
-        client
-            .resources(Agent.class)
-            .inNamespace(ns)
-            .withName(original.getMetadata().getName())
-            .get();
+    Agent typed = readAgent();
 
     new OwnedFieldsPatch()
         .set("master", "spec", "role")
@@ -69,12 +64,7 @@ class AgentPatchPreservesUnknownFieldsTest {
 
   @Test
   void updateOfAModelReadFromTheServerKeepsEveryUnmodelledField() {
-    Agent typed =
-        client
-            .resources(Agent.class)
-            .inNamespace(ns)
-            .withName(original.getMetadata().getName())
-            .get();
+    Agent typed = readAgent();
     typed.getSpec().hostname = "master-0";
 
     client.resource(typed).update();
@@ -97,17 +87,20 @@ class AgentPatchPreservesUnknownFieldsTest {
               return a;
             });
 
-    Agent typed =
-        client
-            .resources(Agent.class)
-            .inNamespace(ns)
-            .withName(original.getMetadata().getName())
-            .get();
+    Agent typed = readAgent();
     OwnedFieldsPatch approve =
         new OwnedFieldsPatch().set(true, "spec", "approved").requireResourceVersion(seen);
     assertThatThrownBy(() -> approve.applyTo(client, typed))
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(409));
+  }
+
+  private Agent readAgent() {
+    return client
+        .resources(Agent.class)
+        .inNamespace(ns)
+        .withName(original.getMetadata().getName())
+        .get();
   }
 
   private static ObjectNode withoutServerMetadata(GenericKubernetesResource resource) {
