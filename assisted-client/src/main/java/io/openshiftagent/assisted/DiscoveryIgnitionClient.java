@@ -1,15 +1,20 @@
 package io.openshiftagent.assisted;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import io.openshiftagent.assisted.AssistedServiceException.Reason;
 import io.openshiftagent.assisted.generated.ApiClient;
 import io.openshiftagent.assisted.generated.ApiException;
 import io.openshiftagent.assisted.generated.api.InfraEnvFilesApi;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.StringReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -144,6 +149,11 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
     return settings;
   }
 
+  /** For tests: the HTTP client must stay free of interceptors (a logging one would leak). */
+  OkHttpClient httpClient() {
+    return http;
+  }
+
   /**
    * Downloads the discovery ignition of the InfraEnv whose status publishes these URLs: {@code
    * status.bootArtifacts.discoveryIgnitionURL} if not blank, otherwise {@code
@@ -194,8 +204,13 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
       throws AssistedServiceException {
     String version = null;
     if (body != null) {
-      try {
-        JsonElement root = JsonParser.parseString(body);
+      try (JsonReader reader = new JsonReader(new StringReader(body))) {
+        // Strict: Gson's default leniency would accept unquoted names and trailing text.
+        reader.setStrictness(Strictness.STRICT);
+        JsonElement root = JsonParser.parseReader(reader);
+        if (reader.peek() != JsonToken.END_DOCUMENT) {
+          root = JsonNull.INSTANCE;
+        }
         JsonElement ignition = root.isJsonObject() ? root.getAsJsonObject().get("ignition") : null;
         JsonElement versionField =
             ignition != null && ignition.isJsonObject()
@@ -207,7 +222,7 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
             && !versionField.getAsString().isBlank()) {
           version = versionField.getAsString();
         }
-      } catch (JsonParseException notJson) {
+      } catch (JsonParseException | IOException notJson) {
         // Reported below, without the parser's message: it may quote the body.
       }
     }
@@ -221,7 +236,7 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
     return new DiscoveryIgnition(body, version);
   }
 
-  private static AssistedServiceException failure(ApiException e, IgnitionLocation from) {
+  private AssistedServiceException failure(ApiException e, IgnitionLocation from) {
     int status = e.getCode();
     if (status == 0 && e.getCause() instanceof IOException io) {
       return ioFailure(io, from);
@@ -256,7 +271,7 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
         Reason.BAD_RESPONSE, where(from) + " gave an unusable answer" + statusText);
   }
 
-  private static AssistedServiceException ioFailure(IOException io, IgnitionLocation from) {
+  private AssistedServiceException ioFailure(IOException io, IgnitionLocation from) {
     for (Throwable cause = io; cause != null; cause = cause.getCause()) {
       if (cause instanceof SSLException) {
         return new AssistedServiceException(
@@ -270,7 +285,14 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
       if (cause instanceof InterruptedIOException) {
         return new AssistedServiceException(
             Reason.TIMEOUT,
-            where(from) + " did not answer in time (" + describeTimeout(cause) + ")");
+            where(from)
+                + " did not answer in time (timeouts: connect "
+                + seconds(settings.connectTimeout())
+                + ", read "
+                + seconds(settings.readTimeout())
+                + ", whole call "
+                + seconds(settings.callTimeout())
+                + ")");
       }
     }
     return new AssistedServiceException(
@@ -283,8 +305,8 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
             + io.getMessage());
   }
 
-  private static String describeTimeout(Throwable timeout) {
-    return timeout.getMessage() == null ? "timeout" : timeout.getMessage();
+  private static String seconds(Duration duration) {
+    return duration.toMillis() / 1000.0 + "s";
   }
 
   private static String where(IgnitionLocation from) {

@@ -201,6 +201,7 @@ class DiscoveryIgnitionClientTest {
     assertThat(failure.reason()).isEqualTo(Reason.TIMEOUT);
     assertThat(failure.conditionReason()).isEqualTo("Timeout");
     assertThat(failure.retryable()).isTrue();
+    assertThat(failure.getMessage()).contains("read 0.3s");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
   }
 
@@ -240,6 +241,8 @@ class DiscoveryIgnitionClientTest {
         "{\"ignition\":{}}",
         "{\"ignition\":{\"version\":3}}",
         "[\"ignition\"]",
+        "{ignition:{version:\"3.1.0\"}}",
+        "{\"ignition\":{\"version\":\"3.1.0\"}} and then some text",
         ""
       })
   void aBodyThatIsNotAnIgnitionConfigIsABadResponse(String body) {
@@ -249,6 +252,14 @@ class DiscoveryIgnitionClientTest {
     assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
     assertThat(failure.conditionReason()).isEqualTo("BadResponse");
     assertThat(failure.retryable()).isFalse();
+  }
+
+  @Test
+  void theHttpClientHasNoInterceptorThatCouldLogRequests() {
+    try (var client = clientTrustingTheServiceCa()) {
+      assertThat(client.httpClient().interceptors()).isEmpty();
+      assertThat(client.httpClient().networkInterceptors()).isEmpty();
+    }
   }
 
   @Test
