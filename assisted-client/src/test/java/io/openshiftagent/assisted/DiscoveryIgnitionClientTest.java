@@ -144,6 +144,21 @@ class DiscoveryIgnitionClientTest {
   }
 
   @Test
+  void failsWithTlsErrorWhenTheCertificateDoesNotNameTheHost() {
+    // The certificate is for 127.0.0.1 only; "localhost" reaches the same server by another name.
+    Settings settings =
+        Settings.defaults()
+            .withCaBundle(caPem())
+            .withServiceRootOverride(URI.create(service.root().replace("127.0.0.1", "localhost")));
+    try (var client = clientFor(settings)) {
+      AssistedServiceException failure = downloadFailure(client);
+
+      assertThat(failure.reason()).isEqualTo(Reason.TLS_ERROR);
+      assertThat(failure.getMessage()).contains("localhost");
+    }
+  }
+
+  @Test
   void aClientBuiltForARotatedBundleTrustsItWhileTheOldClientKeepsItsOwnTrust() throws Exception {
     Settings before =
         Settings.defaults().withCaBundle(TestPki.newCertificateAuthority("old CA").caPem());
