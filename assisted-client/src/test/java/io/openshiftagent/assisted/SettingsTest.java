@@ -56,12 +56,13 @@ class SettingsTest {
     String text =
         Settings.defaults()
             .withCaBundle(PEM)
-            .withServiceRootOverride(URI.create("http://svc:8090"))
+            .withServiceRootOverride(URI.create("http://svc:8090?api_key=secret"))
             .toString();
 
     assertThat(text)
         .contains(PEM.length() + " chars")
         .contains("http://svc:8090")
-        .doesNotContain("MIIB");
+        .doesNotContain("MIIB")
+        .doesNotContain("secret");
   }
 }
