@@ -1,0 +1,83 @@
+package io.openshiftagent.assisted;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogManager;
+import java.util.logging.LogRecord;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything logged, at every level, through SLF4J (logback) and java.util.logging (which OkHttp
+ * uses) while open.
+ */
+final class LogCapture implements AutoCloseable {
+
+  private final Logger logbackRoot = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+  private final Level logbackLevel = logbackRoot.getLevel();
+  private final ListAppender<ILoggingEvent> logbackEvents = new ListAppender<>();
+
+  private final java.util.logging.Logger julRoot = LogManager.getLogManager().getLogger("");
+  private final java.util.logging.Level julLevel = julRoot.getLevel();
+  private final List<String> julMessages = new CopyOnWriteArrayList<>();
+  private final Handler julHandler =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          julMessages.add(
+              record.getLoggerName()
+                  + " "
+                  + record.getMessage()
+                  + " "
+                  + java.util.Arrays.toString(record.getParameters())
+                  + " "
+                  + record.getThrown());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  LogCapture() {
+    logbackEvents.start();
+    logbackRoot.addAppender(logbackEvents);
+    logbackRoot.setLevel(Level.ALL);
+    julHandler.setLevel(java.util.logging.Level.ALL);
+    julRoot.addHandler(julHandler);
+    julRoot.setLevel(java.util.logging.Level.ALL);
+  }
+
+  /** Every captured line, with its arguments and any exception. */
+  List<String> lines() {
+    List<String> lines = new ArrayList<>(julMessages);
+    for (ILoggingEvent event : logbackEvents.list) {
+      lines.add(
+          event.getLoggerName()
+              + " "
+              + event.getFormattedMessage()
+              + " "
+              + (event.getThrowableProxy() == null
+                  ? ""
+                  : event.getThrowableProxy().getClassName()
+                      + ": "
+                      + event.getThrowableProxy().getMessage()));
+    }
+    return lines;
+  }
+
+  @Override
+  public void close() {
+    logbackRoot.detachAppender(logbackEvents);
+    logbackRoot.setLevel(logbackLevel);
+    julRoot.removeHandler(julHandler);
+    julRoot.setLevel(julLevel);
+  }
+}
