@@ -33,7 +33,7 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
   private final List<CustomResourceDefinition> installedCrds = new ArrayList<>();
 
   private KubeApiServerEnvironment(List<String> extraApiServerFlags) {
-    requirePrepared();
+    requirePrepared(TestPaths.kubeBinaries(), TestPaths.upstreamCrds());
     KubeAPIServerConfigBuilder config =
         KubeAPIServerConfigBuilder.anAPIServerConfig()
             .withTestDir(TestPaths.kubeApiTestDir().toString())
@@ -131,15 +131,14 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
    * Fails with what to run when the hack/ scripts have not prepared the binaries or the upstream
    * CRDs.
    */
-  private static void requirePrepared() {
+  static void requirePrepared(Path kubeBinaries, Path upstream) {
     List<String> missing = new ArrayList<>();
     for (String binary : List.of("etcd", "kube-apiserver", "kubectl")) {
-      Path path = TestPaths.kubeBinaries().resolve(binary);
+      Path path = kubeBinaries.resolve(binary);
       if (!Files.isExecutable(path)) {
         missing.add(path + " (run hack/build-kube-binaries.sh)");
       }
     }
-    Path upstream = TestPaths.upstreamCrds();
     if (!Files.isRegularFile(upstream.resolve(".complete"))) {
       missing.add(upstream + " (run hack/fetch-upstream-crds.sh)");
     }
