@@ -253,6 +253,14 @@ public class OpenshiftAssistedConfigReconciler
                 + Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION
                 + " is not a JSON object; fix or remove it");
       }
+      String installOverride = annotation(config, Names.IGNITION_OVERRIDE_ANNOTATION);
+      if (installOverride != null && !JsonDocuments.isObject(installOverride)) {
+        return Outcome.waiting(
+            Reasons.INVALID_IGNITION_OVERRIDE,
+            "the annotation "
+                + Names.IGNITION_OVERRIDE_ANNOTATION
+                + " is not a JSON object; fix or remove it");
+      }
       String pullSecret = pullSecretName(config, clusterName);
       infraEnv =
           createOrGet(

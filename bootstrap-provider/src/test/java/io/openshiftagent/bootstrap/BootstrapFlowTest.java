@@ -186,6 +186,8 @@ class BootstrapFlowTest {
         .isTrue();
     assertThat(Conditions.find(ready.getStatus().conditions, Reasons.PAUSED).get().getStatus())
         .isEqualTo("False");
+    assertThat(ready.getMetadata().getFinalizers())
+        .containsExactly("openshiftassistedconfigs.bootstrap.cluster.x-k8s.io/finalizer");
     await("worker data secret", () -> world.get(Secret.class, "ocp1-w-0"));
 
     // The hosts register: role, hostname, labels, installer args and approval.
@@ -323,6 +325,15 @@ class BootstrapFlowTest {
     InfraEnv infraEnv = await("InfraEnv after the fix", () -> world.infraEnv("ocp1-w-0"));
     assertThat(infraEnv.getSpec().ignitionConfigOverride)
         .isEqualTo("{\"ignition\":{\"version\":\"3.1.0\"}}");
+
+    // The install-time override is checked before any host boots, too.
+    world.host("ocp1-w-1", false, spec(), Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "[1]"));
+    await(
+        "InvalidIgnitionOverride",
+        () ->
+            Reasons.INVALID_IGNITION_OVERRIDE.equals(
+                world.reason("ocp1-w-1", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.infraEnv("ocp1-w-1")).isNull();
   }
 
   @Test
