@@ -115,6 +115,10 @@ public class AgentReconciler implements Reconciler<Agent> {
         return UpdateControl.noUpdate();
       }
       if (approving) {
+        LOG.info(
+            "approved Agent {} for Machine {}",
+            agent.getMetadata().getName(),
+            o.machine.getMetadata().getName());
         events.normal(
             agent,
             "Approved",
@@ -139,6 +143,11 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (holder != null && (holder.equals(agent.getMetadata().getName()) || exists(agent, holder))) {
       return holder;
     }
+    Optional<String> approvedElsewhere = otherApprovedAgent(infraEnv, agent);
+    if (approvedElsewhere.isPresent()) {
+      // Approved by someone else (a person, or before the claim existed): that one is the host.
+      return approvedElsewhere.get();
+    }
     try {
       new OwnedFieldsPatch()
           .set(
@@ -156,6 +165,20 @@ public class AgentReconciler implements Reconciler<Agent> {
       InfraEnv latest = client.resource(infraEnv).get();
       return latest == null ? null : annotation(latest, Names.APPROVED_AGENT_ANNOTATION);
     }
+  }
+
+  private Optional<String> otherApprovedAgent(InfraEnv infraEnv, Agent agent) {
+    return client
+        .resources(Agent.class)
+        .inNamespace(agent.getMetadata().getNamespace())
+        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnv.getMetadata().getName())
+        .list()
+        .getItems()
+        .stream()
+        .filter(other -> !other.getMetadata().getName().equals(agent.getMetadata().getName()))
+        .filter(other -> other.getSpec() != null && Boolean.TRUE.equals(other.getSpec().approved))
+        .map(other -> other.getMetadata().getName())
+        .findFirst();
   }
 
   private boolean exists(Agent agent, String name) {

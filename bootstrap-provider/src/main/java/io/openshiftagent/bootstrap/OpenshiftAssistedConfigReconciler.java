@@ -272,6 +272,7 @@ public class OpenshiftAssistedConfigReconciler
                   clusterDeployment.get().getMetadata().getName(),
                   pullSecret,
                   override));
+      LOG.info("created InfraEnv {} ({})", infraEnv.getMetadata().getName(), describe(gate));
       events.normal(
           config,
           "InfraEnvCreated",

@@ -202,6 +202,13 @@ class BootstrapFlowTest {
         .containsEntry("metal3.io/uuid", cp.bmh().getMetadata().getUid())
         .containsEntry("topology.kubernetes.io/zone", "rack-a")
         .containsEntry("topology.kubernetes.io/region", "eu");
+    // Still installing from the ISO: the host stays under the baremetal-operator's management.
+    assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-cp-0"))).isFalse();
+    world.agentStage("agent-cp-0", "Writing image to disk");
+    world.agentStage("agent-cp-0", "Rebooting");
+    await(
+        "host detached once the installer reboots it",
+        () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-cp-0")));
     Agent workerAgent = await("approved worker agent", () -> approved(world.agent("agent-w-0")));
     assertThat(workerAgent.getSpec().role).isEqualTo("worker");
     assertThat(workerAgent.getSpec().nodeLabels)
@@ -210,6 +217,29 @@ class BootstrapFlowTest {
     // Notable transitions are Events.
     assertThat(eventReasons(world))
         .contains("InfraEnvCreated", "LiveISOSet", "BootstrapDataReady", "Approved");
+  }
+
+  @Test
+  void waitsWithAReasonForEachMissingPieceAndContinuesOnTheirEvents() {
+    World world = new World(env, "waits");
+    World.Host host = world.host("ocp1-cp-0", true, spec());
+    awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER);
+    world.cluster(false);
+    awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_INFRASTRUCTURE);
+    world.infrastructureProvisioned();
+    awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_DEPLOYMENT);
+    world.clusterDeploymentAndInstall("");
+    InfraEnv infraEnv = await("InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(host.config().getMetadata().getName()).isEqualTo("ocp1-cp-0");
+  }
+
+  private static void awaitReason(World world, String config, String reason) {
+    await(
+        reason,
+        () ->
+            reason.equals(world.reason(config, Reasons.DATA_SECRET_AVAILABLE))
+                && reason.equals(world.reason(config, Reasons.READY)));
   }
 
   @Test
