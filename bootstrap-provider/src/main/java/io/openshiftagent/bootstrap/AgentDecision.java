@@ -89,12 +89,16 @@ public final class AgentDecision {
     return labels;
   }
 
-  /** The install-time ignition override annotation, when it is a JSON object. */
+  /**
+   * The install-time ignition: the bootstrap commands and the override annotation (when it is a
+   * JSON object; the config controller reports one that is not).
+   */
   static String ignitionOverride(OpenshiftAssistedConfig config) {
     Map<String, String> annotations = config.getMetadata().getAnnotations();
     String override =
         annotations == null ? null : annotations.get(Names.IGNITION_OVERRIDE_ANNOTATION);
-    return override != null && JsonDocuments.isObject(override) ? override : null;
+    return InstallIgnition.build(
+        config.getSpec(), override != null && JsonDocuments.isObject(override) ? override : null);
   }
 
   /**
