@@ -386,7 +386,26 @@ class BootstrapFlowTest {
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
 
     // A worker config is released: InfraEnv, bootstrap Secret and placeholder go, then the config.
+    // assisted-service holds the InfraEnv with its finalizer until its Agents are gone.
+    var workerInfraEnv =
+        world.client.resources(InfraEnv.class).inNamespace(world.ns).withName("ocp1-w-0");
+    workerInfraEnv.edit(
+        i -> {
+          i.getMetadata()
+              .setFinalizers(List.of("infraenv.agent-install.openshift.io/ai-deprovision"));
+          return i;
+        });
     world.client.resource(world.config("ocp1-w-0")).delete();
+    await(
+        "InfraEnv deleting",
+        () -> workerInfraEnv.get().getMetadata().getDeletionTimestamp() != null);
+    assertThat(world.config("ocp1-w-0")).isNotNull();
+    assertThat(world.get(Secret.class, "ocp1-w-0")).isNotNull();
+    workerInfraEnv.edit(
+        i -> {
+          i.getMetadata().setFinalizers(List.of());
+          return i;
+        });
     await("worker config gone", () -> world.config("ocp1-w-0") == null);
     assertThat(world.infraEnv("ocp1-w-0")).isNull();
     assertThat(world.get(Secret.class, "ocp1-w-0")).isNull();
