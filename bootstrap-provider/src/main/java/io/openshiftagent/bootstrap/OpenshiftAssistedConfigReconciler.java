@@ -262,22 +262,25 @@ public class OpenshiftAssistedConfigReconciler
                 + " is not a JSON object; fix or remove it");
       }
       String pullSecret = pullSecretName(config, clusterName);
-      infraEnv =
-          createOrGet(
-              DesiredInfraEnv.build(
-                  config,
-                  machine,
-                  cluster,
-                  clusterName,
-                  clusterDeployment.get().getMetadata().getName(),
-                  pullSecret,
-                  override));
-      LOG.info("created InfraEnv {} ({})", infraEnv.getMetadata().getName(), describe(gate));
-      events.normal(
-          config,
-          "InfraEnvCreated",
-          "Provision",
-          "created InfraEnv " + infraEnv.getMetadata().getName() + " (" + describe(gate) + ")");
+      InfraEnv desired =
+          DesiredInfraEnv.build(
+              config,
+              machine,
+              cluster,
+              clusterName,
+              clusterDeployment.get().getMetadata().getName(),
+              pullSecret,
+              override);
+      Optional<InfraEnv> created = create(desired, infraEnvs);
+      if (created.isPresent()) {
+        LOG.info("created InfraEnv {} ({})", desired.getMetadata().getName(), describe(gate));
+        events.normal(
+            config,
+            "InfraEnvCreated",
+            "Provision",
+            "created InfraEnv " + desired.getMetadata().getName() + " (" + describe(gate) + ")");
+      }
+      infraEnv = created.orElseGet(() -> client.resource(desired).get());
     }
     return config.getSpec().effectiveBootMode() == BootMode.LIVE_ISO
         ? bootLiveIso(config, machine, infraEnv, clusterName)
@@ -434,7 +437,7 @@ public class OpenshiftAssistedConfigReconciler
                     ".dockerconfigjson",
                     base64("{\"auths\":{\"placeholder.invalid\":{\"auth\":\"\"}}}")))
             .build();
-    createOrGet(placeholder);
+    create(placeholder, secrets);
     return placeholder.getMetadata().getName();
   }
 
@@ -442,7 +445,7 @@ public class OpenshiftAssistedConfigReconciler
     if (cached(secrets, Names.dataSecret(config), config).isPresent()) {
       return;
     }
-    createOrGet(
+    create(
         new SecretBuilder()
             .withNewMetadata()
             .withName(Names.dataSecret(config))
@@ -452,18 +455,25 @@ public class OpenshiftAssistedConfigReconciler
             .endMetadata()
             .withType(Names.SECRET_TYPE)
             .withData(Map.of("value", base64(data), "format", base64("ignition")))
-            .build());
+            .build(),
+        secrets);
   }
 
-  /** Creates the object, or returns the existing one (a cache that lags after a restart). */
-  private <T extends HasMetadata> T createOrGet(T object) {
+  /**
+   * Creates the object and records it in the informer's cache, so the next reconcile sees it even
+   * before the watch delivers it. Empty when it exists already (a cache that lags a restart).
+   */
+  private <T extends HasMetadata> Optional<T> create(
+      T object, InformerEventSource<T, OpenshiftAssistedConfig> cache) {
     try {
-      return client.resource(object).create();
+      T created = client.resource(object).create();
+      cache.handleRecentResourceCreate(ResourceID.fromResource(created), created);
+      return Optional.of(created);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
         throw e;
       }
-      return client.resource(object).get();
+      return Optional.empty();
     }
   }
 
