@@ -82,28 +82,9 @@ public class AgentReconciler implements Reconciler<Agent> {
       return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_RECHECK);
     }
     String hostUid = host.map(h -> h.getMetadata().getUid()).orElse(null);
-    OwnedFieldsPatch patch =
-        AgentDecision.patch(agent, AgentDecision.desired(o.config, o.machine, hostUid));
-    boolean approving = false;
-    if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
-      String holder = claimApproval(o.infraEnv, agent);
-      approving = agent.getMetadata().getName().equals(holder);
-      if (approving) {
-        patch.set(true, "spec", "approved");
-        patch.requireResourceVersion(agent.getMetadata().getResourceVersion());
-      } else if (annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
-        String why =
-            "InfraEnv "
-                + o.infraEnv.getMetadata().getName()
-                + " already has approved Agent "
-                + holder
-                + " for Machine "
-                + o.machine.getMetadata().getName()
-                + "; a second host booted the same discovery image";
-        patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
-        events.warning(agent, "NotApproved", "Approve", why);
-      }
-    }
+    AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
+    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
+    boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(o, agent, patch);
     if (!patch.isEmpty()) {
       try {
         patch.applyTo(client, agent);
@@ -115,22 +96,43 @@ public class AgentReconciler implements Reconciler<Agent> {
         return UpdateControl.noUpdate();
       }
       if (approving) {
-        LOG.info(
-            "approved Agent {} for Machine {}",
-            agent.getMetadata().getName(),
-            o.machine.getMetadata().getName());
+        String machine = o.machine.getMetadata().getName();
+        LOG.info("approved Agent {} for Machine {}", agent.getMetadata().getName(), machine);
         events.normal(
             agent,
             "Approved",
             "Approve",
-            "approved as "
-                + AgentDecision.desired(o.config, o.machine, hostUid).role()
-                + " of Machine "
-                + o.machine.getMetadata().getName());
+            "approved as " + desired.role() + " of Machine " + machine);
       }
     }
     host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h)).ifPresent(this::detach);
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * Adds the approval to {@code patch} if this Agent holds its InfraEnv's approval; otherwise,
+   * once, the reason it is not approved (with an Event).
+   */
+  private boolean approve(Owners o, Agent agent, OwnedFieldsPatch patch) {
+    String holder = claimApproval(o.infraEnv, agent);
+    if (agent.getMetadata().getName().equals(holder)) {
+      patch.set(true, "spec", "approved");
+      patch.requireResourceVersion(agent.getMetadata().getResourceVersion());
+      return true;
+    }
+    if (annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
+      String why =
+          "InfraEnv "
+              + o.infraEnv.getMetadata().getName()
+              + " already has approved Agent "
+              + holder
+              + " for Machine "
+              + o.machine.getMetadata().getName()
+              + "; a second host booted the same discovery image";
+      patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
+      events.warning(agent, "NotApproved", "Approve", why);
+    }
+    return false;
   }
 
   /**
