@@ -1,0 +1,262 @@
+package io.openshiftagent.bootstrap;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
+import io.openshiftagent.provider.EventRecorder;
+import io.openshiftagent.provider.OwnerReferences;
+import io.openshiftagent.provider.Pause;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gives each Agent of our InfraEnvs what its Machine needs: role, hostname, installer arguments,
+ * install-time ignition and node labels, and approves at most one Agent per InfraEnv. Once the
+ * installer has written the disk and reboots the host, it detaches the BareMetalHost so the
+ * baremetal-operator never boots the discovery ISO on it again.
+ *
+ * <p>Only Agents carrying our config label (set through the InfraEnv's agentLabels) are watched, so
+ * foreign Agents never reach this reconciler.
+ */
+@ControllerConfiguration(
+    name = "agent",
+    informer = @Informer(labelSelector = Names.CONFIG_LABEL),
+    generationAwareEventProcessing = false)
+public class AgentReconciler implements Reconciler<Agent> {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
+
+  /**
+   * The install stages after which the host must boot from its disk (assisted-service's BMAC
+   * detaches BareMetalHosts at the same stages).
+   */
+  static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
+
+  /** The BareMetalHost is not watched: a host that registered has been claimed already. */
+  static final Duration HOST_RECHECK = Duration.ofSeconds(15);
+
+  private final KubernetesClient client;
+  private final EventRecorder events;
+
+  public AgentReconciler(KubernetesClient client, EventRecorder events) {
+    this.client = client;
+    this.events = events;
+  }
+
+  @Override
+  public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
+    Optional<Owners> owners = owners(agent);
+    if (owners.isEmpty()) {
+      LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
+      return UpdateControl.noUpdate();
+    }
+    Owners o = owners.get();
+    Cluster cluster =
+        client
+            .resources(Cluster.class)
+            .inNamespace(o.machine.getMetadata().getNamespace())
+            .withName(o.machine.getSpec().clusterName)
+            .get();
+    if (Pause.isPaused(cluster, o.config)) {
+      return UpdateControl.noUpdate();
+    }
+    Optional<BareMetalHost> host = Hosts.bareMetalHost(client, o.machine);
+    if (host.isEmpty() && Hosts.isMetal3(o.machine)) {
+      // Without the host's UID the Node could not be matched to its Machine: not approved yet.
+      return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_RECHECK);
+    }
+    String hostUid = host.map(h -> h.getMetadata().getUid()).orElse(null);
+    AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
+    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
+    boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(o, agent, patch);
+    if (!patch.isEmpty()) {
+      try {
+        patch.applyTo(client, agent);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        // Changed meanwhile: its update event brings the next reconcile.
+        return UpdateControl.noUpdate();
+      }
+      if (approving) {
+        String machine = o.machine.getMetadata().getName();
+        LOG.info("approved Agent {} for Machine {}", agent.getMetadata().getName(), machine);
+        events.normal(
+            agent,
+            "Approved",
+            "Approve",
+            "approved as " + desired.role() + " of Machine " + machine);
+      }
+    }
+    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h)).ifPresent(this::detach);
+    return UpdateControl.noUpdate();
+  }
+
+  /**
+   * Adds the approval to {@code patch} if this Agent holds its InfraEnv's approval; otherwise,
+   * once, the reason it is not approved (with an Event).
+   */
+  private boolean approve(Owners o, Agent agent, OwnedFieldsPatch patch) {
+    String holder = claimApproval(o.infraEnv, agent);
+    if (agent.getMetadata().getName().equals(holder)) {
+      patch.set(true, "spec", "approved");
+      patch.requireResourceVersion(agent.getMetadata().getResourceVersion());
+      return true;
+    }
+    if (annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
+      String why =
+          "InfraEnv "
+              + o.infraEnv.getMetadata().getName()
+              + " already has approved Agent "
+              + holder
+              + " for Machine "
+              + o.machine.getMetadata().getName()
+              + "; a second host booted the same discovery image";
+      patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
+      events.warning(agent, "NotApproved", "Approve", why);
+    }
+    return false;
+  }
+
+  /**
+   * The Agent holding the InfraEnv's approval, claiming it for {@code agent} when nobody (or an
+   * Agent that no longer exists) holds it. The claim is a compare-and-swap on the InfraEnv's
+   * resourceVersion, so two concurrent reconciles cannot both win.
+   */
+  private String claimApproval(InfraEnv infraEnv, Agent agent) {
+    String holder = annotation(infraEnv, Names.APPROVED_AGENT_ANNOTATION);
+    if (holder != null && (holder.equals(agent.getMetadata().getName()) || exists(agent, holder))) {
+      return holder;
+    }
+    Optional<String> approvedElsewhere = otherApprovedAgent(infraEnv, agent);
+    if (approvedElsewhere.isPresent()) {
+      // Approved by someone else (a person, or before the claim existed): that one is the host.
+      return approvedElsewhere.get();
+    }
+    try {
+      new OwnedFieldsPatch()
+          .set(
+              agent.getMetadata().getName(),
+              "metadata",
+              "annotations",
+              Names.APPROVED_AGENT_ANNOTATION)
+          .requireResourceVersion(infraEnv.getMetadata().getResourceVersion())
+          .applyTo(client, infraEnv);
+      return agent.getMetadata().getName();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      InfraEnv latest = client.resource(infraEnv).get();
+      return latest == null ? null : annotation(latest, Names.APPROVED_AGENT_ANNOTATION);
+    }
+  }
+
+  private Optional<String> otherApprovedAgent(InfraEnv infraEnv, Agent agent) {
+    return client
+        .resources(Agent.class)
+        .inNamespace(agent.getMetadata().getNamespace())
+        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnv.getMetadata().getName())
+        .list()
+        .getItems()
+        .stream()
+        .filter(other -> !other.getMetadata().getName().equals(agent.getMetadata().getName()))
+        .filter(other -> other.getSpec() != null && Boolean.TRUE.equals(other.getSpec().approved))
+        .map(other -> other.getMetadata().getName())
+        .findFirst();
+  }
+
+  private boolean exists(Agent agent, String name) {
+    return client
+            .resources(Agent.class)
+            .inNamespace(agent.getMetadata().getNamespace())
+            .withName(name)
+            .get()
+        != null;
+  }
+
+  private void detach(BareMetalHost host) {
+    new OwnedFieldsPatch()
+        .set(Names.DETACHED_BY, "metadata", "annotations", Names.BMH_DETACHED_ANNOTATION)
+        .applyTo(client, host);
+    events.normal(
+        host,
+        "Detached",
+        "Detach",
+        "the installer wrote the disk; detached so the discovery ISO is not booted again");
+  }
+
+  private static boolean bootsFromDisk(Agent agent) {
+    return agent.getStatus() != null
+        && agent.getStatus().progress != null
+        && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
+  }
+
+  /** Agent → InfraEnv (its label) → our config and the Machine (the InfraEnv's owners). */
+  private Optional<Owners> owners(Agent agent) {
+    String namespace = agent.getMetadata().getNamespace();
+    String infraEnvName = label(agent, ExternalKinds.INFRAENV_LABEL);
+    if (infraEnvName == null) {
+      return Optional.empty();
+    }
+    InfraEnv infraEnv =
+        client.resources(InfraEnv.class).inNamespace(namespace).withName(infraEnvName).get();
+    if (infraEnv == null) {
+      return Optional.empty();
+    }
+    var configRef =
+        OwnerReferences.find(
+            infraEnv,
+            BootstrapGroup.GROUP,
+            OpenshiftAssistedConfigReconciler.OPENSHIFT_ASSISTED_CONFIG);
+    var machineRef = OwnerReferences.find(infraEnv, ExternalKinds.CAPI_GROUP, "Machine");
+    if (configRef.isEmpty() || machineRef.isEmpty()) {
+      return Optional.empty();
+    }
+    OpenshiftAssistedConfig config =
+        client
+            .resources(OpenshiftAssistedConfig.class)
+            .inNamespace(namespace)
+            .withName(configRef.get().getName())
+            .get();
+    Machine machine =
+        client
+            .resources(Machine.class)
+            .inNamespace(namespace)
+            .withName(machineRef.get().getName())
+            .get();
+    if (config == null || machine == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new Owners(infraEnv, config, machine));
+  }
+
+  private static String label(io.fabric8.kubernetes.api.model.HasMetadata o, String key) {
+    Map<String, String> labels = o.getMetadata().getLabels();
+    return labels == null ? null : labels.get(key);
+  }
+
+  private static String annotation(io.fabric8.kubernetes.api.model.HasMetadata o, String key) {
+    Map<String, String> annotations = o.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(key);
+  }
+
+  private record Owners(InfraEnv infraEnv, OpenshiftAssistedConfig config, Machine machine) {}
+}

@@ -1,0 +1,27 @@
+package io.openshiftagent.bootstrap;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.provider.EventRecorder;
+
+/** The bootstrap provider's controllers, registered on an Operator. */
+public final class BootstrapProvider {
+  public static final String REPORTING_CONTROLLER = "openshift-agent.io/bootstrap-provider";
+
+  private BootstrapProvider() {}
+
+  /**
+   * Registers the OpenshiftAssistedConfig and Agent controllers.
+   *
+   * @param instance the reporting instance of Events, e.g. the pod name
+   */
+  public static void register(
+      Operator operator,
+      KubernetesClient client,
+      DiscoveryIgnitionSource discoveryIgnition,
+      String instance) {
+    EventRecorder events = new EventRecorder(client, REPORTING_CONTROLLER, instance);
+    operator.register(new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, events));
+    operator.register(new AgentReconciler(client, events));
+  }
+}

@@ -1,0 +1,96 @@
+package io.openshiftagent.bootstrap;
+
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * Deterministic names and label values of what the bootstrap provider creates. Everything is
+ * derived from the config's name, which Cluster API makes unique per Machine in a namespace, so a
+ * restarted operator finds what it created instead of creating it again.
+ */
+public final class Names {
+  /** Label on every object we create for a config, and on its Agents: the config's name. */
+  public static final String CONFIG_LABEL = "bootstrap.cluster.x-k8s.io/openshiftAssistedConfig";
+
+  /** Annotation on an InfraEnv: the one Agent we approved for it (compare-and-swap claim). */
+  public static final String APPROVED_AGENT_ANNOTATION =
+      "bootstrap.cluster.x-k8s.io/approved-agent";
+
+  /**
+   * Annotation on an Agent we decided not to approve, with the reason (set once, with an Event).
+   */
+  public static final String NOT_APPROVED_ANNOTATION = "bootstrap.cluster.x-k8s.io/not-approved";
+
+  /** The user's JSON ignition merged into the discovery ignition (InfraEnv). */
+  public static final String DISCOVERY_IGNITION_OVERRIDE_ANNOTATION =
+      "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override";
+
+  /** The user's JSON ignition merged into the installed node's ignition (Agent). */
+  public static final String IGNITION_OVERRIDE_ANNOTATION =
+      "openshiftassistedconfig.cluster.x-k8s.io/ignition-override";
+
+  /** Baremetal-operator stops managing a host with this annotation (assisted's BMAC does too). */
+  public static final String BMH_DETACHED_ANNOTATION = "baremetalhost.metal3.io/detached";
+
+  /** Our value of the detached annotation: only a host we detached is re-attached by us. */
+  public static final String DETACHED_BY = "openshift-agent-bootstrap-provider";
+
+  public static final String SECRET_TYPE = "cluster.x-k8s.io/secret";
+
+  private static final int MAX_NAME = 253;
+  private static final int MAX_LABEL_VALUE = 63;
+
+  private Names() {}
+
+  public static String infraEnv(OpenshiftAssistedConfig config) {
+    return config.getMetadata().getName();
+  }
+
+  public static String dataSecret(OpenshiftAssistedConfig config) {
+    return config.getMetadata().getName();
+  }
+
+  public static String placeholderPullSecret(OpenshiftAssistedConfig config) {
+    return shorten(config.getMetadata().getName() + "-placeholder-pull-secret", MAX_NAME);
+  }
+
+  /** A label value for an object name: names longer than 63 characters get a hashed suffix. */
+  public static String labelValue(String name) {
+    return shorten(name, MAX_LABEL_VALUE);
+  }
+
+  /** A valid hostname (RFC 1123 label) from a Machine name. */
+  public static String hostname(String machineName) {
+    String host =
+        machineName
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9-]", "-")
+            .replaceAll("^-+", "")
+            .replaceAll("-+$", "");
+    host = shorten(host, MAX_LABEL_VALUE);
+    return host.isEmpty() ? "host" : host;
+  }
+
+  private static String shorten(String value, int max) {
+    if (value.length() <= max) {
+      return value;
+    }
+    String hash = sha256(value).substring(0, 8);
+    String head = value.substring(0, max - hash.length() - 1).replaceAll("[^a-zA-Z0-9]+$", "");
+    return head + "-" + hash;
+  }
+
+  private static String sha256(String value) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,532 @@
+package io.openshiftagent.bootstrap;
+
+import static io.openshiftagent.bootstrap.World.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
+import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.common.LocalObjectReference;
+import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.ClusterReference;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
+import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.provider.ProviderOperator;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bootstrap provider running in this JVM against the real API server, with the test playing
+ * Cluster API, the control-plane provider, assisted-service and Metal3.
+ */
+class BootstrapFlowTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String DISCOVERY_IGNITION =
+      "{\"ignition\":{\"version\":\"3.1.0\"},\"systemd\":{\"units\":[{\"name\":\"agent.service\"}]}}";
+
+  private static KubeApiServerEnvironment env;
+  private static Operator operator;
+  private static final List<URI> downloads = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void startOperator() {
+    env = KubeApiServerEnvironment.shared();
+    operator = startOperator(env, downloads);
+  }
+
+  /** The operator as main() builds it; the assisted-service REST API is played by the test. */
+  static Operator startOperator(KubeApiServerEnvironment env, List<URI> downloads) {
+    KubernetesClient client = env.newClient();
+    Operator operator = ProviderOperator.create(client, o -> {});
+    BootstrapProvider.register(
+        operator,
+        client,
+        url -> {
+          downloads.add(url);
+          return DISCOVERY_IGNITION;
+        },
+        "test");
+    operator.start();
+    return operator;
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    operator.stop();
+  }
+
+  private static OpenshiftAssistedConfigSpec spec() {
+    OpenshiftAssistedConfigSpec spec = Fixtures.fullSpec();
+    spec.cpuArchitecture = "x86_64";
+    spec.pullSecretRef = new LocalObjectReference("my-pull-secret");
+    return spec;
+  }
+
+  private static World readyWorld(String prefix, String installationState) {
+    World world = new World(env, prefix);
+    world.cluster(false);
+    world.infrastructureProvisioned();
+    world.clusterDeploymentAndInstall(installationState);
+    return world;
+  }
+
+  @Test
+  void controlPlaneAndWorkerMachinesGoFromConfigToApprovedAgentsInLiveIsoMode() throws Exception {
+    World world = readyWorld("chain", "insufficient");
+    OpenshiftAssistedConfigSpec workerSpec = spec();
+    workerSpec.pullSecretRef = null;
+    World.Host cp = world.host("ocp1-cp-0", true, spec());
+    World.Host worker = world.host("ocp1-w-0", false, workerSpec);
+
+    // The InfraEnv: the config's discovery settings, bound to the control plane's
+    // ClusterDeployment.
+    InfraEnv infraEnv = await("control-plane InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(infraEnv.getSpec().clusterRef.namespace).isEqualTo(world.ns);
+    assertThat(infraEnv.getSpec().pullSecretRef.getName()).isEqualTo("my-pull-secret");
+    assertThat(infraEnv.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 AAAA test");
+    assertThat(infraEnv.getSpec().additionalNTPSources)
+        .containsExactly("ntp1.example.com", "ntp2.example.com");
+    assertThat(infraEnv.getSpec().proxy.httpProxy).isEqualTo("http://proxy:3128");
+    assertThat(infraEnv.getSpec().nmStateConfigLabelSelector.getMatchLabels())
+        .containsEntry("nmstate", "host-0");
+    assertThat(infraEnv.getSpec().osImageVersion).isEqualTo("4.19");
+    assertThat(infraEnv.getSpec().additionalTrustBundle).startsWith("-----BEGIN CERTIFICATE");
+    Map<String, String> labels =
+        Map.of("cluster.x-k8s.io/cluster-name", "ocp1", Names.CONFIG_LABEL, "ocp1-cp-0");
+    assertThat(infraEnv.getMetadata().getLabels()).isEqualTo(labels);
+    assertThat(infraEnv.getSpec().agentLabels).isEqualTo(labels);
+    assertThat(infraEnv.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getUid)
+        .containsExactly(
+            cp.config().getMetadata().getUid(),
+            cp.machine().getMetadata().getUid(),
+            world
+                .get(io.openshiftagent.api.external.capi.Cluster.class, "ocp1")
+                .getMetadata()
+                .getUid());
+
+    // Without a pull secret: a placeholder of this config's own, the user's spec untouched.
+    InfraEnv workerInfraEnv = await("worker InfraEnv", () -> world.infraEnv("ocp1-w-0"));
+    String placeholder = workerInfraEnv.getSpec().pullSecretRef.getName();
+    assertThat(placeholder).isEqualTo("ocp1-w-0-placeholder-pull-secret");
+    Secret placeholderSecret = world.get(Secret.class, placeholder);
+    assertThat(placeholderSecret.getData()).containsKey(".dockerconfigjson");
+    assertThat(placeholderSecret.getMetadata().getOwnerReferences().get(0).getUid())
+        .isEqualTo(worker.config().getMetadata().getUid());
+    assertThat(world.config("ocp1-w-0").getSpec().pullSecretRef).isNull();
+
+    // No ISO yet: a reason, and the Metal3Machine is left alone.
+    await(
+        "WaitingForDiscoveryImage",
+        () ->
+            Reasons.WAITING_FOR_DISCOVERY_IMAGE.equals(
+                world.reason("ocp1-cp-0", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.get(Metal3Machine.class, "ocp1-cp-0").getSpec().image.diskFormat)
+        .isEqualTo("qcow2");
+    assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
+
+    // assisted-service publishes the ISO: the Metal3Machine boots it, then the data is ready.
+    ObjectNode m3mBefore = JSON.valueToTree(world.get(Metal3Machine.class, "ocp1-cp-0"));
+    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    OpenshiftAssistedConfig ready =
+        await(
+            "control-plane data secret",
+            () -> {
+              OpenshiftAssistedConfig c = world.config("ocp1-cp-0");
+              return c.getStatus() != null
+                      && c.getStatus().initialization != null
+                      && Boolean.TRUE.equals(c.getStatus().initialization.dataSecretCreated)
+                  ? c
+                  : null;
+            });
+    ObjectNode m3mAfter = JSON.valueToTree(world.get(Metal3Machine.class, "ocp1-cp-0"));
+    ObjectNode expected = m3mBefore.deepCopy();
+    ((ObjectNode) expected.path("spec").path("image"))
+        .put("url", "https://images.example.com/cp-0.iso")
+        .put("diskFormat", "live-iso")
+        .put("checksum", "");
+    assertThat(withoutServerFields(m3mAfter)).isEqualTo(withoutServerFields(expected));
+
+    // The bootstrap data Secret per the Cluster API contract.
+    Secret secret = world.get(Secret.class, "ocp1-cp-0");
+    assertThat(secret.getType()).isEqualTo("cluster.x-k8s.io/secret");
+    assertThat(decode(secret, "format")).isEqualTo("ignition");
+    assertThat(JSON.readTree(decode(secret, "value")).path("ignition").has("version")).isTrue();
+    assertThat(secret.getMetadata().getLabels())
+        .containsEntry("cluster.x-k8s.io/cluster-name", "ocp1");
+    OwnerReference owner = secret.getMetadata().getOwnerReferences().get(0);
+    assertThat(owner.getUid()).isEqualTo(cp.config().getMetadata().getUid());
+    assertThat(owner.getController()).isTrue();
+
+    // Status per the contract.
+    assertThat(ready.getStatus().dataSecretName).isEqualTo("ocp1-cp-0");
+    assertThat(ready.getStatus().observedGeneration).isEqualTo(ready.getMetadata().getGeneration());
+    assertThat(Conditions.isTrue(ready.getStatus().conditions, Reasons.READY)).isTrue();
+    assertThat(Conditions.isTrue(ready.getStatus().conditions, Reasons.DATA_SECRET_AVAILABLE))
+        .isTrue();
+    assertThat(Conditions.find(ready.getStatus().conditions, Reasons.PAUSED).get().getStatus())
+        .isEqualTo("False");
+    assertThat(ready.getMetadata().getFinalizers())
+        .containsExactly("openshiftassistedconfigs.bootstrap.cluster.x-k8s.io/finalizer");
+    await("worker data secret", () -> world.get(Secret.class, "ocp1-w-0"));
+
+    // The hosts register: role, hostname, labels, installer args and approval.
+    world.registerAgent("ocp1-cp-0", "agent-cp-0");
+    world.registerAgent("ocp1-w-0", "agent-w-0");
+    Agent cpAgent = await("approved cp agent", () -> approved(world.agent("agent-cp-0")));
+    assertThat(cpAgent.getSpec().role).isEqualTo("master");
+    assertThat(cpAgent.getSpec().hostname).isEqualTo("ocp1-cp-0");
+    assertThat(cpAgent.getSpec().installerArgs)
+        .isEqualTo("[\"--append-karg\",\"console=ttyS0\",\"--delete-karg\",\"quiet\"]");
+    assertThat(cpAgent.getSpec().nodeLabels)
+        .containsEntry("metal3.io/uuid", cp.bmh().getMetadata().getUid())
+        .containsEntry("topology.kubernetes.io/zone", "rack-a")
+        .containsEntry("topology.kubernetes.io/region", "eu");
+    // Still installing from the ISO: the host stays under the baremetal-operator's management.
+    assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-cp-0"))).isFalse();
+    world.agentStage("agent-cp-0", "Writing image to disk");
+    world.agentStage("agent-cp-0", "Rebooting");
+    await(
+        "host detached once the installer reboots it",
+        () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-cp-0")));
+    Agent workerAgent = await("approved worker agent", () -> approved(world.agent("agent-w-0")));
+    assertThat(workerAgent.getSpec().role).isEqualTo("worker");
+    assertThat(workerAgent.getSpec().nodeLabels)
+        .containsEntry("metal3.io/uuid", worker.bmh().getMetadata().getUid());
+
+    // Notable transitions are Events.
+    assertThat(eventReasons(world))
+        .contains("InfraEnvCreated", "LiveISOSet", "BootstrapDataReady", "Approved");
+  }
+
+  @Test
+  void waitsWithAReasonForEachMissingPieceAndContinuesOnTheirEvents() {
+    World world = new World(env, "waits");
+    World.Host host = world.host("ocp1-cp-0", true, spec());
+    awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER);
+    world.cluster(false);
+    awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_INFRASTRUCTURE);
+    world.infrastructureProvisioned();
+    awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_DEPLOYMENT);
+    world.clusterDeploymentAndInstall("");
+    InfraEnv infraEnv = await("InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(host.config().getMetadata().getName()).isEqualTo("ocp1-cp-0");
+  }
+
+  private static void awaitReason(World world, String config, String reason) {
+    await(
+        reason,
+        () ->
+            reason.equals(world.reason(config, Reasons.DATA_SECRET_AVAILABLE))
+                && reason.equals(world.reason(config, Reasons.READY)));
+  }
+
+  @Test
+  void diskImageModePutsTheDiscoveryIgnitionWithNodeRegistrationInTheSecret() throws Exception {
+    World world = readyWorld("diskimage", "");
+    OpenshiftAssistedConfigSpec spec = spec();
+    spec.bootMode = BootMode.DISK_IMAGE;
+    spec.nodeRegistration = new NodeRegistrationOptions();
+    spec.nodeRegistration.name = "worker-7";
+    world.host("ocp1-w-7", false, spec);
+    await("InfraEnv", () -> world.infraEnv("ocp1-w-7"));
+    world.publishIso("ocp1-w-7", "https://images.example.com/w-7.iso");
+
+    Secret secret = await("data secret", () -> world.get(Secret.class, "ocp1-w-7"));
+
+    var ignition = JSON.readTree(decode(secret, "value"));
+    assertThat(ignition.path("systemd").path("units").get(0).path("name").asText())
+        .isEqualTo("agent.service");
+    assertThat(ignition.path("storage").path("files").toString()).contains("/etc/hostname");
+    assertThat(downloads).contains(URI.create("https://images.example.com/w-7.iso.ign"));
+    // DiskImage does not touch the Metal3Machine: Metal3 writes its disk image.
+    assertThat(world.get(Metal3Machine.class, "ocp1-w-7").getSpec().image.diskFormat)
+        .isEqualTo("qcow2");
+  }
+
+  @Test
+  void workersJoinBeforeTheInstallationOrAfterItButNeverDuringIt() {
+    World world = readyWorld("gating", "pending-for-input");
+    world.host("ocp1-w-day1", false, spec());
+    await("day-1 worker InfraEnv", () -> world.infraEnv("ocp1-w-day1"));
+
+    world.installationState("installing");
+    world.host("ocp1-w-day2", false, spec());
+    await(
+        "worker waiting for the installation",
+        () ->
+            Reasons.WAITING_FOR_INSTALLATION_TO_COMPLETE.equals(
+                world.reason("ocp1-w-day2", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.infraEnv("ocp1-w-day2")).isNull();
+    world.installationState("finalizing");
+    await(
+        "still waiting in finalizing",
+        () ->
+            world.config("ocp1-w-day2").getStatus().conditions.stream()
+                .anyMatch(c -> c.getMessage().contains("'finalizing'")));
+    assertThat(world.infraEnv("ocp1-w-day2")).isNull();
+
+    long changed = System.nanoTime();
+    world.installationState("adding-hosts");
+    await("day-2 worker InfraEnv", () -> world.infraEnv("ocp1-w-day2"));
+    long delayMillis = (System.nanoTime() - changed) / 1_000_000;
+    System.out.printf(
+        "worker gating: InfraEnv created %d ms after the AgentClusterInstall became adding-hosts%n",
+        delayMillis);
+    // Driven by the AgentClusterInstall watch, not by a poll interval.
+    assertThat(delayMillis).isLessThan(5_000);
+  }
+
+  @Test
+  void aPausedClusterOrConfigIsReportedAndLeftAlone() {
+    World world = new World(env, "pause");
+    world.cluster(true);
+    world.infrastructureProvisioned();
+    world.clusterDeploymentAndInstall("");
+    world.host("ocp1-cp-0", true, spec());
+
+    await(
+        "Paused condition",
+        () -> Conditions.isTrue(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED));
+    assertThat(world.infraEnv("ocp1-cp-0")).isNull();
+
+    world.setPaused(false);
+    await("InfraEnv after unpause", () -> world.infraEnv("ocp1-cp-0"));
+    await(
+        "Paused False",
+        () ->
+            Conditions.find(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED)
+                .map(c -> c.getStatus().equals("False"))
+                .orElse(false));
+
+    // The annotation on the config pauses it too.
+    world.annotateConfig("ocp1-cp-0", "cluster.x-k8s.io/paused", "");
+    await(
+        "Paused by annotation",
+        () -> Conditions.isTrue(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED));
+    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    // Proof the ISO event was seen while paused: the status stays paused and nothing is created.
+    await("ISO observed", () -> world.infraEnv("ocp1-cp-0").getStatus().isoDownloadURL != null);
+    assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
+    assertThat(world.get(Metal3Machine.class, "ocp1-cp-0").getSpec().image.diskFormat)
+        .isEqualTo("qcow2");
+  }
+
+  @Test
+  void anInvalidDiscoveryIgnitionOverrideIsAConditionUntilTheUserFixesIt() {
+    World world = readyWorld("override", "");
+    world.host(
+        "ocp1-w-0", false, spec(), Map.of(Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION, "{oops"));
+
+    await(
+        "InvalidDiscoveryIgnitionOverride",
+        () ->
+            Reasons.INVALID_DISCOVERY_IGNITION_OVERRIDE.equals(
+                world.reason("ocp1-w-0", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.infraEnv("ocp1-w-0")).isNull();
+    assertThat(world.reason("ocp1-w-0", Reasons.READY))
+        .isEqualTo(Reasons.INVALID_DISCOVERY_IGNITION_OVERRIDE);
+
+    world.annotateConfig(
+        "ocp1-w-0",
+        Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION,
+        "{\"ignition\":{\"version\":\"3.1.0\"}}");
+    InfraEnv infraEnv = await("InfraEnv after the fix", () -> world.infraEnv("ocp1-w-0"));
+    assertThat(infraEnv.getSpec().ignitionConfigOverride)
+        .isEqualTo("{\"ignition\":{\"version\":\"3.1.0\"}}");
+
+    // The install-time override is checked before any host boots, too.
+    world.host("ocp1-w-1", false, spec(), Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "[1]"));
+    await(
+        "InvalidIgnitionOverride",
+        () ->
+            Reasons.INVALID_IGNITION_OVERRIDE.equals(
+                world.reason("ocp1-w-1", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.infraEnv("ocp1-w-1")).isNull();
+  }
+
+  @Test
+  void deletionRemovesWhatWasCreatedAndHoldsAControlPlaneConfigWhileItsMachineLives() {
+    World world = readyWorld("delete", "");
+    world.host("ocp1-cp-0", true, spec());
+    OpenshiftAssistedConfigSpec workerSpec = spec();
+    workerSpec.pullSecretRef = null;
+    World.Host worker = world.host("ocp1-w-0", false, workerSpec);
+    for (String name : List.of("ocp1-cp-0", "ocp1-w-0")) {
+      await("InfraEnv " + name, () -> world.infraEnv(name));
+      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      await("Secret " + name, () -> world.get(Secret.class, name));
+    }
+    world.registerAgent("ocp1-w-0", "agent-w-0");
+    await("approved", () -> approved(world.agent("agent-w-0")));
+    world.agentStage("agent-w-0", "Rebooting");
+    await(
+        "host detached",
+        () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
+
+    // A worker config is released: InfraEnv, bootstrap Secret and placeholder go, then the config.
+    // assisted-service holds the InfraEnv with its finalizer until its Agents are gone.
+    var workerInfraEnv =
+        world.client.resources(InfraEnv.class).inNamespace(world.ns).withName("ocp1-w-0");
+    workerInfraEnv.edit(
+        i -> {
+          i.getMetadata()
+              .setFinalizers(List.of("infraenv.agent-install.openshift.io/ai-deprovision"));
+          return i;
+        });
+    world.client.resource(world.config("ocp1-w-0")).delete();
+    await(
+        "InfraEnv deleting",
+        () -> workerInfraEnv.get().getMetadata().getDeletionTimestamp() != null);
+    assertThat(world.config("ocp1-w-0")).isNotNull();
+    assertThat(world.get(Secret.class, "ocp1-w-0")).isNotNull();
+    workerInfraEnv.edit(
+        i -> {
+          i.getMetadata().setFinalizers(List.of());
+          return i;
+        });
+    await("worker config gone", () -> world.config("ocp1-w-0") == null);
+    assertThat(world.infraEnv("ocp1-w-0")).isNull();
+    assertThat(world.get(Secret.class, "ocp1-w-0")).isNull();
+    assertThat(world.get(Secret.class, "ocp1-w-0-placeholder-pull-secret")).isNull();
+    assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-w-0"))).isFalse();
+    assertThat(worker).isNotNull();
+
+    // A control-plane config stays while its Machine lives...
+    world.client.resource(world.config("ocp1-cp-0")).delete();
+    await("DeletionBlocked event", () -> eventReasons(world).contains("DeletionBlocked"));
+    assertThat(world.config("ocp1-cp-0")).isNotNull();
+    assertThat(world.infraEnv("ocp1-cp-0")).isNotNull();
+
+    // ...and is released once the Machine is being deleted.
+    var machines =
+        world
+            .client
+            .resources(io.openshiftagent.api.external.capi.Machine.class)
+            .inNamespace(world.ns)
+            .withName("ocp1-cp-0");
+    machines.edit(
+        m -> {
+          m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));
+          return m;
+        });
+    machines.delete();
+    await("control-plane config gone", () -> world.config("ocp1-cp-0") == null);
+    assertThat(world.infraEnv("ocp1-cp-0")).isNull();
+    assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
+  }
+
+  @Test
+  void aSecondHostOnTheSameInfraEnvIsNotApproved() {
+    World world = readyWorld("two-agents", "");
+    world.host("ocp1-w-0", false, spec());
+    await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
+    world.registerAgent("ocp1-w-0", "agent-a");
+    world.registerAgent("ocp1-w-0", "agent-b");
+
+    await(
+        "one approved and one refused",
+        () ->
+            isRefused(world.agent("agent-a")) && approved(world.agent("agent-b")) != null
+                || isRefused(world.agent("agent-b")) && approved(world.agent("agent-a")) != null);
+    assertThat(eventReasons(world)).contains("NotApproved");
+    // Both still have their role etc.: only the approval is withheld.
+    assertThat(world.agent("agent-a").getSpec().role).isEqualTo("worker");
+    assertThat(world.agent("agent-b").getSpec().role).isEqualTo("worker");
+  }
+
+  @Test
+  void foreignAgentsAreIgnoredAndOurAgentsKeepEveryFieldWeDoNotOwn() throws Exception {
+    World world = readyWorld("foreign", "");
+    world.host("ocp1-w-0", false, spec());
+    await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
+    ClusterReference cd = new ClusterReference(World.CONTROL_PLANE, world.ns);
+    Agent foreign =
+        world.agent("foreign", Map.of("infraenvs.agent-install.openshift.io", "theirs"), cd);
+    Agent spoofed =
+        world.agent(
+            "spoofed",
+            Map.of("infraenvs.agent-install.openshift.io", "missing", Names.CONFIG_LABEL, "x"),
+            cd);
+    Agent ours = world.registerAgent("ocp1-w-0", "ours");
+    ObjectNode before = JSON.valueToTree(ours);
+
+    Agent approved = await("ours approved", () -> approved(world.agent("ours")));
+
+    assertThat(world.agent("foreign").getMetadata().getResourceVersion())
+        .isEqualTo(foreign.getMetadata().getResourceVersion());
+    assertThat(world.agent("spoofed").getMetadata().getResourceVersion())
+        .isEqualTo(spoofed.getMetadata().getResourceVersion());
+    ObjectNode expected = before.deepCopy();
+    ObjectNode spec = (ObjectNode) expected.path("spec");
+    spec.put("approved", true)
+        .put("role", "worker")
+        .put("hostname", "ocp1-w-0")
+        .put("installerArgs", approved.getSpec().installerArgs);
+    ((ObjectNode) spec.path("nodeLabels"))
+        .put("metal3.io/uuid", approved.getSpec().nodeLabels.get("metal3.io/uuid"))
+        .put("topology.kubernetes.io/zone", "rack-a");
+    assertThat(withoutServerFields(JSON.valueToTree(approved)))
+        .isEqualTo(withoutServerFields(expected));
+    assertThat(approved.getSpec().unknownFields())
+        .containsEntry("machineConfigPool", "custom-pool");
+  }
+
+  // ---- helpers ----
+
+  static Agent approved(Agent agent) {
+    return agent != null && Boolean.TRUE.equals(agent.getSpec().approved) ? agent : null;
+  }
+
+  private static boolean isRefused(Agent agent) {
+    return agent != null
+        && !Boolean.TRUE.equals(agent.getSpec().approved)
+        && agent.getMetadata().getAnnotations() != null
+        && agent.getMetadata().getAnnotations().containsKey(Names.NOT_APPROVED_ANNOTATION);
+  }
+
+  private static List<io.fabric8.kubernetes.api.model.Condition> statusConditions(
+      World world, String name) {
+    OpenshiftAssistedConfig config = world.config(name);
+    return config == null || config.getStatus() == null ? null : config.getStatus().conditions;
+  }
+
+  static List<String> eventReasons(World world) {
+    return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()
+        .map(Event::getReason)
+        .toList();
+  }
+
+  static String decode(Secret secret, String key) {
+    return new String(
+        Base64.getDecoder().decode(secret.getData().get(key)), StandardCharsets.UTF_8);
+  }
+
+  static ObjectNode withoutServerFields(ObjectNode node) {
+    ObjectNode copy = node.deepCopy();
+    ((ObjectNode) copy.path("metadata"))
+        .remove(List.of("resourceVersion", "managedFields", "generation", "annotations"));
+    return copy;
+  }
+}
