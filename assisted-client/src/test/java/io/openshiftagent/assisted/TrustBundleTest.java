@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.openshiftagent.assisted.AssistedServiceException.Reason;
+import io.openshiftagent.testsupport.TestPki;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.openshiftagent.bootstrap;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.EventRecorder;
 
 /** The bootstrap provider's controllers, registered on an Operator. */
@@ -14,14 +15,18 @@ public final class BootstrapProvider {
    * Registers the OpenshiftAssistedConfig and Agent controllers.
    *
    * @param instance the reporting instance of Events, e.g. the pod name
+   * @param scope the namespaces and watch filter of this process; Agents, which never carry the
+   *     watch-filter label, are scoped by namespace only
    */
   public static void register(
       Operator operator,
       KubernetesClient client,
       DiscoveryIgnitionSource discoveryIgnition,
-      String instance) {
+      String instance,
+      ControllerScope scope) {
     EventRecorder events = new EventRecorder(client, REPORTING_CONTROLLER, instance);
-    operator.register(new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, events));
-    operator.register(new AgentReconciler(client, events));
+    operator.register(
+        new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, events), scope.apply());
+    operator.register(new AgentReconciler(client, events), scope.applyNamespaces());
   }
 }

@@ -1,29 +1,66 @@
 package io.openshiftagent.bootstrap;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
-import io.openshiftagent.provider.ProviderOperator;
-import java.time.Duration;
+import io.openshiftagent.assisted.DiscoveryIgnitionClient;
+import io.openshiftagent.provider.ControllerScope;
+import io.openshiftagent.provider.ProviderRuntime;
+import java.net.URI;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 
-/**
- * Runs the bootstrap provider against the current kubeconfig (or the in-cluster service account).
- */
-public final class BootstrapProviderMain {
-  private BootstrapProviderMain() {}
+/** The bootstrap provider process: {@code java -jar bootstrap-provider.jar --help}. */
+public final class BootstrapProviderMain implements ProviderRuntime.Provider {
+  private final Map<String, String> environment;
 
-  public static void main(String[] args) throws InterruptedException {
-    KubernetesClient client = new KubernetesClientBuilder().build();
-    Operator operator = ProviderOperator.create(client, o -> {});
+  BootstrapProviderMain(Map<String, String> environment) {
+    this.environment = environment;
+  }
+
+  public static void main(String[] args) {
+    ProviderRuntime.main(new BootstrapProviderMain(System.getenv()), args);
+  }
+
+  @Override
+  public String command() {
+    return "bootstrap-provider";
+  }
+
+  @Override
+  public String description() {
+    return """
+        The openshift-agent Cluster API bootstrap provider: OpenshiftAssistedConfig -> assisted-service
+        InfraEnv -> booted host -> approved Agent.
+
+        Environment (DiskImage boot mode; the Go provider's names):
+          ASSISTED_CA_BUNDLE_NAMESPACE, ASSISTED_CA_BUNDLE_NAME  where the CA bundle that signs
+                                       assisted-service's certificate is (default: none, JVM roots only)
+          ASSISTED_CA_BUNDLE_RESOURCE  secret or configmap (default secret)
+          ASSISTED_CA_BUNDLE_KEY       key holding the PEM bundle (default ca.crt)
+          ASSISTED_SERVICE_URL         reach assisted-service here instead of the host in the InfraEnv's
+                                       URLs, e.g. http://assisted-service.multicluster-engine.svc:8090""";
+  }
+
+  @Override
+  public String defaultLeaseName() {
+    return "bootstrap-openshift-agent-leader";
+  }
+
+  @Override
+  public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
+    DiscoveryIgnitionClient.Settings settings = DiscoveryIgnitionClient.Settings.defaults();
+    String serviceUrl = environment.getOrDefault("ASSISTED_SERVICE_URL", "");
+    if (!serviceUrl.isBlank()) {
+      settings = settings.withServiceRootOverride(URI.create(serviceUrl));
+    }
+    DiscoveryIgnitionSource source =
+        new AssistedServiceIgnitionSource(
+            client, CaBundleSource.fromEnvironment(environment), settings);
     BootstrapProvider.register(
         operator,
         client,
-        DiscoveryIgnitionSource.unavailable(),
-        Objects.requireNonNullElse(System.getenv("HOSTNAME"), "bootstrap-provider"));
-    operator.installShutdownHook(Duration.ofSeconds(10));
-    operator.start();
-    new CountDownLatch(1).await();
+        source,
+        Objects.requireNonNullElse(environment.get("HOSTNAME"), command()),
+        scope);
   }
 }

@@ -1,16 +1,18 @@
 package io.openshiftagent.bootstrap;
 
-import java.net.URI;
-
 /**
  * Where the DiskImage boot mode gets the discovery ignition of an InfraEnv: assisted-service's REST
- * API. The assisted-service client module implements it; the bootstrap provider only needs this.
+ * API ({@link AssistedServiceIgnitionSource} in production; tests may play it).
  */
 @FunctionalInterface
 public interface DiscoveryIgnitionSource {
 
-  /** Returns the discovery ignition (JSON) at {@code discoveryIgnitionUrl}. */
-  String download(URI discoveryIgnitionUrl) throws DownloadException;
+  /**
+   * Returns the discovery ignition (JSON) of an InfraEnv, given what its status publishes: the
+   * presigned {@code bootArtifacts.discoveryIgnitionURL} (newer assisted-service) and/or the {@code
+   * debugInfo.eventsURL} (older ones); either may be null, not both.
+   */
+  String download(String discoveryIgnitionUrl, String eventsUrl) throws DownloadException;
 
   /** Why a download failed; {@link #retryable()} tells whether trying again later may help. */
   final class DownloadException extends Exception {
@@ -28,7 +30,7 @@ public interface DiscoveryIgnitionSource {
 
   /** The source used until the assisted-service client is wired in: every download fails. */
   static DiscoveryIgnitionSource unavailable() {
-    return url -> {
+    return (discoveryIgnitionUrl, eventsUrl) -> {
       throw new DownloadException(
           "this build of the bootstrap provider has no assisted-service client; use bootMode LiveISO",
           false,

@@ -30,6 +30,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
@@ -38,7 +39,6 @@ import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
 import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,6 +48,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,11 +79,12 @@ public class OpenshiftAssistedConfigReconciler
   /** Only for what no watch can report: the Metal3Machine, and the assisted-service REST API. */
   static final Duration INFRASTRUCTURE_MACHINE_RECHECK = Duration.ofSeconds(10);
 
-  static final Duration DOWNLOAD_RETRY = Duration.ofSeconds(20);
-
   private final KubernetesClient client;
   private final DiscoveryIgnitionSource discoveryIgnition;
   private final EventRecorder events;
+
+  /** When each config's discovery-ignition download started failing (by UID), for the backoff. */
+  private final Map<String, Instant> downloadFailingSince = new ConcurrentHashMap<>();
 
   private InformerEventSource<Machine, OpenshiftAssistedConfig> machines;
   private InformerEventSource<Cluster, OpenshiftAssistedConfig> clusters;
@@ -335,11 +337,14 @@ public class OpenshiftAssistedConfigReconciler
     if (cached(secrets, Names.dataSecret(config), config).isPresent()) {
       return Outcome.ready(Names.dataSecret(config));
     }
-    String url =
-        infraEnv.getStatus() == null || infraEnv.getStatus().bootArtifacts == null
+    InfraEnvStatus status = infraEnv.getStatus();
+    String discoveryIgnitionUrl =
+        status == null || status.bootArtifacts == null
             ? null
-            : infraEnv.getStatus().bootArtifacts.discoveryIgnitionURL;
-    if (url == null || url.isBlank()) {
+            : blankToNull(status.bootArtifacts.discoveryIgnitionURL);
+    String eventsUrl =
+        status == null || status.debugInfo == null ? null : blankToNull(status.debugInfo.eventsURL);
+    if (discoveryIgnitionUrl == null && eventsUrl == null) {
       return Outcome.waiting(
           Reasons.WAITING_FOR_DISCOVERY_IGNITION,
           "waiting for assisted-service to publish the discovery ignition of InfraEnv "
@@ -347,28 +352,41 @@ public class OpenshiftAssistedConfigReconciler
     }
     String ignition;
     try {
-      ignition = discoveryIgnition.download(URI.create(url));
+      ignition = discoveryIgnition.download(discoveryIgnitionUrl, eventsUrl);
     } catch (DiscoveryIgnitionSource.DownloadException e) {
       Outcome failed =
           Outcome.waiting(
               Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED,
               "downloading the discovery ignition failed: " + e.getMessage());
-      return e.retryable() ? failed.recheckAfter(DOWNLOAD_RETRY) : failed;
+      return e.retryable() ? failed.recheckAfter(backoff(config)) : failed;
     }
     String merged;
     try {
       merged = IgnitionMerge.merge(ignition, config.getSpec().nodeRegistration);
     } catch (IllegalArgumentException e) {
       return Outcome.waiting(Reasons.INVALID_DISCOVERY_IGNITION, e.getMessage())
-          .recheckAfter(DOWNLOAD_RETRY);
+          .recheckAfter(backoff(config));
     }
+    downloadFailingSince.remove(config.getMetadata().getUid());
     ensureDataSecret(config, cluster, merged);
     return Outcome.ready(Names.dataSecret(config));
+  }
+
+  /** When to try a failing download again: the longer it has been failing, the later. */
+  private Duration backoff(OpenshiftAssistedConfig config) {
+    Instant now = Instant.now();
+    Instant failingSince = downloadFailingSince.putIfAbsent(config.getMetadata().getUid(), now);
+    return Backoff.next(failingSince == null ? now : failingSince, now);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
   }
 
   @Override
   public DeleteControl cleanup(
       OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
+    downloadFailingSince.remove(config.getMetadata().getUid());
     Optional<Machine> machine = owningMachine(config);
     Optional<Cluster> cluster = machine.flatMap(m -> cached(clusters, clusterName(m), config));
     if (cluster.isPresent() && Pause.isPaused(cluster.get(), config)) {

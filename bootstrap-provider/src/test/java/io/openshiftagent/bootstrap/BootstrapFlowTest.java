@@ -21,9 +21,9 @@ import io.openshiftagent.api.external.assisted.ClusterReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -44,7 +44,7 @@ class BootstrapFlowTest {
 
   private static KubeApiServerEnvironment env;
   private static Operator operator;
-  private static final List<URI> downloads = new CopyOnWriteArrayList<>();
+  private static final List<String> downloads = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void startOperator() {
@@ -53,17 +53,18 @@ class BootstrapFlowTest {
   }
 
   /** The operator as main() builds it; the assisted-service REST API is played by the test. */
-  static Operator startOperator(KubeApiServerEnvironment env, List<URI> downloads) {
+  static Operator startOperator(KubeApiServerEnvironment env, List<String> downloads) {
     KubernetesClient client = env.newClient();
     Operator operator = ProviderOperator.create(client, o -> {});
     BootstrapProvider.register(
         operator,
         client,
-        url -> {
-          downloads.add(url);
+        (discoveryIgnitionUrl, eventsUrl) -> {
+          downloads.add(discoveryIgnitionUrl);
           return DISCOVERY_IGNITION;
         },
-        "test");
+        "test",
+        ControllerScope.EVERYTHING);
     operator.start();
     return operator;
   }
@@ -259,7 +260,7 @@ class BootstrapFlowTest {
     assertThat(ignition.path("systemd").path("units").get(0).path("name").asText())
         .isEqualTo("agent.service");
     assertThat(ignition.path("storage").path("files").toString()).contains("/etc/hostname");
-    assertThat(downloads).contains(URI.create("https://images.example.com/w-7.iso.ign"));
+    assertThat(downloads).contains("https://images.example.com/w-7.iso.ign");
     // DiskImage does not touch the Metal3Machine: Metal3 writes its disk image.
     assertThat(world.get(Metal3Machine.class, "ocp1-w-7").getSpec().image.diskFormat)
         .isEqualTo("qcow2");

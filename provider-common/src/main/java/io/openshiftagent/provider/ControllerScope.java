@@ -19,6 +19,18 @@ public record ControllerScope(Set<String> namespaces, Optional<String> watchFilt
     return watchFilter.map(v -> ExternalKinds.WATCH_FILTER_LABEL + "=" + v);
   }
 
+  /**
+   * Restricts a controller's primary resources to the watched namespaces only, for kinds Cluster
+   * API's watch filter label never reaches (such as assisted-service's Agents).
+   */
+  public <P extends HasMetadata> Consumer<ControllerConfigurationOverrider<P>> applyNamespaces() {
+    return o -> {
+      if (!namespaces.isEmpty()) {
+        o.settingNamespaces(namespaces);
+      }
+    };
+  }
+
   /** Restricts a controller's primary resources to this scope. */
   public <P extends HasMetadata> Consumer<ControllerConfigurationOverrider<P>> apply() {
     return o -> {

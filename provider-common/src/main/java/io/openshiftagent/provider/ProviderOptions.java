@@ -86,20 +86,21 @@ public record ProviderOptions(
         throw new IllegalArgumentException("unexpected argument '" + arg + "'");
       }
       String name = arg.substring(2);
-      String value;
+      String value = null;
       int eq = name.indexOf('=');
       if (eq >= 0) {
         value = name.substring(eq + 1);
         name = name.substring(0, eq);
-      } else if (name.equals("help")) {
-        value = "true";
-      } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException("--" + name + " needs a value");
       }
       if (!known.contains(name)) {
         throw new IllegalArgumentException("unknown flag --" + name);
+      }
+      if (value == null && name.equals("help")) {
+        value = "true";
+      } else if (value == null && i + 1 < args.length && !args[i + 1].startsWith("--")) {
+        value = args[++i];
+      } else if (value == null) {
+        throw new IllegalArgumentException("--" + name + " needs a value");
       }
       values.put(name, value);
     }

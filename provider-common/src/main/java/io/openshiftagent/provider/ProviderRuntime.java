@@ -160,7 +160,14 @@ public final class ProviderRuntime implements AutoCloseable {
       return;
     }
     Logging.configure(options.logLevel(), options.logFormat());
-    ProviderRuntime runtime = start(provider, options);
+    ProviderRuntime runtime;
+    try {
+      runtime = start(provider, options);
+    } catch (RuntimeException e) {
+      LOG.error("{} cannot start: {}", provider.command(), e.getMessage(), e);
+      System.exit(1);
+      return;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(runtime::close, "shutdown"));
   }
 

@@ -68,6 +68,8 @@ class ProviderOptionsTest {
   void badFlagsAreRejectedWithWhatIsAllowed() {
     assertThatThrownBy(() -> ProviderOptions.parse("l", "--concurency=3"))
         .hasMessage("unknown flag --concurency");
+    assertThatThrownBy(() -> ProviderOptions.parse("l", "--bogus"))
+        .hasMessage("unknown flag --bogus");
     assertThatThrownBy(() -> ProviderOptions.parse("l", "--concurrency=0"))
         .hasMessage("--concurrency must be a number from 1 to 1000, not '0'");
     assertThatThrownBy(() -> ProviderOptions.parse("l", "--log-format=xml"))

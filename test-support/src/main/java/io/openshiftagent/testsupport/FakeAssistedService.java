@@ -1,4 +1,4 @@
-package io.openshiftagent.assisted;
+package io.openshiftagent.testsupport;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
@@ -21,7 +21,7 @@ import javax.net.ssl.SSLContext;
  * assisted-service as the client sees it: a real HTTPS server on 127.0.0.1 that answers every
  * request with the configured status and body, and remembers what it was asked.
  */
-final class FakeAssistedService implements AutoCloseable {
+public final class FakeAssistedService implements AutoCloseable {
 
   private final HttpsServer server;
   private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -32,7 +32,7 @@ final class FakeAssistedService implements AutoCloseable {
   private volatile String body = "";
   private volatile boolean stalls;
 
-  FakeAssistedService(SSLContext tls) throws IOException {
+  public FakeAssistedService(SSLContext tls) throws IOException {
     server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setHttpsConfigurator(new HttpsConfigurator(tls));
     server.setExecutor(executor);
@@ -41,11 +41,11 @@ final class FakeAssistedService implements AutoCloseable {
   }
 
   /** {@code https://127.0.0.1:<port>}, the root of the service. */
-  String root() {
+  public String root() {
     return "https://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  FakeAssistedService answers(int status, String contentType, String body) {
+  public FakeAssistedService answers(int status, String contentType, String body) {
     this.status = status;
     this.contentType = contentType;
     this.body = body;
@@ -53,13 +53,13 @@ final class FakeAssistedService implements AutoCloseable {
   }
 
   /** Accepts requests but sends nothing back until closed. */
-  FakeAssistedService stalls() {
+  public FakeAssistedService stalls() {
     this.stalls = true;
     return this;
   }
 
   /** Path and query of every request received, in order. */
-  List<URI> requests() {
+  public List<URI> requests() {
     return requests;
   }
 

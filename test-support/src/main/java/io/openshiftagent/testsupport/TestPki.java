@@ -1,4 +1,4 @@
-package io.openshiftagent.assisted;
+package io.openshiftagent.testsupport;
 
 import java.io.StringWriter;
 import java.math.BigInteger;
@@ -29,7 +29,7 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /** A throwaway certificate authority, made at test time, and server certificates it signs. */
-final class TestPki {
+public final class TestPki {
 
   private static final AtomicLong SERIAL = new AtomicLong(System.nanoTime());
 
@@ -41,7 +41,7 @@ final class TestPki {
     this.caCertificate = caCertificate;
   }
 
-  static TestPki newCertificateAuthority(String name) throws Exception {
+  public static TestPki newCertificateAuthority(String name) throws Exception {
     KeyPair keys = newKeyPair();
     X500Name subject = new X500Name("CN=" + name);
     X509v3CertificateBuilder builder =
@@ -53,16 +53,16 @@ final class TestPki {
     return new TestPki(keys, sign(builder, keys));
   }
 
-  X509Certificate caCertificate() {
+  public X509Certificate caCertificate() {
     return caCertificate;
   }
 
-  String caPem() throws Exception {
+  public String caPem() throws Exception {
     return pem(caCertificate);
   }
 
   /** A server TLS context whose certificate, signed by this CA, is valid for 127.0.0.1 only. */
-  SSLContext serverContextFor127001() throws Exception {
+  public SSLContext serverContextFor127001() throws Exception {
     KeyPair keys = newKeyPair();
     X509v3CertificateBuilder builder =
         new JcaX509v3CertificateBuilder(
@@ -93,7 +93,7 @@ final class TestPki {
     return context;
   }
 
-  static String pem(X509Certificate certificate) throws Exception {
+  public static String pem(X509Certificate certificate) throws Exception {
     StringWriter text = new StringWriter();
     try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
       writer.writeObject(certificate);

@@ -1,0 +1,215 @@
+package io.openshiftagent.bootstrap;
+
+import static io.openshiftagent.bootstrap.World.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvStatus;
+import io.openshiftagent.assisted.DiscoveryIgnitionClient;
+import io.openshiftagent.provider.ControllerScope;
+import io.openshiftagent.provider.ProviderOperator;
+import io.openshiftagent.testsupport.FakeAssistedService;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPki;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DiskImage mode with the production download path: the operator reads the CA bundle from a Secret
+ * and fetches the discovery ignition over real HTTPS from a server whose certificate that CA
+ * signed. A failing or slow server gives a condition with a reason, retries with backoff, recovers,
+ * and never leaks the token.
+ */
+class DiskImageOverHttpsTest {
+  private static final String TOKEN = "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.c2lnbmF0dXJl";
+  private static final String IGNITION =
+      "{\"ignition\":{\"version\":\"3.1.0\"},\"systemd\":{\"units\":[{\"name\":\"agent.service\"}]}}";
+
+  private static KubeApiServerEnvironment env;
+  private static World world;
+  private static Operator operator;
+  private static SSLContext serverTls;
+
+  @BeforeAll
+  static void startOperatorTrustingTheCaFromASecret() throws Exception {
+    env = KubeApiServerEnvironment.shared();
+    world = new World(env, "diskimage-https");
+    world.cluster(false);
+    world.infrastructureProvisioned();
+    world.clusterDeploymentAndInstall("");
+    TestPki ca = TestPki.newCertificateAuthority("assisted-service test CA");
+    serverTls = ca.serverContextFor127001();
+    world
+        .client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("assisted-ca")
+                .withNamespace(world.ns)
+                .endMetadata()
+                .addToStringData("ca.crt", ca.caPem())
+                .build())
+        .create();
+
+    KubernetesClient client = env.newClient();
+    operator = ProviderOperator.create(client, o -> {});
+    DiscoveryIgnitionSource source =
+        new AssistedServiceIgnitionSource(
+            client,
+            Optional.of(new CaBundleSource(false, world.ns, "assisted-ca", "ca.crt")),
+            DiscoveryIgnitionClient.Settings.defaults()
+                .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(3)));
+    BootstrapProvider.register(operator, client, source, "test", ControllerScope.EVERYTHING);
+    operator.start();
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    operator.stop();
+  }
+
+  @Test
+  void downloadsTheIgnitionOverHttpsTrustingTheConfiguredCa() throws Exception {
+    try (FakeAssistedService service = new FakeAssistedService(serverTls)) {
+      service.answers(200, "application/octet-stream", IGNITION);
+      startDiskImageHost("w-ok", service);
+
+      Secret secret = await("bootstrap data Secret", () -> world.get(Secret.class, "w-ok"));
+
+      String value = decode(secret, "value");
+      assertThat(value).contains("agent.service");
+      assertThat(service.requests()).isNotEmpty();
+      assertThat(service.requests().get(0).getRawQuery()).contains("api_key=" + TOKEN);
+    }
+    assertNoTokenInConditionsOrEvents();
+  }
+
+  @Test
+  void aFailingServerGivesAConditionAndTheDownloadSucceedsOnceItRecovers() throws Exception {
+    try (FakeAssistedService service = new FakeAssistedService(serverTls)) {
+      service.answers(500, "text/plain", "internal error");
+      startDiskImageHost("w-500", service);
+
+      await(
+          "ServerError condition",
+          () ->
+              Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED.equals(
+                      world.reason("w-500", Reasons.DATA_SECRET_AVAILABLE))
+                  && message("w-500").contains("ServerError"));
+      assertThat(world.get(Secret.class, "w-500")).isNull();
+      int failedTries = service.requests().size();
+
+      service.answers(200, "application/octet-stream", IGNITION);
+      await("Secret after recovery", () -> world.get(Secret.class, "w-500"));
+      assertThat(service.requests().size()).isGreaterThan(failedTries);
+      await(
+          "DataSecretAvailable",
+          () ->
+              Conditions.isTrue(
+                  world.config("w-500").getStatus().conditions, Reasons.DATA_SECRET_AVAILABLE));
+    }
+    assertNoTokenInConditionsOrEvents();
+  }
+
+  @Test
+  void aServerSlowerThanTheReadTimeoutGivesATimeoutCondition() throws Exception {
+    try (FakeAssistedService service = new FakeAssistedService(serverTls)) {
+      service.stalls();
+      startDiskImageHost("w-slow", service);
+
+      await(
+          "Timeout condition",
+          () ->
+              Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED.equals(
+                      world.reason("w-slow", Reasons.DATA_SECRET_AVAILABLE))
+                  && message("w-slow").contains("Timeout"));
+      assertThat(world.get(Secret.class, "w-slow")).isNull();
+    }
+    assertNoTokenInConditionsOrEvents();
+  }
+
+  private static void startDiskImageHost(String name, FakeAssistedService service) {
+    OpenshiftAssistedConfigSpec spec = Fixtures.fullSpec();
+    spec.bootMode = BootMode.DISK_IMAGE;
+    spec.cpuArchitecture = "x86_64";
+    world.host(name, false, spec);
+    await("InfraEnv " + name, () -> world.infraEnv(name));
+    String id = "7b0e5c3e-4b1a-4c8e-9d7f-" + String.format("%012d", Math.abs(name.hashCode()));
+    world
+        .client
+        .resources(InfraEnv.class)
+        .inNamespace(world.ns)
+        .withName(name)
+        .editStatus(
+            i -> {
+              i.setStatus(new InfraEnvStatus());
+              i.getStatus().bootArtifacts = new InfraEnvStatus.BootArtifacts();
+              i.getStatus().bootArtifacts.discoveryIgnitionURL =
+                  service.root()
+                      + "/api/assisted-install/v2/infra-envs/"
+                      + id
+                      + "/downloads/files?file_name=discovery.ign&api_key="
+                      + TOKEN;
+              i.getStatus().conditions =
+                  List.of(
+                      new ConditionBuilder()
+                          .withType("ImageCreated")
+                          .withStatus("True")
+                          .withReason("ImageCreated")
+                          .withMessage("ready")
+                          .withLastTransitionTime("2026-11-21T10:00:00Z")
+                          .build());
+              return i;
+            });
+  }
+
+  private static String message(String config) {
+    var c = world.config(config);
+    return c == null || c.getStatus() == null
+        ? ""
+        : Conditions.find(c.getStatus().conditions, Reasons.DATA_SECRET_AVAILABLE)
+            .map(x -> x.getMessage())
+            .orElse("");
+  }
+
+  private static void assertNoTokenInConditionsOrEvents() {
+    String tokenSignature = TOKEN.substring(TOKEN.lastIndexOf('.') + 1);
+    world
+        .client
+        .resources(OpenshiftAssistedConfig.class)
+        .inNamespace(world.ns)
+        .list()
+        .getItems()
+        .forEach(
+            c ->
+                assertThat(String.valueOf(c.getStatus()))
+                    .as("status of %s", c.getMetadata().getName())
+                    .doesNotContain(tokenSignature));
+    for (Event event :
+        world.client.events().v1().events().inNamespace(world.ns).list().getItems()) {
+      assertThat(event.getNote()).doesNotContain(tokenSignature);
+    }
+  }
+
+  private static String decode(Secret secret, String key) {
+    return new String(
+        Base64.getDecoder().decode(secret.getData().get(key)), StandardCharsets.UTF_8);
+  }
+}
