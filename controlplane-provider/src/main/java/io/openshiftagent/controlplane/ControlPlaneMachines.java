@@ -141,7 +141,10 @@ final class ControlPlaneMachines {
       }
     } else if (current > desired) {
       String what = "scaling down from " + current + " to " + desired + " Machines";
-      if (installed && desired < MIN_HIGHLY_AVAILABLE && current >= MIN_HIGHLY_AVAILABLE) {
+      // OpenShift cannot turn an installed highly available control plane into a single node.
+      boolean belowFloor =
+          installed && desired < MIN_HIGHLY_AVAILABLE && current >= MIN_HIGHLY_AVAILABLE;
+      if (belowFloor && current == MIN_HIGHLY_AVAILABLE) {
         status.setTrue(
             SCALING_DOWN,
             TOPOLOGY_CHANGE_NOT_SUPPORTED,
