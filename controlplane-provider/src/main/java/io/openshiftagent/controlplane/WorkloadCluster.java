@@ -93,10 +93,15 @@ final class WorkloadCluster implements AutoCloseable {
 
   /** Sets spec.desiredUpdate, and nothing else, on the ClusterVersion. */
   void requestUpdate(Map<String, Object> desiredUpdate) {
-    GenericKubernetesResource cv = clusterVersionResource().get();
-    // Replace the whole desiredUpdate: a stale image or version next to the new one would mislead.
-    new OwnedFieldsPatch().set(null, "spec", "desiredUpdate").applyTo(client, cv);
-    new OwnedFieldsPatch().set(desiredUpdate, "spec", "desiredUpdate").applyTo(client, cv);
+    // Name every field we may set, so a stale image or version never sits next to the new one.
+    Map<String, Object> update = new java.util.LinkedHashMap<>();
+    for (String field : List.of("version", "image", "force", "architecture")) {
+      update.put(field, null);
+    }
+    update.putAll(desiredUpdate);
+    new OwnedFieldsPatch()
+        .set(update, "spec", "desiredUpdate")
+        .applyTo(client, clusterVersionResource().get());
   }
 
   private Resource<GenericKubernetesResource> clusterVersionResource() {
