@@ -23,6 +23,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
+import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -50,16 +51,19 @@ final class ControlPlaneMachines {
   private final KubernetesClient client;
   private final InfrastructureTemplates infrastructure;
   private final String fieldManager;
+  private final EventRecorder events;
   private final Clock clock;
 
   ControlPlaneMachines(
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       String fieldManager,
+      EventRecorder events,
       Clock clock) {
     this.client = client;
     this.infrastructure = infrastructure;
     this.fieldManager = fieldManager;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -175,6 +179,7 @@ final class ControlPlaneMachines {
                 scope.cp().getMetadata().getName(),
                 name(m));
             client.resource(m).delete();
+            events.normal(scope.cp(), "MachineDeleted", "ScaleDown", "Deleted Machine " + name(m));
             status.setTrue(SCALING_DOWN, SCALING_DOWN, what + ": deleting Machine " + name(m));
           });
     }
@@ -258,17 +263,24 @@ final class ControlPlaneMachines {
           scope.namespace(),
           name,
           failureDomain.orElse("(none)"));
+      events.normal(
+          cp,
+          "MachineCreated",
+          "ScaleUp",
+          "Created Machine "
+              + name
+              + failureDomain.map(fd -> " in failure domain " + fd).orElse(""));
     } catch (KubernetesClientException e) {
       for (HasMetadata object : created) {
         client.resource(object).delete();
       }
-      status.setTrue(
-          SCALING_UP,
-          MACHINE_CREATION_FAILED,
+      String message =
           "could not create Machine "
               + name
               + ": "
-              + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()));
+              + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
+      events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
+      status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, message);
     }
   }
 

@@ -16,8 +16,19 @@ public final class ControlPlaneProvider {
   /** An operator with the control-plane controller registered, not started. */
   public static Operator create(KubernetesClient client, Duration workloadPollInterval) {
     Operator operator = ProviderOperator.create(client, o -> {});
-    operator.register(new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval));
+    operator.register(
+        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instanceName()));
     return operator;
+  }
+
+  /** The reporting instance of our Events: the pod name when running in a pod. */
+  static String instanceName() {
+    String pod = System.getenv("POD_NAME");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    String host = System.getenv("HOSTNAME");
+    return host != null && !host.isBlank() ? host : "controlplane-provider";
   }
 
   public static void main(String[] args) {

@@ -30,15 +30,18 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -56,19 +59,26 @@ public class OpenshiftAssistedControlPlaneReconciler
     implements Reconciler<OpenshiftAssistedControlPlane>, Cleaner<OpenshiftAssistedControlPlane> {
   public static final String NAME = "openshiftassistedcontrolplane";
   static final String KIND = "OpenshiftAssistedControlPlane";
+  static final String EVENT_CONTROLLER = "openshift-agent.io/controlplane-provider";
 
   private final Duration workloadPollInterval;
   private final Function<String, WorkloadCluster> connect;
   private final Clock clock = Clock.systemUTC();
+  private final String instance;
+
+  /** When each control plane's workload cluster was last looked at. */
+  private final Map<ResourceID, Instant> workloadLooks = new ConcurrentHashMap<>();
+
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
 
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
    */
-  public OpenshiftAssistedControlPlaneReconciler(Duration workloadPollInterval) {
+  public OpenshiftAssistedControlPlaneReconciler(Duration workloadPollInterval, String instance) {
     this.workloadPollInterval = workloadPollInterval;
     this.connect = WorkloadCluster::connect;
+    this.instance = instance;
   }
 
   @Override
@@ -177,10 +187,12 @@ public class OpenshiftAssistedControlPlaneReconciler
     new ClusterObjects(client).reconcile(scope, status);
     Kubeconfig kubeconfig = new Kubeconfig(client);
     kubeconfig.reconcile(scope, status);
-    new ControlPlaneMachines(client, new InfrastructureTemplates(client), NAME, clock)
+    EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
+    new ControlPlaneMachines(client, new InfrastructureTemplates(client), NAME, events, clock)
         .reconcile(scope, status);
-    if (status.initialized()) {
-      new Upgrades(kubeconfig, connect).reconcile(scope, status);
+    if (status.initialized() && workloadLookDue(cp)) {
+      new Upgrades(kubeconfig, connect, events).reconcile(scope, status);
+      workloadLooks.put(ResourceID.fromResource(cp), clock.instant());
     }
     reportAvailability(scope, status);
 
@@ -188,6 +200,20 @@ public class OpenshiftAssistedControlPlaneReconciler
         UpdateControl.patchStatus(status.toPatch(true));
     // The workload cluster cannot be watched from the hub: look at it again later.
     return status.initialized() ? control.rescheduleAfter(workloadPollInterval) : control;
+  }
+
+  /**
+   * Whether to look at the workload cluster now: on a spec change at once, otherwise not more often
+   * than the poll interval asks (AgentClusterInstall and Machine events come much more often).
+   */
+  private boolean workloadLookDue(OpenshiftAssistedControlPlane cp) {
+    Instant last = workloadLooks.get(ResourceID.fromResource(cp));
+    boolean specChanged =
+        cp.getStatus() == null
+            || !cp.getMetadata().getGeneration().equals(cp.getStatus().observedGeneration);
+    return specChanged
+        || last == null
+        || !clock.instant().isBefore(last.plus(workloadPollInterval.dividedBy(2)));
   }
 
   private static void reportAvailability(ControlPlaneScope scope, StatusBuilder status) {
@@ -276,13 +302,16 @@ public class OpenshiftAssistedControlPlaneReconciler
     client.resources(ClusterImageSet.class).withName(Names.clusterImageSet(cp)).delete();
     client.configMaps().inNamespace(ns).withName(Names.registryConfigMap(cp)).delete();
     client.secrets().inNamespace(ns).withName(Names.placeholderPullSecret(cp)).delete();
-    cluster.ifPresent(
-        c ->
-            client
-                .secrets()
-                .inNamespace(ns)
-                .withName(Names.kubeconfigSecret(c.getMetadata().getName()))
-                .delete());
+    // The Cluster may be gone already; its name stays in our owner reference.
+    OwnerReferences.find(cp, ExternalKinds.CAPI_GROUP, "Cluster")
+        .ifPresent(
+            owner ->
+                client
+                    .secrets()
+                    .inNamespace(ns)
+                    .withName(Names.kubeconfigSecret(owner.getName()))
+                    .delete());
+    workloadLooks.remove(ResourceID.fromResource(cp));
     return DeleteControl.defaultDelete();
   }
 

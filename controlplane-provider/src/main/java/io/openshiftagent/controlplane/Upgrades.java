@@ -1,11 +1,13 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.ControlPlaneConditions.UPGRADE_COMPLETED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.UPGRADE_REQUESTED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_WORKLOAD_CLUSTER;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.WORKLOAD_CLUSTER_UNREACHABLE;
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.provider.EventRecorder;
 import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -20,10 +22,12 @@ final class Upgrades {
 
   private final Kubeconfig kubeconfig;
   private final Function<String, WorkloadCluster> connect;
+  private final EventRecorder events;
 
-  Upgrades(Kubeconfig kubeconfig, Function<String, WorkloadCluster> connect) {
+  Upgrades(Kubeconfig kubeconfig, Function<String, WorkloadCluster> connect, EventRecorder events) {
     this.kubeconfig = kubeconfig;
     this.connect = connect;
+    this.events = events;
   }
 
   void reconcile(ControlPlaneScope scope, StatusBuilder status) {
@@ -61,6 +65,7 @@ final class Upgrades {
             cp.getMetadata().getName(),
             desired);
         cluster.requestUpdate(outcome.desiredUpdate());
+        events.normal(cp, UPGRADE_REQUESTED, "Upgrade", outcome.message());
       }
       status.set(UPGRADE_COMPLETED, outcome.status(), outcome.reason(), outcome.message());
     } catch (RuntimeException e) {

@@ -128,6 +128,11 @@ class ControlPlaneMachinesTest {
         });
     c.awaitCondition("cp", "MachinesReady", "NotReady");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+    assertThat(
+            client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
+                .filter(e -> "MachineCreated".equals(e.getReason()))
+                .filter(e -> "cp".equals(e.getRegarding().getName())))
+        .hasSize(3);
     eventually(
         () ->
             c.machines()
@@ -250,21 +255,27 @@ class ControlPlaneMachinesTest {
   @Test
   void pauseStopsReconciliationAndIsReported() {
     TestCluster c = cluster("pause");
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    // The Go provider's layout of the infrastructure template works as well.
+    cp.getSpec().machineTemplate.infrastructureRef =
+        cp.getSpec().machineTemplate.spec.infrastructureRef;
+    cp.getSpec().machineTemplate.spec = null;
+    c.createControlPlane(cp);
     eventually(() -> assertThat(c.machines()).hasSize(3));
     c.setPaused(true);
     Condition paused = c.awaitCondition("cp", "Paused", "Paused");
     assertThat(paused.getStatus()).isEqualTo("True");
     assertThat(paused.getMessage()).contains("spec.paused");
     c.controlPlane("cp").scale(4);
-    // Let the operator see the change; while paused the Machines and the install stay as they are.
+    // The Paused condition records the generation it was written for: the operator has seen the
+    // new replicas, and while paused the Machines and the install stay as they are.
+    long generation = c.controlPlane("cp").get().getMetadata().getGeneration();
     TestCluster.await(
-        "the paused reconcile of the new generation",
-        () -> {
-          var cp = c.controlPlane("cp").get();
-          return cp.getMetadata().getGeneration() > cp.getStatus().observedGeneration
-              && c.condition("cp", "Paused").map(x -> "True".equals(x.getStatus())).orElse(false);
-        });
+        "the paused reconcile of generation " + generation,
+        () ->
+            c.condition("cp", "Paused")
+                .map(x -> "True".equals(x.getStatus()) && x.getObservedGeneration() == generation)
+                .orElse(false));
     assertThat(c.machines()).hasSize(3);
     assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
         .isEqualTo(3);
