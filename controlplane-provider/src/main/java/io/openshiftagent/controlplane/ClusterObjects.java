@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
@@ -381,28 +380,11 @@ final class ClusterObjects {
                         ? 0
                         : md.getSpec().replicas)
             .sum();
-    return workers + machinePoolReplicas(scope);
-  }
-
-  /** MachinePools are optional in Cluster API; without their CRD there are none. */
-  private int machinePoolReplicas(ControlPlaneScope scope) {
-    try {
-      return client
-          .genericKubernetesResources(
-              ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION, "MachinePool")
-          .inNamespace(scope.namespace())
-          .withLabel(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
-          .list()
-          .getItems()
-          .stream()
-          .mapToInt(ClusterObjects::replicas)
-          .sum();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return 0;
-      }
-      throw e;
-    }
+    return workers
+        + scope.machinePools().stream()
+            .filter(pool -> pool.getMetadata().getDeletionTimestamp() == null)
+            .mapToInt(ClusterObjects::replicas)
+            .sum();
   }
 
   private static int replicas(GenericKubernetesResource pool) {

@@ -1,5 +1,6 @@
 package io.openshiftagent.controlplane;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -24,6 +25,7 @@ record ControlPlaneScope(
     List<Machine> machines,
     Map<String, OpenshiftAssistedConfig> configs,
     List<MachineDeployment> machineDeployments,
+    List<GenericKubernetesResource> machinePools,
     Optional<ClusterDeployment> clusterDeployment,
     Optional<AgentClusterInstall> clusterInstall) {
 

@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.ControlPlaneConditions.*;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -15,6 +16,7 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
@@ -59,6 +61,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     implements Reconciler<OpenshiftAssistedControlPlane>, Cleaner<OpenshiftAssistedControlPlane> {
   public static final String NAME = "openshiftassistedcontrolplane";
   static final String KIND = "OpenshiftAssistedControlPlane";
+  static final GroupVersionKind MACHINE_POOL =
+      new GroupVersionKind(ExternalKinds.CAPI_GROUP, ExternalKinds.CAPI_VERSION, "MachinePool");
   static final String EVENT_CONTROLLER = "openshift-agent.io/controlplane-provider";
 
   private final Duration workloadPollInterval;
@@ -92,21 +96,6 @@ public class OpenshiftAssistedControlPlaneReconciler
                     cluster -> controlPlaneOf(cluster).map(Set::of).orElse(Set.of()))
                 .build(),
             context);
-    SecondaryToPrimaryMapper<MachineDeployment> machineDeploymentToControlPlane =
-        md -> {
-          String clusterName =
-              md.getMetadata().getLabels() == null
-                  ? null
-                  : md.getMetadata().getLabels().get(ExternalKinds.CLUSTER_NAME_LABEL);
-          if (clusterName == null) {
-            return Set.of();
-          }
-          return clusters
-              .get(new ResourceID(clusterName, md.getMetadata().getNamespace()))
-              .flatMap(OpenshiftAssistedControlPlaneReconciler::controlPlaneOf)
-              .map(Set::of)
-              .orElse(Set.of());
-        };
     return List.of(
         clusters,
         new InformerEventSource<>(
@@ -139,9 +128,31 @@ public class OpenshiftAssistedControlPlaneReconciler
             InformerEventSourceConfiguration.from(
                     MachineDeployment.class, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                .withSecondaryToPrimaryMapper(machineDeploymentToControlPlane)
+                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
+                .build(),
+            context),
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(MACHINE_POOL, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
                 .build(),
             context));
+  }
+
+  /** The control plane of the Cluster named by the object's cluster-name label. */
+  private Set<ResourceID> controlPlaneOfClusterMember(HasMetadata object) {
+    String clusterName =
+        object.getMetadata().getLabels() == null
+            ? null
+            : object.getMetadata().getLabels().get(ExternalKinds.CLUSTER_NAME_LABEL);
+    if (clusterName == null) {
+      return Set.of();
+    }
+    return clusters
+        .get(new ResourceID(clusterName, object.getMetadata().getNamespace()))
+        .flatMap(OpenshiftAssistedControlPlaneReconciler::controlPlaneOf)
+        .map(Set::of)
+        .orElse(Set.of());
   }
 
   @Override
@@ -379,6 +390,7 @@ public class OpenshiftAssistedControlPlaneReconciler
         machines,
         configs,
         List.copyOf(context.getSecondaryResources(MachineDeployment.class)),
+        List.copyOf(context.getSecondaryResources(GenericKubernetesResource.class)),
         context.getSecondaryResources(ClusterDeployment.class).stream()
             .filter(cd -> cd.getMetadata().getName().equals(Names.clusterDeployment(cp)))
             .findFirst(),

@@ -269,8 +269,40 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
   }
 
+  private static io.fabric8.kubernetes.api.model.GenericKubernetesResource machinePool(
+      TestCluster c, int replicas) {
+    var pool = new io.fabric8.kubernetes.api.model.GenericKubernetesResource();
+    pool.setApiVersion("cluster.x-k8s.io/v1beta2");
+    pool.setKind("MachinePool");
+    pool.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("pool")
+            .withNamespace(c.ns)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+            .build());
+    pool.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "clusterName",
+            c.name,
+            "replicas",
+            replicas,
+            "template",
+            Map.of(
+                "spec",
+                Map.of(
+                    "clusterName", c.name,
+                    "bootstrap", Map.of("dataSecretName", "x"),
+                    "infrastructureRef",
+                        Map.of(
+                            "apiGroup", "infrastructure.cluster.x-k8s.io",
+                            "kind", "Metal3MachineTemplate",
+                            "name", "w")))));
+    return pool;
+  }
+
   @Test
-  void workersFollowMachineDeploymentsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
+  void workersFollowMachineDeploymentsAndPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
     TestCluster c = cluster("workers").createCluster("cp", true, true);
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
