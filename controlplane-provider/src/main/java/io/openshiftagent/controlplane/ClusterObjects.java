@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -73,10 +74,10 @@ final class ClusterObjects {
   }
 
   /**
-   * Brings the objects in step with the spec; returns false when the spec cannot be used yet (a
-   * condition says why).
+   * Brings the objects in step with the spec; when the spec cannot be used, a condition says why
+   * and the AgentClusterInstall is left as it is.
    */
-  boolean reconcile(ControlPlaneScope scope, StatusBuilder status) {
+  void reconcile(ControlPlaneScope scope, StatusBuilder status) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterConfig config = cp.getSpec().config;
     OpenShiftVersion version = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
@@ -88,7 +89,7 @@ final class ClusterObjects {
       Optional<String> problem = ensureRegistryConfigMap(scope);
       if (problem.isPresent()) {
         status.setFalse(CLUSTER_INSTALL_CONFIGURED, IMAGE_REGISTRY_CONFIG_INVALID, problem.get());
-        return scope.clusterInstall().isPresent();
+        return;
       }
       registryConfigMap = Names.registryConfigMap(cp);
     }
@@ -101,7 +102,7 @@ final class ClusterObjects {
     if (overrides instanceof InstallConfigOverrides.Invalid invalid) {
       status.setFalse(
           CLUSTER_INSTALL_CONFIGURED, INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message());
-      return scope.clusterInstall().isPresent();
+      return;
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
 
@@ -128,7 +129,6 @@ final class ClusterObjects {
               + Names.clusterDeployment(cp)
               + " match the spec");
     }
-    return true;
   }
 
   static String releaseImage(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
@@ -197,17 +197,14 @@ final class ClusterObjects {
     return Optional.empty();
   }
 
-  private ObjectMetaBuilder ownedMetadataBuilder(ControlPlaneScope scope, String name) {
+  /** Metadata of what we own outright: controller reference and cluster-name label. */
+  private static ObjectMeta ownedMetadata(ControlPlaneScope scope, String name) {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(scope.namespace())
         .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
-        .withOwnerReferences(OwnerReferences.controller(scope.cp()));
-  }
-
-  private io.fabric8.kubernetes.api.model.ObjectMeta ownedMetadata(
-      ControlPlaneScope scope, String name) {
-    return ownedMetadataBuilder(scope, name).build();
+        .withOwnerReferences(OwnerReferences.controller(scope.cp()))
+        .build();
   }
 
   private String pullSecretName(ControlPlaneScope scope) {

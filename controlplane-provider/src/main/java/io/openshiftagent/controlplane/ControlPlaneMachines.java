@@ -1,6 +1,24 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.ControlPlaneConditions.*;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.INFRASTRUCTURE_TEMPLATE_UNAVAILABLE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.MACHINES_READY;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.MACHINES_UP_TO_DATE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.MACHINE_CREATION_FAILED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.MACHINE_UP_TO_DATE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_READY;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_ROLLING_OUT;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_SCALING_DOWN;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_SCALING_UP;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_UP_TO_DATE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NO_MACHINES;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.READY;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.ROLLING_OUT;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.SCALING_DOWN;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.SCALING_UP;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.TOPOLOGY_CHANGE_NOT_SUPPORTED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.UP_TO_DATE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_MACHINES_READY;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

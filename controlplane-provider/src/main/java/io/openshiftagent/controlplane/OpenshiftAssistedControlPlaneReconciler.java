@@ -1,6 +1,20 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.ControlPlaneConditions.*;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.AVAILABLE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.DELETING;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALLATION_FAILED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALLING;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.INVALID_CONFIGURATION;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_DELETING;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_PAUSED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.PAUSED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CLUSTER;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CLUSTER_INSTALL;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CONTROL_PLANE_ENDPOINT;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_INFRASTRUCTURE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_MACHINES_DELETED;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -74,6 +88,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final Map<ResourceID, Instant> workloadLooks = new ConcurrentHashMap<>();
 
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
+  private InfrastructureTemplates infrastructure;
 
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
@@ -88,6 +103,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   @Override
   public List<EventSource<?, OpenshiftAssistedControlPlane>> prepareEventSources(
       EventSourceContext<OpenshiftAssistedControlPlane> context) {
+    infrastructure = new InfrastructureTemplates(context.getClient());
     clusters =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
@@ -199,8 +215,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     Kubeconfig kubeconfig = new Kubeconfig(client);
     kubeconfig.reconcile(scope, status);
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
-    new ControlPlaneMachines(client, new InfrastructureTemplates(client), NAME, events, clock)
-        .reconcile(scope, status);
+    new ControlPlaneMachines(client, infrastructure, NAME, events, clock).reconcile(scope, status);
     if (status.initialized() && workloadLookDue(cp)) {
       new Upgrades(kubeconfig, connect, events).reconcile(scope, status);
       workloadLooks.put(ResourceID.fromResource(cp), clock.instant());
@@ -292,7 +307,7 @@ public class OpenshiftAssistedControlPlaneReconciler
               + " to be deleted");
       return DeleteControl.noFinalizerRemoval();
     }
-    deleteLeftoverMachineParts(client, cp);
+    deleteLeftoverMachineParts(client, infrastructure, cp);
     String cdName = Names.clusterDeployment(cp);
     client.resources(AgentClusterInstall.class).inNamespace(ns).withName(cdName).delete();
     ClusterDeployment cd =
@@ -328,11 +343,12 @@ public class OpenshiftAssistedControlPlaneReconciler
 
   /** Configs and infrastructure clones Cluster API did not delete with their Machines. */
   private static void deleteLeftoverMachineParts(
-      KubernetesClient client, OpenshiftAssistedControlPlane cp) {
+      KubernetesClient client,
+      InfrastructureTemplates infrastructure,
+      OpenshiftAssistedControlPlane cp) {
     String ns = cp.getMetadata().getNamespace();
     ContractVersionedObjectReference template =
         cp.getSpec().machineTemplate.effectiveInfrastructureRef();
-    InfrastructureTemplates infrastructure = new InfrastructureTemplates(client);
     for (OpenshiftAssistedConfig config :
         client
             .resources(OpenshiftAssistedConfig.class)
