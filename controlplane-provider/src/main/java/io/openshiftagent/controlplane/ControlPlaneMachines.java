@@ -121,8 +121,9 @@ final class ControlPlaneMachines {
             .map(ControlPlaneMachines::name)
             .toList();
     boolean installed = scope.installationStarted();
-    status.setFalse(SCALING_UP, NOT_SCALING_UP, "");
-    status.setFalse(SCALING_DOWN, NOT_SCALING_DOWN, "");
+    String steady = current + " of " + desired + " Machines exist";
+    status.setFalse(SCALING_UP, NOT_SCALING_UP, steady);
+    status.setFalse(SCALING_DOWN, NOT_SCALING_DOWN, steady);
 
     if (current < desired) {
       String what = "scaling up from " + current + " to " + desired + " Machines";
@@ -227,7 +228,7 @@ final class ControlPlaneMachines {
     }
     if (notUpToDate.isEmpty()) {
       status.setTrue(MACHINES_UP_TO_DATE, UP_TO_DATE, "all Machines match the spec");
-      status.setFalse(ROLLING_OUT, NOT_ROLLING_OUT, "");
+      status.setFalse(ROLLING_OUT, NOT_ROLLING_OUT, "all Machines match the spec");
     } else {
       String list =
           notUpToDate.entrySet().stream()
@@ -292,10 +293,9 @@ final class ControlPlaneMachines {
       for (HasMetadata object : created) {
         client.resource(object).delete();
       }
+      // No random name in the message: an unchanged status does not wake the operator again.
       String message =
-          "could not create Machine "
-              + name
-              + ": "
+          "could not create a control-plane Machine: "
               + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
       events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
       status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, message);

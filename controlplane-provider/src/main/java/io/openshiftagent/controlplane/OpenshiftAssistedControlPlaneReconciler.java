@@ -3,12 +3,15 @@ package io.openshiftagent.controlplane;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.AVAILABLE;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.DELETING;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.INFRASTRUCTURE_TEMPLATE_UNAVAILABLE;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALLATION_FAILED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALLING;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.INVALID_CONFIGURATION;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.MACHINE_CREATION_FAILED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_DELETING;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.NOT_PAUSED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.PAUSED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.SCALING_UP;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CLUSTER;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.WAITING_FOR_CLUSTER_INSTALL;
@@ -176,7 +179,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
     KubernetesClient client = context.getClient();
     StatusBuilder status = new StatusBuilder(cp, clock);
-    status.setFalse(DELETING, NOT_DELETING, "");
+    status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
 
     Optional<Cluster> cluster = ownerCluster(cp);
     if (cluster.isEmpty()) {
@@ -192,7 +195,7 @@ public class OpenshiftAssistedControlPlaneReconciler
           PAUSED, PAUSED, "reconciliation is paused: " + Pause.reason(cluster.get(), cp));
       return UpdateControl.patchStatus(status.toPatch(false));
     }
-    status.setFalse(PAUSED, NOT_PAUSED, "");
+    status.setFalse(PAUSED, NOT_PAUSED, "reconciliation is not paused");
     Optional<String> notReady = clusterNotReady(cluster.get());
     if (notReady.isPresent()) {
       String reason = notReady.get();
@@ -224,8 +227,18 @@ public class OpenshiftAssistedControlPlaneReconciler
 
     UpdateControl<OpenshiftAssistedControlPlane> control =
         UpdateControl.patchStatus(status.toPatch(true));
-    // The workload cluster cannot be watched from the hub: look at it again later.
-    return status.initialized() ? control.rescheduleAfter(workloadPollInterval) : control;
+    // The workload cluster, infrastructure templates and admission refusals cannot be watched
+    // from here: look again later.
+    boolean creationBlocked =
+        status.conditions().stream()
+            .anyMatch(
+                c ->
+                    SCALING_UP.equals(c.getType())
+                        && (MACHINE_CREATION_FAILED.equals(c.getReason())
+                            || INFRASTRUCTURE_TEMPLATE_UNAVAILABLE.equals(c.getReason())));
+    return status.initialized() || creationBlocked
+        ? control.rescheduleAfter(workloadPollInterval)
+        : control;
   }
 
   /**

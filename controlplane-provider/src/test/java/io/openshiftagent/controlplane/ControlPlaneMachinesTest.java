@@ -253,6 +253,113 @@ class ControlPlaneMachinesTest {
   }
 
   @Test
+  void aMachineThatCannotBeCreatedLeavesNoConfigOrInfrastructureMachineBehind() {
+    TestCluster c = cluster("rollback");
+    // An admission policy (CEL, in the API server itself) refuses Machines in this namespace.
+    refuseMachines(c.ns);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    Condition failed = c.awaitCondition("cp", "ScalingUp", "MachineCreationFailed");
+    assertThat(failed.getMessage())
+        .contains("could not create a control-plane Machine")
+        .contains("Machines are refused in this test");
+    // The operator retries now and then; between attempts nothing is left over.
+    eventually(
+        () -> {
+          assertThat(c.machines()).isEmpty();
+          assertThat(
+                  client
+                      .resources(OpenshiftAssistedConfig.class)
+                      .inNamespace(c.ns)
+                      .list()
+                      .getItems())
+              .isEmpty();
+          assertThat(
+                  client
+                      .genericKubernetesResources(
+                          "infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
+                      .inNamespace(c.ns)
+                      .list()
+                      .getItems())
+              .isEmpty();
+        });
+
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .withName("refuse-machines-" + c.ns)
+        .delete();
+    // Admission is not watched: the periodic retry creates the Machines once it is allowed.
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    assertThat(client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems())
+        .hasSize(3);
+  }
+
+  private static void refuseMachines(String ns) {
+    String name = "refuse-machines-" + ns;
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNewMatchConstraints()
+                .addNewResourceRule()
+                .withApiGroups("cluster.x-k8s.io")
+                .withApiVersions("*")
+                .withOperations("CREATE")
+                .withResources("machines")
+                .endResourceRule()
+                .endMatchConstraints()
+                .addNewValidation()
+                .withExpression("false")
+                .withMessage("Machines are refused in this test")
+                .endValidation()
+                .endSpec()
+                .build())
+        .create();
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBindingBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withPolicyName(name)
+                .withValidationActions("Deny")
+                .withNewMatchResources()
+                .withNewNamespaceSelector()
+                .addToMatchLabels("kubernetes.io/metadata.name", ns)
+                .endNamespaceSelector()
+                .endMatchResources()
+                .endSpec()
+                .build())
+        .create();
+    // The API server applies a new policy after a moment: wait until a dry run is refused.
+    Machine probe = Fixtures.machine("probe", null, null);
+    probe.getMetadata().setNamespace(ns);
+    probe.getSpec().clusterName = "c";
+    probe.getSpec().bootstrap = new io.openshiftagent.api.external.capi.MachineSpec.Bootstrap();
+    probe.getSpec().bootstrap.dataSecretName = "x";
+    probe.getSpec().infrastructureRef =
+        new io.openshiftagent.api.common.ContractVersionedObjectReference(
+            "infrastructure.cluster.x-k8s.io", "Metal3Machine", "x");
+    TestCluster.await(
+        "the admission policy to refuse Machines",
+        () -> {
+          try {
+            client.resource(probe).dryRun().create();
+            return false;
+          } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return e.getMessage().contains("Machines are refused in this test");
+          }
+        });
+  }
+
+  @Test
   void pauseStopsReconciliationAndIsReported() {
     TestCluster c = cluster("pause");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
