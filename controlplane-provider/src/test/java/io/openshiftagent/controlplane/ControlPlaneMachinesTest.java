@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneTemplate;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -140,6 +141,58 @@ class ControlPlaneMachinesTest {
                     m ->
                         assertThat(Conditions.isTrue(m.getStatus().conditions, "UpToDate"))
                             .isTrue()));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aControlPlaneMadeFromItsClusterClassTemplateIsReconciled() {
+    TestCluster c = cluster("clusterclass");
+    OpenshiftAssistedControlPlaneTemplate template = new OpenshiftAssistedControlPlaneTemplate();
+    template.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("cp-class")
+            .withNamespace(c.ns)
+            .build());
+    template.setSpec(new OpenshiftAssistedControlPlaneTemplate.Spec());
+    template.getSpec().template = new OpenshiftAssistedControlPlaneTemplate.Resource();
+    template.getSpec().template.spec = new OpenshiftAssistedControlPlaneTemplate.ResourceSpec();
+    template.getSpec().template.spec.distributionVersion = "4.20.0";
+    template.getSpec().template.spec.config = Fixtures.controlPlane(c.ns, "x", 3).getSpec().config;
+    template = client.resource(template).create();
+
+    // What the topology controller does: the template's spec, plus replicas, the Kubernetes
+    // version of the topology and the infrastructure template of the ClusterClass.
+    Map<String, Object> spec =
+        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+            .convertValue(template.getSpec().template.spec, Map.class);
+    spec.put("replicas", 3);
+    spec.put("version", "v1.33.0");
+    spec.put(
+        "machineTemplate",
+        Map.of(
+            "spec",
+            Map.of(
+                "infrastructureRef",
+                Map.of(
+                    "apiGroup", "infrastructure.cluster.x-k8s.io",
+                    "kind", "Metal3MachineTemplate",
+                    "name", Fixtures.TEMPLATE))));
+    OpenshiftAssistedControlPlane cp = new OpenshiftAssistedControlPlane();
+    cp.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("cp")
+            .withNamespace(c.ns)
+            .build());
+    cp.setSpec(
+        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+            .convertValue(
+                spec,
+                io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneSpec
+                    .class));
+    c.createControlPlane(cp);
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
+        .isEqualTo(3);
   }
 
   @Test
