@@ -95,7 +95,6 @@ final class ControlPlaneMachines {
         cp.getSpec().machineTemplate.effectiveInfrastructureRef();
     Map<String, String> notUpToDate = new LinkedHashMap<>();
     for (Machine machine : machines) {
-      syncDeletionTimeouts(machine, cp.getSpec().machineTemplate.effectiveDeletion());
       Optional<String> reason =
           UpToDate.reasonNotUpToDate(
               scope.configs().get(configName(machine)),
@@ -103,7 +102,16 @@ final class ControlPlaneMachines {
               desiredHash,
               template);
       reason.ifPresent(r -> notUpToDate.put(machine.getMetadata().getName(), r));
-      markUpToDate(machine, reason);
+      if (!MachineSelection.isDeleting(machine)) {
+        try {
+          syncDeletionTimeouts(machine, cp.getSpec().machineTemplate.effectiveDeletion());
+          markUpToDate(machine, reason);
+        } catch (KubernetesClientException e) {
+          if (e.getCode() != 404) { // deleted since the cache saw it: its event follows
+            throw e;
+          }
+        }
+      }
     }
 
     scale(scope, status, notUpToDate);
