@@ -72,7 +72,25 @@ class DeletionAndRestartTest {
                   .build())
           .create();
 
+      // Cluster API holds a Machine while it drains the node.
+      var held = c.machines().get(0);
+      client
+          .resource(held)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"finalizers\":[\"machine.cluster.x-k8s.io\"]}}");
+
       c.controlPlane("cp").delete();
+      var waiting = c.awaitCondition("cp", "Deleting", "WaitingForMachinesDeleted");
+      assertThat(waiting.getMessage()).contains(held.getMetadata().getName());
+      assertThat(c.machines()).hasSize(1);
+      assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNull();
+      client
+          .resources(io.openshiftagent.api.external.capi.Machine.class)
+          .inNamespace(c.ns)
+          .withName(held.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+
       c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
       assertThat(c.machines()).isEmpty();
       assertThat(
