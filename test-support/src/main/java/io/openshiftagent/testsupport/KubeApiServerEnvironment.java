@@ -84,6 +84,11 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
    * also stopped when the JVM exits.
    */
   public static KubeApiServerEnvironment startIndependent(List<Path> crdDirs) {
+    for (Path dir : crdDirs) {
+      if (!Files.isDirectory(dir)) {
+        throw new IllegalStateException(dir + " is missing: run hack/fetch-upstream-crds.sh");
+      }
+    }
     KubeApiServerEnvironment env = new KubeApiServerEnvironment(List.of());
     try {
       List<CustomResourceDefinition> crds = new ArrayList<>();
