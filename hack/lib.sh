@@ -17,6 +17,9 @@ CERT_MANAGER_VERSION="1.21.1"
 # serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
 ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
 HIVE_MODULE="github.com/openshift/hive@v0.0.0-20240904155057-b6cdaa9cb317"
+# openshift/api has no Go tags either; this pseudo-version (listed in Hive's go.mod) is served by the proxy. The tests
+# install its ClusterVersion CRD in a second API server that plays the installed OpenShift cluster.
+OPENSHIFT_API_MODULE="github.com/openshift/api@v0.0.0-20240708071937-c9a91940bf0f"
 # The checksum database has no entry for these two, so we pin their go.sum hashes ourselves.
 declare -A PINNED_MODULE_SUMS=(
   ["github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION"]="h1:qYIXaHZp3Tcn2Taf+LZZ7rjATyKLVjguMS39pC640pw="

@@ -78,6 +78,33 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     return shared;
   }
 
+  /**
+   * Starts another, independent kube-apiserver and etcd with only the CRDs under {@code crdDirs}
+   * (for example a workload cluster next to the management cluster). The caller closes it; it is
+   * also stopped when the JVM exits.
+   */
+  public static KubeApiServerEnvironment startIndependent(List<Path> crdDirs) {
+    for (Path dir : crdDirs) {
+      if (!Files.isDirectory(dir)) {
+        throw new IllegalStateException(dir + " is missing: run hack/fetch-upstream-crds.sh");
+      }
+    }
+    KubeApiServerEnvironment env = new KubeApiServerEnvironment(List.of());
+    try {
+      List<CustomResourceDefinition> crds = new ArrayList<>();
+      for (Path dir : crdDirs) {
+        crds.addAll(CrdInstaller.read(env.client, dir));
+      }
+      CrdInstaller.install(env.client, crds, Duration.ofSeconds(60));
+      env.installedCrds.addAll(crds);
+    } catch (RuntimeException e) {
+      env.close();
+      throw e;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(env::close, "kube-apiserver-stop"));
+    return env;
+  }
+
   /** A client with cluster-admin rights; shared, do not close it. */
   public KubernetesClient client() {
     return client;

@@ -36,6 +36,14 @@ public final class TestPaths {
     return repoRoot().resolve(".cache/upstream-crds");
   }
 
+  /**
+   * The CRDs of an installed OpenShift cluster (ClusterVersion) that {@code
+   * hack/fetch-upstream-crds.sh} copied out of the openshift/api Go module.
+   */
+  public static Path workloadCrds() {
+    return repoRoot().resolve(".cache/workload-crds");
+  }
+
   /** The kube-api-test directory holding {@code k8s/<version>-linux-amd64/}. */
   public static Path kubeApiTestDir() {
     String env = System.getenv("KUBE_API_TEST_DIR");

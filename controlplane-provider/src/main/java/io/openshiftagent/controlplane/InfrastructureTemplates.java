@@ -1,0 +1,87 @@
+package io.openshiftagent.controlplane;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reads infrastructure templates and machines, whose kinds we only know at run time. The version to
+ * use comes from the Cluster API contract label on the kind's CRD ({@code cluster.x-k8s.io/v1beta2:
+ * v1beta1_v1beta2}: the last one listed).
+ */
+final class InfrastructureTemplates {
+  static final String CONTRACT_LABEL = "cluster.x-k8s.io/v1beta2";
+
+  private final KubernetesClient client;
+  private final Map<String, String> versions = new ConcurrentHashMap<>();
+
+  InfrastructureTemplates(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** The API version of {@code kind} in {@code group} that implements the v1beta2 contract. */
+  String apiVersion(String group, String kind) {
+    String crdName = plural(kind) + "." + group;
+    String version =
+        versions.computeIfAbsent(
+            crdName,
+            name -> {
+              CustomResourceDefinition crd =
+                  client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+              if (crd == null) {
+                throw new IllegalStateException("CustomResourceDefinition " + name + " not found");
+              }
+              Map<String, String> labels = crd.getMetadata().getLabels();
+              String value = labels == null ? null : labels.get(CONTRACT_LABEL);
+              if (value == null || value.isBlank()) {
+                throw new IllegalStateException(
+                    "CustomResourceDefinition "
+                        + name
+                        + " has no "
+                        + CONTRACT_LABEL
+                        + " label: its provider does not implement the Cluster API v1beta2 contract");
+              }
+              String[] listed = value.split("_");
+              return listed[listed.length - 1];
+            });
+    return group + "/" + version;
+  }
+
+  /** The referenced object, or null when it does not exist. */
+  GenericKubernetesResource get(ContractVersionedObjectReference ref, String namespace) {
+    GenericKubernetesResource found =
+        client
+            .genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind)
+            .inNamespace(namespace)
+            .withName(ref.name)
+            .get();
+    if (found == null) {
+      versions.remove(plural(ref.kind) + "." + ref.apiGroup); // maybe the provider was upgraded
+    }
+    return found;
+  }
+
+  void delete(ContractVersionedObjectReference ref, String namespace) {
+    client
+        .genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind)
+        .inNamespace(namespace)
+        .withName(ref.name)
+        .delete();
+  }
+
+  static String plural(String kind) {
+    String lower = kind.toLowerCase(Locale.ROOT);
+    return lower.endsWith("s") ? lower + "es" : lower + "s";
+  }
+
+  /** The kind a template makes: Metal3MachineTemplate makes Metal3Machines. */
+  static String machineKind(String templateKind) {
+    return templateKind.endsWith("Template")
+        ? templateKind.substring(0, templateKind.length() - "Template".length())
+        : templateKind;
+  }
+}

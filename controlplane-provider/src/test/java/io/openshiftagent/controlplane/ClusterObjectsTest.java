@@ -1,0 +1,352 @@
+package io.openshiftagent.controlplane;
+
+import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.common.LocalObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.ClusterProxy;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.capi.MachineDeployment;
+import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The objects that describe the cluster to assisted-service, on a real API server. */
+@WithKubeApiServer
+class ClusterObjectsTest {
+  private static Operator operator;
+  private static KubernetesClient client;
+  private static KubeApiServerEnvironment env;
+
+  @BeforeAll
+  static void start() {
+    env = KubeApiServerEnvironment.shared();
+    client = env.client();
+    TestCluster.labelInfrastructureCrds(client);
+    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    operator.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.stop();
+  }
+
+  private TestCluster cluster(String prefix) {
+    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
+    c.createTemplate(Fixtures.TEMPLATE, "metadata");
+    return c;
+  }
+
+  @Test
+  void waitsForTheClusterItsEndpointAndItsInfrastructureWithReasons() {
+    TestCluster c = cluster("waits");
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
+    client.resource(cp).create(); // no owner Cluster yet
+    c.awaitCondition("cp", "Available", "WaitingForCluster");
+    c.createCluster("cp", false, false);
+    OpenshiftAssistedControlPlane stored = c.controlPlane("cp").get();
+    stored.getMetadata().setOwnerReferences(c.createControlPlaneOwner());
+    client.resource(stored).update();
+    c.awaitCondition("cp", "Available", "WaitingForControlPlaneEndpoint");
+    c.setEndpoint();
+    c.awaitCondition("cp", "Available", "WaitingForInfrastructure");
+    assertThat(c.clusterInstall("cp")).isNull();
+    c.setInfrastructureProvisioned();
+    eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+    assertThat(c.controlPlane("cp").get().getMetadata().getFinalizers())
+        .containsExactly("openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io/finalizer");
+  }
+
+  @Test
+  void createsTheDeploymentInstallAndImageSetWithEveryField() {
+    TestCluster c = cluster("objects").createCluster("cp", true, true);
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    var config = cp.getSpec().config;
+    config.clusterName = "openshift-name";
+    config.apiVIPs = List.of("192.168.111.5");
+    config.ingressVIPs = List.of("192.168.111.4");
+    config.machineNetworks = List.of("192.168.111.0/24");
+    config.clusterNetworkHostPrefix = 24;
+    config.sshAuthorizedKey = "ssh-ed25519 AAAA core";
+    config.proxy = new ClusterProxy();
+    config.proxy.httpsProxy = "http://proxy:3128";
+    config.mastersSchedulable = false;
+    config.manifestsConfigMapRefs = List.of(new LocalObjectReference("extra-manifests"));
+    c.createControlPlane(cp);
+    OpenshiftAssistedControlPlane stored = c.controlPlane("cp").get();
+
+    eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+    ClusterDeployment cd = c.clusterDeployment("cp");
+    assertThat(cd.getMetadata().getLabels())
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name); // the CAPI name, not the override
+    assertThat(cd.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getUid)
+        .containsExactly(stored.getMetadata().getUid());
+    assertThat(cd.getSpec().clusterName).isEqualTo("openshift-name");
+    assertThat(cd.getSpec().baseDomain).isEqualTo("example.com");
+    assertThat(cd.getSpec().pullSecretRef.getName()).isEqualTo("pull-secret");
+    assertThat(cd.getSpec().clusterInstallRef.kind).isEqualTo("AgentClusterInstall");
+    assertThat(cd.getSpec().clusterInstallRef.name).isEqualTo("cp");
+
+    AgentClusterInstall aci = c.clusterInstall("cp");
+    assertThat(aci.getMetadata().getLabels())
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+    assertThat(aci.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getUid)
+        .containsExactly(stored.getMetadata().getUid());
+    var spec = aci.getSpec();
+    assertThat(spec.clusterDeploymentRef.getName()).isEqualTo("cp");
+    assertThat(spec.imageSetRef.getName()).isEqualTo(c.ns + ".cp");
+    assertThat(spec.provisionRequirements.controlPlaneAgents).isEqualTo(3);
+    assertThat(spec.provisionRequirements.workerAgents).isZero();
+    assertThat(spec.platformType).isEqualTo("BareMetal");
+    assertThat(spec.apiVIPs).containsExactly("192.168.111.5");
+    assertThat(spec.ingressVIPs).containsExactly("192.168.111.4");
+    assertThat(spec.networking.clusterNetwork.get(0).cidr).isEqualTo("10.128.0.0/14");
+    assertThat(spec.networking.clusterNetwork.get(0).hostPrefix).isEqualTo(24);
+    assertThat(spec.networking.serviceNetwork).containsExactly("172.30.0.0/16");
+    assertThat(spec.networking.machineNetwork.get(0).cidr).isEqualTo("192.168.111.0/24");
+    assertThat(spec.networking.networkType).isEqualTo("OVNKubernetes");
+    assertThat(spec.sshPublicKey).isEqualTo("ssh-ed25519 AAAA core");
+    assertThat(spec.proxy.httpsProxy).isEqualTo("http://proxy:3128");
+    assertThat(spec.mastersSchedulable).isFalse();
+    assertThat(spec.manifestsConfigMapRefs)
+        .extracting(io.fabric8.kubernetes.api.model.LocalObjectReference::getName)
+        .containsExactly("extra-manifests");
+    assertThat(aci.getMetadata().getAnnotations())
+        .containsKey(InstallConfigOverrides.ACI_ANNOTATION);
+    assertThat(aci.getMetadata().getAnnotations().get(InstallConfigOverrides.ACI_ANNOTATION))
+        .contains("\"baselineCapabilitySet\":\"None\"");
+
+    ClusterImageSet imageSet = client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get();
+    assertThat(imageSet.getSpec().releaseImage)
+        .isEqualTo("quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64");
+    assertThat(imageSet.getMetadata().getLabels())
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+    c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
+  }
+
+  @Test
+  void singleNodeOkdWithoutPullSecretGetsAPlaceholderAndTheSpecIsNotMutated() {
+    TestCluster c = cluster("sno-okd").createCluster("sno", true, true);
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "sno", 1);
+    cp.getSpec().distributionVersion = "4.19.0-okd-scos.ec.6";
+    cp.getSpec().config.pullSecretRef = null;
+    c.createControlPlane(cp);
+    eventually(() -> assertThat(c.clusterInstall("sno")).isNotNull());
+    assertThat(c.clusterInstall("sno").getSpec().provisionRequirements.controlPlaneAgents)
+        .isEqualTo(1);
+    assertThat(c.clusterInstall("sno").getSpec().platformType).isEqualTo("None");
+    assertThat(
+            client
+                .resources(ClusterImageSet.class)
+                .withName(c.ns + ".sno")
+                .get()
+                .getSpec()
+                .releaseImage)
+        .isEqualTo("quay.io/okd/scos-release:4.19.0-okd-scos.ec.6");
+    String placeholder = c.clusterDeployment("sno").getSpec().pullSecretRef.getName();
+    assertThat(placeholder).isEqualTo("sno-placeholder-pull-secret");
+    assertThat(client.secrets().inNamespace(c.ns).withName(placeholder).get().getType())
+        .isEqualTo("kubernetes.io/dockerconfigjson");
+    assertThat(c.controlPlane("sno").get().getSpec().config.pullSecretRef).isNull();
+  }
+
+  @Test
+  void releaseRepositoryOverrideChangesTheImageAndTheImageSetFollowsTheVersion() {
+    TestCluster c = cluster("override").createCluster("cp", true, true);
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getMetadata()
+        .setAnnotations(
+            Map.of(
+                ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION,
+                "mirror.example.com:5000/ocp/release"));
+    c.createControlPlane(cp);
+    String name = c.ns + ".cp";
+    eventually(
+        () ->
+            assertThat(
+                    client
+                        .resources(ClusterImageSet.class)
+                        .withName(name)
+                        .get()
+                        .getSpec()
+                        .releaseImage)
+                .isEqualTo("mirror.example.com:5000/ocp/release:4.20.0-x86_64"));
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"distributionVersion\":\"4.20.2\"}}");
+    eventually(
+        () ->
+            assertThat(
+                    client
+                        .resources(ClusterImageSet.class)
+                        .withName(name)
+                        .get()
+                        .getSpec()
+                        .releaseImage)
+                .isEqualTo("mirror.example.com:5000/ocp/release:4.20.2-x86_64"));
+  }
+
+  @Test
+  void mirrorRegistryConfigBecomesManifestsOwnedByThisControlPlane() {
+    TestCluster c = cluster("mirror").createCluster("cp", true, true);
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
+    c.createControlPlane(cp);
+    c.awaitCondition("cp", "ClusterInstallConfigured", "ImageRegistryConfigInvalid");
+    assertThat(c.condition("cp", "ClusterInstallConfigured").orElseThrow().getMessage())
+        .contains("ConfigMap mirrors (spec.config.imageRegistryRef) not found");
+
+    client
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("mirrors")
+                .withNamespace(c.ns)
+                .endMetadata()
+                .addToData("registries.conf", MirrorRegistryManifestsTest.REGISTRIES_CONF)
+                .addToData("ca-bundle.crt", "PEM")
+                .build())
+        .create();
+    // ConfigMaps are not watched: a change of the control plane brings the new input in.
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"touch\":\"1\"}}}");
+    eventually(
+        () ->
+            assertThat(c.clusterInstall("cp").getSpec().manifestsConfigMapRefs)
+                .extracting(io.fabric8.kubernetes.api.model.LocalObjectReference::getName)
+                .containsExactly("cp-registry-config"));
+    var manifests = client.configMaps().inNamespace(c.ns).withName("cp-registry-config").get();
+    assertThat(manifests.getData())
+        .containsKeys(
+            "image-digest-mirror-set.json",
+            "image-tag-mirror-set.json",
+            "additional-registry-certificate.json",
+            "image-config.json");
+    assertThat(manifests.getMetadata().getOwnerReferences().get(0).getUid())
+        .isEqualTo(c.controlPlane("cp").get().getMetadata().getUid());
+    assertThat(manifests.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
+  }
+
+  @Test
+  void aBadInstallConfigOverrideGivesAConditionAndAFixedOneIsApplied() {
+    TestCluster c = cluster("icoverride").createCluster("cp", true, true);
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getMetadata()
+        .setAnnotations(Map.of(InstallConfigOverrides.OVERRIDE_ANNOTATION, "{\"fips\": tru"));
+    c.createControlPlane(cp);
+    c.awaitCondition("cp", "ClusterInstallConfigured", "InstallConfigOverrideInvalid");
+    c.awaitCondition("cp", "Available", "InvalidConfiguration");
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\""
+                + InstallConfigOverrides.OVERRIDE_ANNOTATION
+                + "\":\"{\\\"fips\\\":true}\"}}}");
+    eventually(
+        () ->
+            assertThat(c.clusterInstall("cp").getMetadata().getAnnotations())
+                .containsEntry(InstallConfigOverrides.ACI_ANNOTATION, "{\"fips\":true}"));
+    c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
+  }
+
+  private static io.fabric8.kubernetes.api.model.GenericKubernetesResource machinePool(
+      TestCluster c, int replicas) {
+    var pool = new io.fabric8.kubernetes.api.model.GenericKubernetesResource();
+    pool.setApiVersion("cluster.x-k8s.io/v1beta2");
+    pool.setKind("MachinePool");
+    pool.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("pool")
+            .withNamespace(c.ns)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+            .build());
+    pool.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "clusterName",
+            c.name,
+            "replicas",
+            replicas,
+            "template",
+            Map.of(
+                "spec",
+                Map.of(
+                    "clusterName", c.name,
+                    "bootstrap", Map.of("dataSecretName", "x"),
+                    "infrastructureRef",
+                        Map.of(
+                            "apiGroup", "infrastructure.cluster.x-k8s.io",
+                            "kind", "Metal3MachineTemplate",
+                            "name", "w")))));
+    return pool;
+  }
+
+  @Test
+  void workersFollowMachineDeploymentsAndPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
+    TestCluster c = cluster("workers").createCluster("cp", true, true);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+    MachineDeployment md = new MachineDeployment();
+    md.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("workers")
+            .withNamespace(c.ns)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+            .build());
+    md.setSpec(new MachineDeployment.Spec());
+    md.getSpec().clusterName = c.name;
+    md.getSpec().replicas = 2;
+    md.getSpec().selector = new io.fabric8.kubernetes.api.model.LabelSelector();
+    md.getSpec().template = new io.openshiftagent.api.external.capi.MachineTemplateSpec();
+    md.getSpec().template.spec = new io.openshiftagent.api.external.capi.MachineSpec();
+    md.getSpec().template.spec.clusterName = c.name;
+    md.getSpec().template.spec.bootstrap =
+        new io.openshiftagent.api.external.capi.MachineSpec.Bootstrap();
+    md.getSpec().template.spec.bootstrap.dataSecretName = "x";
+    md.getSpec().template.spec.infrastructureRef =
+        new io.openshiftagent.api.common.ContractVersionedObjectReference(
+            "infrastructure.cluster.x-k8s.io", "Metal3MachineTemplate", "w");
+    client.resource(md).create();
+    eventually(
+        () ->
+            assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.workerAgents)
+                .isEqualTo(2));
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"sshAuthorizedKey\":\"ssh-ed25519 NEW\"}}}");
+    eventually(
+        () ->
+            assertThat(c.clusterInstall("cp").getSpec().sshPublicKey).isEqualTo("ssh-ed25519 NEW"));
+
+    c.setInstallerState("cp", "installing", "Installation in progress");
+    c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"sshAuthorizedKey\":\"ssh-ed25519 LATE\"}}}");
+    c.awaitObserved("cp");
+    assertThat(c.clusterInstall("cp").getSpec().sshPublicKey).isEqualTo("ssh-ed25519 NEW");
+  }
+}

@@ -1,0 +1,452 @@
+package io.openshiftagent.controlplane;
+
+import static io.openshiftagent.controlplane.Fixtures.failureDomain;
+import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneTemplate;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Control-plane Machines on a real API server: creation, scaling, up-to-date tracking, pause. */
+@WithKubeApiServer
+class ControlPlaneMachinesTest {
+  private static Operator operator;
+  private static KubernetesClient client;
+  private static KubeApiServerEnvironment env;
+
+  @BeforeAll
+  static void start() {
+    env = KubeApiServerEnvironment.shared();
+    client = env.client();
+    TestCluster.labelInfrastructureCrds(client);
+    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    operator.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.stop();
+  }
+
+  private TestCluster cluster(String prefix) {
+    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
+    c.createTemplate(Fixtures.TEMPLATE, "metadata");
+    c.createCluster("cp", true, true);
+    return c;
+  }
+
+  @Test
+  void createsEachMachineWithItsConfigAndInfrastructureCloneSpreadOverFailureDomains() {
+    TestCluster c = cluster("create");
+    c.setFailureDomains(
+        failureDomain("fd-a", true),
+        failureDomain("fd-b", true),
+        failureDomain("fd-c", true),
+        failureDomain("workers-only", false));
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getSpec().machineTemplate.metadata = new io.openshiftagent.api.common.ObjectMetaTemplate();
+    cp.getSpec().machineTemplate.metadata.labels = Map.of("team", "infra");
+    cp = c.createControlPlane(cp);
+    String uid = cp.getMetadata().getUid();
+
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    List<Machine> machines = c.machines();
+    assertThat(machines.stream().map(m -> m.getSpec().failureDomain).collect(Collectors.toSet()))
+        .containsExactlyInAnyOrder("fd-a", "fd-b", "fd-c");
+    for (Machine m : machines) {
+      String name = m.getMetadata().getName();
+      assertThat(name).startsWith("cp-");
+      assertThat(m.getMetadata().getLabels())
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+          .containsEntry(ExternalKinds.CONTROL_PLANE_LABEL, "")
+          .containsEntry(ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp")
+          .containsEntry("team", "infra");
+      assertThat(m.getMetadata().getOwnerReferences()).hasSize(1);
+      assertThat(m.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo(uid);
+      assertThat(m.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
+      assertThat(m.getSpec().clusterName).isEqualTo(c.name);
+      assertThat(m.getSpec().bootstrap.configRef.kind).isEqualTo("OpenshiftAssistedConfig");
+      assertThat(m.getSpec().bootstrap.configRef.name).isEqualTo(name);
+      assertThat(m.getSpec().infrastructureRef.kind).isEqualTo("Metal3Machine");
+      assertThat(m.getSpec().infrastructureRef.name).isEqualTo(name);
+
+      OpenshiftAssistedConfig config =
+          client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).withName(name).get();
+      assertThat(config.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 AAAA discovery");
+      assertThat(config.getMetadata().getLabels())
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+          .containsEntry(ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp");
+      assertThat(config.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo(uid);
+
+      GenericKubernetesResource infra =
+          client
+              .genericKubernetesResources(
+                  "infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
+              .inNamespace(c.ns)
+              .withName(name)
+              .get();
+      assertThat(infra.getMetadata().getLabels())
+          .containsEntry("from-template", "yes")
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+      assertThat(infra.getMetadata().getAnnotations())
+          .containsEntry(UpToDate.CLONED_FROM_NAME, Fixtures.TEMPLATE)
+          .containsEntry(
+              UpToDate.CLONED_FROM_GROUP_KIND,
+              "Metal3MachineTemplate.infrastructure.cluster.x-k8s.io");
+      assertThat(infra.getAdditionalProperties().get("spec").toString()).contains("install_coreos");
+    }
+    eventually(
+        () -> {
+          var status = c.controlPlane("cp").get().getStatus();
+          assertThat(status.replicas).isEqualTo(3);
+          assertThat(status.upToDateReplicas).isEqualTo(3);
+          assertThat(status.readyReplicas).isZero();
+          assertThat(status.selector)
+              .isEqualTo(
+                  "cluster.x-k8s.io/cluster-name="
+                      + c.name
+                      + ",cluster.x-k8s.io/control-plane,cluster.x-k8s.io/control-plane-name=cp");
+        });
+    c.awaitCondition("cp", "MachinesReady", "NotReady");
+    c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+    assertThat(
+            client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
+                .filter(e -> "MachineCreated".equals(e.getReason()))
+                .filter(e -> "cp".equals(e.getRegarding().getName())))
+        .hasSize(3);
+    eventually(
+        () ->
+            c.machines()
+                .forEach(
+                    m ->
+                        assertThat(Conditions.isTrue(m.getStatus().conditions, "UpToDate"))
+                            .isTrue()));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aControlPlaneMadeFromItsClusterClassTemplateIsReconciled() {
+    TestCluster c = cluster("clusterclass");
+    OpenshiftAssistedControlPlaneTemplate template = new OpenshiftAssistedControlPlaneTemplate();
+    template.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("cp-class")
+            .withNamespace(c.ns)
+            .build());
+    template.setSpec(new OpenshiftAssistedControlPlaneTemplate.Spec());
+    template.getSpec().template = new OpenshiftAssistedControlPlaneTemplate.Resource();
+    template.getSpec().template.spec = new OpenshiftAssistedControlPlaneTemplate.ResourceSpec();
+    template.getSpec().template.spec.distributionVersion = "4.20.0";
+    template.getSpec().template.spec.config = Fixtures.controlPlane(c.ns, "x", 3).getSpec().config;
+    template = client.resource(template).create();
+
+    // What the topology controller does: the template's spec, plus replicas, the Kubernetes
+    // version of the topology and the infrastructure template of the ClusterClass.
+    Map<String, Object> spec =
+        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+            .convertValue(template.getSpec().template.spec, Map.class);
+    spec.put("replicas", 3);
+    spec.put("version", "v1.33.0");
+    spec.put(
+        "machineTemplate",
+        Map.of(
+            "spec",
+            Map.of(
+                "infrastructureRef",
+                Map.of(
+                    "apiGroup", "infrastructure.cluster.x-k8s.io",
+                    "kind", "Metal3MachineTemplate",
+                    "name", Fixtures.TEMPLATE))));
+    OpenshiftAssistedControlPlane cp = new OpenshiftAssistedControlPlane();
+    cp.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("cp")
+            .withNamespace(c.ns)
+            .build());
+    cp.setSpec(
+        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+            .convertValue(
+                spec,
+                io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneSpec
+                    .class));
+    c.createControlPlane(cp);
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
+        .isEqualTo(3);
+  }
+
+  @Test
+  void scalesOneMachineAtATimeWaitingForReadinessAndPrefersMarkedMachinesOnScaleDown() {
+    TestCluster c = cluster("scale");
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    c.setInstallerState("cp", "installed", "Cluster is installed");
+    c.machines().forEach(c::setMachineReady);
+
+    c.controlPlane("cp").scale(5);
+    eventually(() -> assertThat(c.machines()).hasSize(4));
+    Condition waiting = c.awaitCondition("cp", "ScalingUp", "WaitingForMachinesReady");
+    assertThat(waiting.getStatus()).isEqualTo("True");
+    assertThat(waiting.getMessage()).contains("scaling up from 4 to 5");
+    assertThat(c.machines()).hasSize(4); // still waiting for the fourth
+    c.machines().forEach(c::setMachineReady);
+    eventually(() -> assertThat(c.machines()).hasSize(5));
+    c.machines().forEach(c::setMachineReady);
+    c.awaitCondition("cp", "ScalingUp", "NotScalingUp");
+
+    Machine marked = c.machines().get(2);
+    client
+        .resource(marked)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\""
+                + ExternalKinds.DELETE_MACHINE_ANNOTATION
+                + "\":\"\"}}}");
+    c.controlPlane("cp").scale(4);
+    eventually(() -> assertThat(c.machines()).hasSize(4));
+    assertThat(c.machines())
+        .extracting(m -> m.getMetadata().getName())
+        .doesNotContain(marked.getMetadata().getName());
+
+    c.controlPlane("cp").scale(1);
+    Condition refused = c.awaitCondition("cp", "ScalingDown", "TopologyChangeNotSupported");
+    assertThat(refused.getMessage()).contains("at least 3");
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    c.awaitObserved("cp");
+    assertThat(c.machines()).hasSize(3);
+    assertThat(c.condition("cp", "ScalingDown").orElseThrow().getReason())
+        .isEqualTo("TopologyChangeNotSupported");
+  }
+
+  @Test
+  void outOfDateMachinesAreMarkedAndReplacedFromTheCurrentSpecWhenDeleted() {
+    TestCluster c = cluster("uptodate");
+    c.createTemplate("cp-template-2", "disabled");
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+    Set<String> original = names(c.machines());
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"openshiftAssistedConfigSpec\":{\"additionalNTPSources\":[\"ntp.example.com\"]}}}");
+    Condition notUpToDate = c.awaitCondition("cp", "MachinesUpToDate", "NotUpToDate");
+    assertThat(notUpToDate.getMessage()).contains("OpenshiftAssistedConfig differs");
+    c.awaitCondition("cp", "RollingOut", "RollingOut");
+    eventually(
+        () -> {
+          assertThat(c.controlPlane("cp").get().getStatus().upToDateReplicas).isZero();
+          c.machines()
+              .forEach(
+                  m -> {
+                    var upToDate =
+                        Conditions.find(m.getStatus().conditions, "UpToDate").orElseThrow();
+                    assertThat(upToDate.getStatus()).isEqualTo("False");
+                    assertThat(upToDate.getReason()).isEqualTo("NotUpToDate");
+                  });
+        });
+    assertThat(names(c.machines())).isEqualTo(original); // OnDelete: nothing is replaced by itself
+
+    Machine first = c.machines().get(0);
+    client.resource(first).delete();
+    eventually(
+        () -> {
+          assertThat(c.machines()).hasSize(3);
+          assertThat(names(c.machines())).doesNotContain(first.getMetadata().getName());
+        });
+    Machine replacement =
+        c.machines().stream()
+            .filter(m -> !original.contains(m.getMetadata().getName()))
+            .findFirst()
+            .orElseThrow();
+    OpenshiftAssistedConfig config =
+        client
+            .resources(OpenshiftAssistedConfig.class)
+            .inNamespace(c.ns)
+            .withName(replacement.getMetadata().getName())
+            .get();
+    assertThat(config.getSpec().additionalNTPSources).containsExactly("ntp.example.com");
+    eventually(
+        () -> assertThat(c.controlPlane("cp").get().getStatus().upToDateReplicas).isEqualTo(1));
+
+    // A new infrastructure template makes every Machine out of date, with the template named.
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"machineTemplate\":{\"spec\":{\"infrastructureRef\":{\"name\":\"cp-template-2\"}}}}}");
+    eventually(
+        () -> {
+          assertThat(c.controlPlane("cp").get().getStatus().upToDateReplicas).isZero();
+          assertThat(c.condition("cp", "MachinesUpToDate").orElseThrow().getMessage())
+              .contains(
+                  "cloned from Metal3MachineTemplate.infrastructure.cluster.x-k8s.io/"
+                      + Fixtures.TEMPLATE);
+        });
+  }
+
+  @Test
+  void aMachineThatCannotBeCreatedLeavesNoConfigOrInfrastructureMachineBehind() {
+    TestCluster c = cluster("rollback");
+    // An admission policy (CEL, in the API server itself) refuses Machines in this namespace.
+    refuseMachines(c.ns);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    Condition failed = c.awaitCondition("cp", "ScalingUp", "MachineCreationFailed");
+    assertThat(failed.getMessage())
+        .contains("could not create a control-plane Machine")
+        .contains("Machines are refused in this test");
+    // The operator retries now and then; between attempts nothing is left over.
+    eventually(
+        () -> {
+          assertThat(c.machines()).isEmpty();
+          assertThat(
+                  client
+                      .resources(OpenshiftAssistedConfig.class)
+                      .inNamespace(c.ns)
+                      .list()
+                      .getItems())
+              .isEmpty();
+          assertThat(
+                  client
+                      .genericKubernetesResources(
+                          "infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
+                      .inNamespace(c.ns)
+                      .list()
+                      .getItems())
+              .isEmpty();
+        });
+
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .withName("refuse-machines-" + c.ns)
+        .delete();
+    // Admission is not watched: the periodic retry creates the Machines once it is allowed.
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    assertThat(client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems())
+        .hasSize(3);
+  }
+
+  private static void refuseMachines(String ns) {
+    String name = "refuse-machines-" + ns;
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNewMatchConstraints()
+                .addNewResourceRule()
+                .withApiGroups("cluster.x-k8s.io")
+                .withApiVersions("*")
+                .withOperations("CREATE")
+                .withResources("machines")
+                .endResourceRule()
+                .endMatchConstraints()
+                .addNewValidation()
+                .withExpression("false")
+                .withMessage("Machines are refused in this test")
+                .endValidation()
+                .endSpec()
+                .build())
+        .create();
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                    .ValidatingAdmissionPolicyBindingBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withPolicyName(name)
+                .withValidationActions("Deny")
+                .withNewMatchResources()
+                .withNewNamespaceSelector()
+                .addToMatchLabels("kubernetes.io/metadata.name", ns)
+                .endNamespaceSelector()
+                .endMatchResources()
+                .endSpec()
+                .build())
+        .create();
+    // The API server applies a new policy after a moment: wait until a dry run is refused.
+    Machine probe = Fixtures.machine("probe", null, null);
+    probe.getMetadata().setNamespace(ns);
+    probe.getSpec().clusterName = "c";
+    probe.getSpec().bootstrap = new io.openshiftagent.api.external.capi.MachineSpec.Bootstrap();
+    probe.getSpec().bootstrap.dataSecretName = "x";
+    probe.getSpec().infrastructureRef =
+        new io.openshiftagent.api.common.ContractVersionedObjectReference(
+            "infrastructure.cluster.x-k8s.io", "Metal3Machine", "x");
+    TestCluster.await(
+        "the admission policy to refuse Machines",
+        () -> {
+          try {
+            client.resource(probe).dryRun().create();
+            return false;
+          } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return e.getMessage().contains("Machines are refused in this test");
+          }
+        });
+  }
+
+  @Test
+  void pauseStopsReconciliationAndIsReported() {
+    TestCluster c = cluster("pause");
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    // The Go provider's layout of the infrastructure template works as well.
+    cp.getSpec().machineTemplate.infrastructureRef =
+        cp.getSpec().machineTemplate.spec.infrastructureRef;
+    cp.getSpec().machineTemplate.spec = null;
+    c.createControlPlane(cp);
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    c.setPaused(true);
+    Condition paused = c.awaitCondition("cp", "Paused", "Paused");
+    assertThat(paused.getStatus()).isEqualTo("True");
+    assertThat(paused.getMessage()).contains("spec.paused");
+    c.controlPlane("cp").scale(4);
+    // The Paused condition records the generation it was written for: the operator has seen the
+    // new replicas, and while paused the Machines and the install stay as they are.
+    long generation = c.controlPlane("cp").get().getMetadata().getGeneration();
+    TestCluster.await(
+        "the paused reconcile of generation " + generation,
+        () ->
+            c.condition("cp", "Paused")
+                .map(x -> "True".equals(x.getStatus()) && x.getObservedGeneration() == generation)
+                .orElse(false));
+    assertThat(c.machines()).hasSize(3);
+    assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
+        .isEqualTo(3);
+    c.setPaused(false);
+    c.awaitCondition("cp", "Paused", "NotPaused");
+    eventually(() -> assertThat(c.machines()).hasSize(4));
+    assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
+        .isEqualTo(4);
+  }
+
+  private static Set<String> names(List<Machine> machines) {
+    return machines.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
+  }
+}

@@ -1,0 +1,189 @@
+package io.openshiftagent.controlplane;
+
+import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.LocalObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.provider.OwnerReferences;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Deletion of a control plane, and an operator restart in the middle of creating one. */
+@WithKubeApiServer
+class DeletionAndRestartTest {
+  private static final String HIVE_FINALIZER = "hive.openshift.io/deprovision";
+
+  @Test
+  void deletionRemovesWhatWasCreatedAndWaitsForTheClusterDeployment(KubeApiServerEnvironment env) {
+    KubernetesClient client = env.client();
+    TestCluster.labelInfrastructureCrds(client);
+    Operator operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    operator.start();
+    try {
+      TestCluster c = new TestCluster(client, env.createNamespace("delete"), "capi-delete");
+      c.createTemplate(Fixtures.TEMPLATE, "metadata");
+      c.createCluster("cp", true, true);
+      client
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName("mirrors")
+                  .withNamespace(c.ns)
+                  .endMetadata()
+                  .addToData("registries.conf", MirrorRegistryManifestsTest.REGISTRIES_CONF)
+                  .build())
+          .create();
+      OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+      cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
+      c.createControlPlane(cp);
+      eventually(() -> assertThat(c.machines()).hasSize(3));
+      eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
+      // Hive holds the ClusterDeployment while it deprovisions.
+      client
+          .resources(ClusterDeployment.class)
+          .inNamespace(c.ns)
+          .withName("cp")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"finalizers\":[\"" + HIVE_FINALIZER + "\"]}}");
+      client
+          .resource(
+              new SecretBuilder()
+                  .withNewMetadata()
+                  .withName(c.name + "-kubeconfig")
+                  .withNamespace(c.ns)
+                  .endMetadata()
+                  .build())
+          .create();
+
+      // Cluster API holds a Machine while it drains the node.
+      var held = c.machines().get(0);
+      client
+          .resource(held)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"finalizers\":[\"machine.cluster.x-k8s.io\"]}}");
+
+      c.controlPlane("cp").delete();
+      var waiting = c.awaitCondition("cp", "Deleting", "WaitingForMachinesDeleted");
+      assertThat(waiting.getMessage()).contains(held.getMetadata().getName());
+      assertThat(c.machines()).hasSize(1);
+      assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNull();
+      client
+          .resources(io.openshiftagent.api.external.capi.Machine.class)
+          .inNamespace(c.ns)
+          .withName(held.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+
+      c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
+      assertThat(c.machines()).isEmpty();
+      assertThat(
+              client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems())
+          .isEmpty();
+      assertThat(
+              client
+                  .genericKubernetesResources(
+                      "infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
+                  .inNamespace(c.ns)
+                  .list()
+                  .getItems())
+          .isEmpty();
+      assertThat(client.resources(AgentClusterInstall.class).inNamespace(c.ns).withName("cp").get())
+          .isNull();
+      assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNotNull();
+      assertThat(c.controlPlane("cp").get()).isNotNull();
+      assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNotNull();
+
+      client
+          .resources(ClusterDeployment.class)
+          .inNamespace(c.ns)
+          .withName("cp")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+      eventually(() -> assertThat(c.controlPlane("cp").get()).isNull());
+      assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNull();
+      assertThat(client.configMaps().inNamespace(c.ns).withName("cp-registry-config").get())
+          .isNull();
+      assertThat(client.secrets().inNamespace(c.ns).withName(c.name + "-kubeconfig").get())
+          .isNull();
+    } finally {
+      operator.stop();
+    }
+  }
+
+  @Test
+  void aRestartMidwayCreatesNoDuplicatesAndRemovesHalfCreatedParts(KubeApiServerEnvironment env) {
+    KubernetesClient client = env.client();
+    TestCluster.labelInfrastructureCrds(client);
+    TestCluster c = new TestCluster(client, env.createNamespace("restart"), "capi-restart");
+    c.createTemplate(Fixtures.TEMPLATE, "metadata");
+    c.createCluster("cp", true, true);
+    Operator first = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    first.start();
+    OpenshiftAssistedControlPlane cp = c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(c.machines()).isNotEmpty());
+    first.stop();
+
+    // What a crash between creating a config and its Machine leaves behind.
+    OpenshiftAssistedConfig orphan = new OpenshiftAssistedConfig();
+    orphan.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("cp-orphn")
+            .withNamespace(c.ns)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+            .addToLabels(ExternalKinds.CONTROL_PLANE_LABEL, "")
+            .addToLabels(ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp")
+            .withOwnerReferences(OwnerReferences.plain(cp))
+            .build());
+    orphan.setSpec(new OpenshiftAssistedConfigSpec());
+    client.resource(orphan).create();
+
+    Operator second = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    second.start();
+    try {
+      eventually(() -> assertThat(c.machines()).hasSize(3));
+      eventually(
+          () ->
+              assertThat(
+                      client
+                          .resources(OpenshiftAssistedConfig.class)
+                          .inNamespace(c.ns)
+                          .withName("cp-orphn")
+                          .get())
+                  .isNull());
+      c.awaitObserved("cp");
+      assertThat(c.machines()).hasSize(3);
+      assertThat(
+              client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems())
+          .hasSize(3);
+      assertThat(client.resources(ClusterDeployment.class).inNamespace(c.ns).list().getItems())
+          .hasSize(1);
+      assertThat(client.resources(AgentClusterInstall.class).inNamespace(c.ns).list().getItems())
+          .hasSize(1);
+      assertThat(
+              client
+                  .resources(ClusterImageSet.class)
+                  .withLabel(ClusterObjects.NAMESPACE_LABEL, c.ns)
+                  .list()
+                  .getItems())
+          .hasSize(1);
+    } finally {
+      second.stop();
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package io.openshiftagent.controlplane;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
+import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneSpec;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.ClusterSpec;
+import io.openshiftagent.api.external.capi.ClusterStatus;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.capi.MachineSpec;
+import io.openshiftagent.api.external.capi.MachineStatus;
+import java.util.List;
+
+/** Objects the tests start from. */
+final class Fixtures {
+  static final String TEMPLATE = "cp-template";
+
+  private Fixtures() {}
+
+  static OpenshiftAssistedControlPlane controlPlane(String ns, String name, int replicas) {
+    OpenshiftAssistedControlPlane cp = new OpenshiftAssistedControlPlane();
+    cp.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    OpenshiftAssistedControlPlaneSpec spec = new OpenshiftAssistedControlPlaneSpec();
+    spec.distributionVersion = "4.20.0";
+    spec.replicas = replicas;
+    spec.machineTemplate = new ControlPlaneMachineTemplate();
+    spec.machineTemplate.spec = new ControlPlaneMachineTemplate.MachineSpecTemplate();
+    spec.machineTemplate.spec.infrastructureRef =
+        new ContractVersionedObjectReference(
+            "infrastructure.cluster.x-k8s.io", "Metal3MachineTemplate", TEMPLATE);
+    spec.openshiftAssistedConfigSpec = new OpenshiftAssistedConfigSpec();
+    spec.openshiftAssistedConfigSpec.sshAuthorizedKey = "ssh-ed25519 AAAA discovery";
+    spec.config = new ClusterConfig();
+    spec.config.baseDomain = "example.com";
+    spec.config.pullSecretRef =
+        new io.openshiftagent.api.common.LocalObjectReference("pull-secret");
+    cp.setSpec(spec);
+    return cp;
+  }
+
+  static Cluster cluster(String ns, String name) {
+    Cluster cluster = new Cluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    cluster.setSpec(new ClusterSpec());
+    cluster.getSpec().clusterNetwork = new ClusterSpec.ClusterNetwork();
+    cluster.getSpec().clusterNetwork.pods = new ClusterSpec.NetworkRanges();
+    cluster.getSpec().clusterNetwork.pods.cidrBlocks = List.of("10.128.0.0/14");
+    cluster.getSpec().clusterNetwork.services = new ClusterSpec.NetworkRanges();
+    cluster.getSpec().clusterNetwork.services.cidrBlocks = List.of("172.30.0.0/16");
+    return cluster;
+  }
+
+  static ClusterStatus.FailureDomain failureDomain(String name, boolean controlPlane) {
+    ClusterStatus.FailureDomain fd = new ClusterStatus.FailureDomain();
+    fd.name = name;
+    fd.controlPlane = controlPlane;
+    return fd;
+  }
+
+  static Machine machine(String name, String created, String failureDomain) {
+    Machine m = new Machine();
+    m.setMetadata(new ObjectMetaBuilder().withName(name).withCreationTimestamp(created).build());
+    m.setSpec(new MachineSpec());
+    m.getSpec().failureDomain = failureDomain;
+    return m;
+  }
+
+  static Condition condition(String type, String status) {
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus(status)
+        .withReason(type.equals("Ready") && status.equals("True") ? "Ready" : "Test")
+        .withMessage("")
+        .withLastTransitionTime("2026-01-01T00:00:00Z")
+        .build();
+  }
+
+  static void setReady(Machine m) {
+    m.setStatus(new MachineStatus());
+    m.getStatus().conditions = List.of(condition("Ready", "True"), condition("Available", "True"));
+  }
+}

@@ -1,0 +1,318 @@
+package io.openshiftagent.controlplane;
+
+import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPaths;
+import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Installation and upgrades, with a second real API server playing the installed OpenShift cluster
+ * (with OpenShift's ClusterVersion CRD); the test plays assisted-service and the Cluster Version
+ * Operator.
+ */
+@WithKubeApiServer
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class InstallationAndUpgradeTest {
+  private static Operator operator;
+  private static KubernetesClient client;
+  private static KubeApiServerEnvironment env;
+  private static KubeApiServerEnvironment workload;
+
+  @BeforeAll
+  static void start() {
+    env = KubeApiServerEnvironment.shared();
+    client = env.client();
+    workload = KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+    TestCluster.labelInfrastructureCrds(client);
+    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    operator.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.stop();
+  }
+
+  private TestCluster installedCluster(String prefix) {
+    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
+    c.createTemplate(Fixtures.TEMPLATE, "metadata");
+    c.createCluster("cp", true, true);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+    return c;
+  }
+
+  /** Plays assisted-service: the admin kubeconfig Secret and the install's cluster metadata. */
+  private void publishAdminKubeconfig(TestCluster c) {
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("cp-admin-kubeconfig")
+                .withNamespace(c.ns)
+                .endMetadata()
+                .addToData(
+                    "kubeconfig",
+                    Base64.getEncoder()
+                        .encodeToString(workload.kubeConfigYaml().getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .create();
+    client
+        .resources(AgentClusterInstall.class)
+        .inNamespace(c.ns)
+        .withName("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"clusterMetadata\":{\"clusterID\":\"id\",\"infraID\":\"infra\","
+                + "\"adminKubeconfigSecretRef\":{\"name\":\"cp-admin-kubeconfig\"}}}}");
+  }
+
+  @Test
+  @Order(1)
+  void availableFollowsTheInstallerAndTheKubeconfigInitializesTheControlPlane() {
+    TestCluster c = installedCluster("install");
+    c.setInstallerState("cp", "installing", "Installing: 3 of 3 hosts writing image to disk");
+    Condition installing = c.awaitCondition("cp", "Available", "Installing");
+    assertThat(installing.getStatus()).isEqualTo("False");
+    assertThat(installing.getMessage())
+        .contains("installing (Installing: 3 of 3 hosts writing image");
+    assertThat(c.awaitCondition("cp", "Initialized", "WaitingForKubeconfig").getStatus())
+        .isEqualTo("False");
+
+    publishAdminKubeconfig(c);
+    c.awaitCondition("cp", "KubeconfigAvailable", "KubeconfigAvailable");
+    Secret kubeconfig = client.secrets().inNamespace(c.ns).withName(c.name + "-kubeconfig").get();
+    assertThat(kubeconfig.getType()).isEqualTo("cluster.x-k8s.io/secret");
+    assertThat(kubeconfig.getMetadata().getLabels())
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+    assertThat(kubeconfig.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
+    assertThat(kubeconfig.getMetadata().getOwnerReferences().get(0).getUid())
+        .isEqualTo(c.controlPlane("cp").get().getMetadata().getUid());
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(kubeconfig.getData().get("value")),
+                StandardCharsets.UTF_8))
+        .isEqualTo(workload.kubeConfigYaml());
+    eventually(
+        () ->
+            assertThat(
+                    c.controlPlane("cp").get().getStatus().initialization.controlPlaneInitialized)
+                .isTrue());
+    assertThat(c.awaitCondition("cp", "Initialized", "Initialized").getStatus()).isEqualTo("True");
+    assertThat(c.condition("cp", "Available").orElseThrow().getStatus()).isEqualTo("False");
+
+    c.setInstallerState("cp", "finalizing", "Finalizing cluster installation");
+    assertThat(c.awaitCondition("cp", "Available", "Available").getStatus()).isEqualTo("True");
+
+    c.setInstallerState("cp", "error", "Host master-1 failed to reboot");
+    Condition failed = c.awaitCondition("cp", "Available", "InstallationFailed");
+    assertThat(failed.getMessage()).contains("Host master-1 failed to reboot");
+  }
+
+  @Test
+  @Order(2)
+  void upgradesThroughTheClusterVersionAndReportsWhatTheClusterRuns() {
+    KubernetesClient wc = workload.client();
+    createNode(wc, "master-0", "v1.33.5");
+    createNode(wc, "master-1", "v1.33.4");
+    createClusterVersion(wc, "4.20.0");
+
+    TestCluster c = installedCluster("upgrade");
+    c.setInstallerState("cp", "installed", "Cluster is installed");
+    publishAdminKubeconfig(c);
+    eventually(
+        () -> {
+          var status = c.controlPlane("cp").get().getStatus();
+          assertThat(status.distributionVersion).isEqualTo("4.20.0");
+          assertThat(status.version).isEqualTo("v1.33.4"); // the lowest control-plane node
+        });
+    assertThat(c.awaitCondition("cp", "UpgradeCompleted", "UpgradeCompleted").getStatus())
+        .isEqualTo("True");
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"distributionVersion\":\"4.20.1\"}}");
+    eventually(() -> assertThat(desiredUpdate(wc)).isEqualTo(Map.of("version", "4.20.1")));
+    c.awaitCondition("cp", "UpgradeCompleted", "UpgradeInProgress");
+
+    setClusterVersionStatus(
+        wc,
+        "4.20.0",
+        "4.20.1",
+        true,
+        "Working towards 4.20.1: 106 of 863 done (12% complete)",
+        null);
+    eventually(
+        () ->
+            assertThat(c.condition("cp", "UpgradeCompleted").orElseThrow().getMessage())
+                .contains("Working towards 4.20.1: 106 of 863 done"));
+    assertThat(c.controlPlane("cp").get().getStatus().distributionVersion).isEqualTo("4.20.0");
+
+    setClusterVersionStatus(
+        wc,
+        "4.20.0",
+        "4.20.1",
+        true,
+        "Unable to apply 4.20.1",
+        "Cluster operator etcd is degraded");
+    Condition failing = c.awaitCondition("cp", "UpgradeCompleted", "UpgradeFailed");
+    assertThat(failing.getMessage()).contains("Cluster operator etcd is degraded");
+
+    setClusterVersionStatus(wc, "4.20.1", "4.20.1", false, "Cluster version is 4.20.1", null);
+    assertThat(c.awaitCondition("cp", "UpgradeCompleted", "UpgradeCompleted").getStatus())
+        .isEqualTo("True");
+    eventually(
+        () ->
+            assertThat(c.controlPlane("cp").get().getStatus().distributionVersion)
+                .isEqualTo("4.20.1"));
+
+    // A pre-release is not in the update graph: it is requested by image.
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"distributionVersion\":\"4.21.0-ec.2\"}}");
+    eventually(
+        () ->
+            assertThat(desiredUpdate(wc))
+                .isEqualTo(
+                    Map.of(
+                        "image",
+                        "quay.io/openshift-release-dev/ocp-release:4.21.0-ec.2-x86_64",
+                        "force",
+                        true)));
+  }
+
+  private static void createNode(KubernetesClient wc, String name, String kubelet) {
+    wc.resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("node-role.kubernetes.io/master", "")
+                .endMetadata()
+                .build())
+        .create();
+    wc.nodes()
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"nodeInfo\":{\"kubeletVersion\":\"" + kubelet + "\"}}}");
+  }
+
+  private static void createClusterVersion(KubernetesClient wc, String version) {
+    GenericKubernetesResource cv = new GenericKubernetesResource();
+    cv.setApiVersion("config.openshift.io/v1");
+    cv.setKind("ClusterVersion");
+    cv.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("version").build());
+    cv.setAdditionalProperty("spec", Map.of("clusterID", "0b6f6d5e-0000-4000-8000-000000000000"));
+    wc.resource(cv).create();
+    setClusterVersionStatus(wc, version, version, false, "Cluster version is " + version, null);
+  }
+
+  /** Plays the Cluster Version Operator. */
+  private static void setClusterVersionStatus(
+      KubernetesClient wc,
+      String completed,
+      String desired,
+      boolean progressing,
+      String message,
+      String failing) {
+    List<Map<String, Object>> history =
+        completed.equals(desired)
+            ? List.of(history(desired, "Completed"))
+            : List.of(history(desired, "Partial"), history(completed, "Completed"));
+    Map<String, Object> status =
+        Map.of(
+            "observedGeneration",
+            1,
+            "versionHash",
+            "hash",
+            "availableUpdates",
+            List.of(),
+            "desired",
+            Map.of(
+                "version",
+                desired,
+                "image",
+                "quay.io/openshift-release-dev/ocp-release:" + desired + "-x86_64"),
+            "history",
+            history,
+            "conditions",
+            List.of(
+                condition("Available", "True", "Done applying " + completed),
+                condition("Progressing", progressing ? "True" : "False", message),
+                condition(
+                    "Failing",
+                    failing == null ? "False" : "True",
+                    failing == null ? "" : failing)));
+    // A replace, not a merge patch: the CVO writes completionTime: null, which a merge patch would
+    // drop.
+    GenericKubernetesResource cv =
+        wc.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion")
+            .withName("version")
+            .get();
+    cv.setAdditionalProperty("status", status);
+    wc.resource(cv).updateStatus();
+  }
+
+  private static Map<String, Object> history(String version, String state) {
+    Map<String, Object> h = new java.util.LinkedHashMap<>();
+    h.put("state", state);
+    h.put("version", version);
+    h.put("image", "quay.io/openshift-release-dev/ocp-release:" + version + "-x86_64");
+    h.put("startedTime", "2026-01-01T00:00:00Z");
+    h.put("completionTime", state.equals("Completed") ? "2026-01-01T01:00:00Z" : null);
+    h.put("verified", false);
+    return h;
+  }
+
+  private static Map<String, Object> condition(String type, String status, String message) {
+    return Map.of(
+        "type",
+        type,
+        "status",
+        status,
+        "message",
+        message,
+        "reason",
+        "Test",
+        "lastTransitionTime",
+        "2026-01-01T00:00:00Z");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> desiredUpdate(KubernetesClient wc) {
+    GenericKubernetesResource cv =
+        wc.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion")
+            .withName("version")
+            .get();
+    Map<String, Object> spec = (Map<String, Object>) cv.getAdditionalProperties().get("spec");
+    return (Map<String, Object>) spec.get("desiredUpdate");
+  }
+}

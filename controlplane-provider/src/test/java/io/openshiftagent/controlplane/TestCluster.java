@@ -1,0 +1,294 @@
+package io.openshiftagent.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneGroup;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.ClusterSpec;
+import io.openshiftagent.api.external.capi.ClusterStatus;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.hive.ClusterDeployment;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One cluster of a test in its own namespace. The test plays Cluster API core (owner references,
+ * Cluster status, Machine conditions) and assisted-service (AgentClusterInstall status, the admin
+ * kubeconfig).
+ */
+final class TestCluster {
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  final KubernetesClient client;
+  final String ns;
+  final String name;
+  Cluster cluster;
+
+  TestCluster(KubernetesClient client, String ns, String name) {
+    this.client = client;
+    this.ns = ns;
+    this.name = name;
+  }
+
+  /** Labels the infrastructure CRDs as clusterctl does, so the contract version can be read. */
+  static void labelInfrastructureCrds(KubernetesClient client) {
+    for (String crd :
+        List.of(
+            "metal3machinetemplates.infrastructure.cluster.x-k8s.io",
+            "metal3machines.infrastructure.cluster.x-k8s.io")) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"labels\":{\"cluster.x-k8s.io/v1beta2\":\"v1beta1_v1beta2\"}}}");
+    }
+  }
+
+  /** A Cluster that references the control plane {@code cpName}; endpoint and infra as given. */
+  TestCluster createCluster(String cpName, boolean endpoint, boolean provisioned) {
+    Cluster c = Fixtures.cluster(ns, name);
+    c.getSpec().controlPlaneRef =
+        new ContractVersionedObjectReference(
+            ControlPlaneGroup.GROUP, "OpenshiftAssistedControlPlane", cpName);
+    if (endpoint) {
+      c.getSpec().controlPlaneEndpoint = new ClusterSpec.ApiEndpoint();
+      c.getSpec().controlPlaneEndpoint.host = "api." + name + ".example.com";
+      c.getSpec().controlPlaneEndpoint.port = 6443;
+    }
+    cluster = client.resource(c).create();
+    if (provisioned) {
+      setInfrastructureProvisioned();
+    }
+    return this;
+  }
+
+  void setEndpoint() {
+    cluster =
+        client
+            .resource(cluster)
+            .patch(
+                PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"controlPlaneEndpoint\":{\"host\":\"api.example.com\",\"port\":6443}}}");
+  }
+
+  void setInfrastructureProvisioned() {
+    patchClusterStatus(Map.of("initialization", Map.of("infrastructureProvisioned", true)));
+  }
+
+  void setFailureDomains(ClusterStatus.FailureDomain... domains) {
+    patchClusterStatus(Map.of("failureDomains", List.of(domains)));
+  }
+
+  void patchClusterStatus(Map<String, Object> status) {
+    cluster =
+        client
+            .resources(Cluster.class)
+            .inNamespace(ns)
+            .withName(name)
+            .subresource("status")
+            .patch(
+                PatchContext.of(PatchType.JSON_MERGE),
+                Serialization.asJson(Map.of("status", status)));
+  }
+
+  void setPaused(boolean paused) {
+    cluster =
+        client
+            .resource(cluster)
+            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"paused\":" + paused + "}}");
+  }
+
+  /** A Metal3MachineTemplate. */
+  void createTemplate(String templateName, String cleaningMode) {
+    GenericKubernetesResource t = new GenericKubernetesResource();
+    t.setApiVersion("infrastructure.cluster.x-k8s.io/v1beta2");
+    t.setKind("Metal3MachineTemplate");
+    t.setMetadata(new ObjectMetaBuilder().withName(templateName).withNamespace(ns).build());
+    t.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "template",
+            Map.of(
+                "metadata", Map.of("labels", Map.of("from-template", "yes")),
+                "spec",
+                    Map.of(
+                        "customDeploy",
+                        Map.of("method", "install_coreos"),
+                        "automatedCleaningMode",
+                        cleaningMode))));
+    client.resource(t).create();
+  }
+
+  /** Creates the control plane owned by the Cluster, as Cluster API core would link it. */
+  OpenshiftAssistedControlPlane createControlPlane(OpenshiftAssistedControlPlane cp) {
+    cp.getMetadata().setOwnerReferences(createControlPlaneOwner());
+    return client.resource(cp).create();
+  }
+
+  /** The owner reference Cluster API core sets on the control plane. */
+  List<io.fabric8.kubernetes.api.model.OwnerReference> createControlPlaneOwner() {
+    return List.of(
+        new OwnerReferenceBuilder()
+            .withApiVersion(ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION)
+            .withKind("Cluster")
+            .withName(name)
+            .withUid(cluster.getMetadata().getUid())
+            .build());
+  }
+
+  Resource<OpenshiftAssistedControlPlane> controlPlane(String cpName) {
+    return client.resources(OpenshiftAssistedControlPlane.class).inNamespace(ns).withName(cpName);
+  }
+
+  Optional<Condition> condition(String cpName, String type) {
+    OpenshiftAssistedControlPlane cp = controlPlane(cpName).get();
+    return cp == null || cp.getStatus() == null
+        ? Optional.empty()
+        : Conditions.find(cp.getStatus().conditions, type);
+  }
+
+  /** Waits until the control plane's condition has {@code reason}; returns it. */
+  Condition awaitCondition(String cpName, String type, String reason) {
+    await(
+        type + " with reason " + reason + " on " + cpName,
+        () -> condition(cpName, type).map(c -> reason.equals(c.getReason())).orElse(false));
+    return condition(cpName, type).orElseThrow();
+  }
+
+  List<Machine> machines() {
+    return client.resources(Machine.class).inNamespace(ns).list().getItems();
+  }
+
+  ClusterDeployment clusterDeployment(String cpName) {
+    return client.resources(ClusterDeployment.class).inNamespace(ns).withName(cpName).get();
+  }
+
+  AgentClusterInstall clusterInstall(String cpName) {
+    return client.resources(AgentClusterInstall.class).inNamespace(ns).withName(cpName).get();
+  }
+
+  /** Plays assisted-service: sets the AgentClusterInstall's state. */
+  void setInstallerState(String cpName, String state, String stateInfo) {
+    client
+        .resources(AgentClusterInstall.class)
+        .inNamespace(ns)
+        .withName(cpName)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of(
+                    "status",
+                    Map.of("debugInfo", Map.of("state", state, "stateInfo", stateInfo)))));
+  }
+
+  /** Plays Cluster API core: the Machine's Ready and Available conditions. */
+  void setMachineReady(Machine machine) {
+    Map<String, Object> apply =
+        Map.of(
+            "apiVersion", machine.getApiVersion(),
+            "kind", "Machine",
+            "metadata", Map.of("name", machine.getMetadata().getName(), "namespace", ns),
+            "status", Map.of("conditions", List.of(condition("Ready"), condition("Available"))));
+    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
+    ssa.setFieldManager("capi-machine-controller");
+    ssa.setForce(true);
+    client
+        .resources(Machine.class)
+        .inNamespace(ns)
+        .withName(machine.getMetadata().getName())
+        .subresource("status")
+        .patch(ssa, Serialization.asJson(apply));
+  }
+
+  private static Map<String, Object> condition(String type) {
+    return Map.of(
+        "type",
+        type,
+        "status",
+        "True",
+        "reason",
+        type,
+        "message",
+        "",
+        "lastTransitionTime",
+        Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+  }
+
+  static void await(String what, java.util.function.Supplier<Boolean> condition) {
+    Instant deadline = Instant.now().plus(TIMEOUT);
+    while (true) {
+      try {
+        if (Boolean.TRUE.equals(condition.get())) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        // not there yet
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  /**
+   * Retries {@code assertion} until it passes or the timeout expires (then its failure is thrown).
+   */
+  static void eventually(Runnable assertion) {
+    Instant deadline = Instant.now().plus(TIMEOUT);
+    while (true) {
+      try {
+        assertion.run();
+        return;
+      } catch (AssertionError | RuntimeException e) {
+        if (Instant.now().isAfter(deadline)) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  /** Waits until the operator has reconciled the control plane's current generation. */
+  void awaitObserved(String cpName) {
+    await(
+        "observedGeneration of " + cpName,
+        () -> {
+          OpenshiftAssistedControlPlane cp = controlPlane(cpName).get();
+          return cp.getStatus() != null
+              && cp.getMetadata().getGeneration().equals(cp.getStatus().observedGeneration);
+        });
+    assertThat(controlPlane(cpName).get().getStatus().observedGeneration).isNotNull();
+  }
+}
