@@ -1,23 +1,55 @@
 package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.ProviderOperator;
+import io.openshiftagent.provider.ProviderRuntime;
 import java.time.Duration;
 
-/** Runs the control-plane provider against the current kubeconfig (or in-cluster account). */
-public final class ControlPlaneProvider {
+/** The control-plane provider process: {@code java -jar controlplane-provider.jar --help}. */
+public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   /** How often an installed cluster is looked at for versions and upgrade progress. */
   static final Duration WORKLOAD_POLL_INTERVAL = Duration.ofMinutes(1);
 
-  private ControlPlaneProvider() {}
+  public static void main(String[] args) {
+    ProviderRuntime.main(new ControlPlaneProvider(), args);
+  }
 
-  /** An operator with the control-plane controller registered, not started. */
+  @Override
+  public String command() {
+    return "controlplane-provider";
+  }
+
+  @Override
+  public String description() {
+    return """
+        The openshift-agent Cluster API control-plane provider: OpenshiftAssistedControlPlane ->
+        ClusterDeployment, AgentClusterInstall and control-plane Machines -> an installed, upgradable
+        OpenShift control plane.""";
+  }
+
+  @Override
+  public String defaultLeaseName() {
+    return "controlplane-openshift-agent-leader";
+  }
+
+  @Override
+  public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
+    register(operator, WORKLOAD_POLL_INTERVAL, instanceName(), scope);
+  }
+
+  /** Registers the control-plane controller, restricted to {@code scope}. */
+  static void register(
+      Operator operator, Duration workloadPollInterval, String instance, ControllerScope scope) {
+    operator.register(
+        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instance), scope.apply());
+  }
+
+  /** An operator with the control-plane controller registered, not started (for tests). */
   public static Operator create(KubernetesClient client, Duration workloadPollInterval) {
     Operator operator = ProviderOperator.create(client, o -> {});
-    operator.register(
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instanceName()));
+    register(operator, workloadPollInterval, instanceName(), ControllerScope.EVERYTHING);
     return operator;
   }
 
@@ -29,12 +61,5 @@ public final class ControlPlaneProvider {
     }
     String host = System.getenv("HOSTNAME");
     return host != null && !host.isBlank() ? host : "controlplane-provider";
-  }
-
-  public static void main(String[] args) {
-    KubernetesClient client = new KubernetesClientBuilder().build();
-    Operator operator = create(client, WORKLOAD_POLL_INTERVAL);
-    Runtime.getRuntime().addShutdownHook(new Thread(operator::stop, "operator-stop"));
-    operator.start();
   }
 }

@@ -15,6 +15,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.MachineDeployment;
+import io.openshiftagent.api.external.capi.MachineReplicas;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -313,7 +314,7 @@ class ClusterObjectsTest {
             .withNamespace(c.ns)
             .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
             .build());
-    md.setSpec(new MachineDeployment.Spec());
+    md.setSpec(new MachineReplicas.Spec());
     md.getSpec().clusterName = c.name;
     md.getSpec().replicas = 2;
     md.getSpec().selector = new io.fabric8.kubernetes.api.model.LabelSelector();
