@@ -1,10 +1,7 @@
 package io.openshiftagent.bootstrap;
 
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.openshiftagent.provider.ObjectNames;
 import java.util.Locale;
 
 /**
@@ -39,11 +36,6 @@ public final class Names {
   /** Our value of the detached annotation: only a host we detached is re-attached by us. */
   public static final String DETACHED_BY = "openshift-agent-bootstrap-provider";
 
-  public static final String SECRET_TYPE = "cluster.x-k8s.io/secret";
-
-  private static final int MAX_NAME = 253;
-  private static final int MAX_LABEL_VALUE = 63;
-
   private Names() {}
 
   public static String infraEnv(OpenshiftAssistedConfig config) {
@@ -55,12 +47,13 @@ public final class Names {
   }
 
   public static String placeholderPullSecret(OpenshiftAssistedConfig config) {
-    return shorten(config.getMetadata().getName() + "-placeholder-pull-secret", MAX_NAME);
+    return ObjectNames.fit(
+        config.getMetadata().getName() + "-placeholder-pull-secret", ObjectNames.MAX_NAME);
   }
 
   /** A label value for an object name: names longer than 63 characters get a hashed suffix. */
   public static String labelValue(String name) {
-    return shorten(name, MAX_LABEL_VALUE);
+    return ObjectNames.labelValue(name);
   }
 
   /** A valid hostname (RFC 1123 label) from a Machine name. */
@@ -71,26 +64,7 @@ public final class Names {
             .replaceAll("[^a-z0-9-]", "-")
             .replaceAll("^-+", "")
             .replaceAll("-+$", "");
-    host = shorten(host, MAX_LABEL_VALUE);
+    host = ObjectNames.fit(host, ObjectNames.MAX_LABEL_VALUE);
     return host.isEmpty() ? "host" : host;
-  }
-
-  private static String shorten(String value, int max) {
-    if (value.length() <= max) {
-      return value;
-    }
-    String hash = sha256(value).substring(0, 8);
-    String head = value.substring(0, max - hash.length() - 1).replaceAll("[^a-zA-Z0-9]+$", "");
-    return head + "-" + hash;
-  }
-
-  private static String sha256(String value) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

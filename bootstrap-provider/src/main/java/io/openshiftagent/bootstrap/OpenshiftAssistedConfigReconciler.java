@@ -1,6 +1,7 @@
 package io.openshiftagent.bootstrap;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -39,6 +40,7 @@ import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
 import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
+import io.openshiftagent.provider.PlaceholderPullSecret;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -442,19 +444,13 @@ public class OpenshiftAssistedConfigReconciler
     }
     // OKD needs no pull secret but InfraEnv requires one: a syntactically valid placeholder.
     Secret placeholder =
-        new SecretBuilder()
-            .withNewMetadata()
-            .withName(Names.placeholderPullSecret(config))
-            .withNamespace(config.getMetadata().getNamespace())
-            .withLabels(DesiredInfraEnv.labels(config, clusterName))
-            .withOwnerReferences(OwnerReferences.controller(config))
-            .endMetadata()
-            .withType("kubernetes.io/dockerconfigjson")
-            .withData(
-                Map.of(
-                    ".dockerconfigjson",
-                    base64("{\"auths\":{\"placeholder.invalid\":{\"auth\":\"\"}}}")))
-            .build();
+        PlaceholderPullSecret.build(
+            new ObjectMetaBuilder()
+                .withName(Names.placeholderPullSecret(config))
+                .withNamespace(config.getMetadata().getNamespace())
+                .withLabels(DesiredInfraEnv.labels(config, clusterName))
+                .withOwnerReferences(OwnerReferences.controller(config))
+                .build());
     create(placeholder, secrets);
     return placeholder.getMetadata().getName();
   }
@@ -471,7 +467,7 @@ public class OpenshiftAssistedConfigReconciler
             .withLabels(DesiredInfraEnv.labels(config, clusterName))
             .withOwnerReferences(OwnerReferences.controller(config))
             .endMetadata()
-            .withType(Names.SECRET_TYPE)
+            .withType(ExternalKinds.CLUSTER_SECRET_TYPE)
             .withData(Map.of("value", base64(data), "format", base64("ignition")))
             .build(),
         secrets);

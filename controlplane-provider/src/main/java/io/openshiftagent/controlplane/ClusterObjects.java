@@ -13,8 +13,6 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
@@ -27,8 +25,7 @@ import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.provider.OwnerReferences;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import io.openshiftagent.provider.PlaceholderPullSecret;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +42,6 @@ final class ClusterObjects {
   static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
 
   /** A syntactically valid pull secret for releases that need none (OKD). */
-  private static final String PLACEHOLDER_PULL_SECRET =
-      "{\"auths\":{\"fake-pull-secret\":{\"auth\":\"aWQ6cGFzcwo=\"}}}";
 
   /** The AgentClusterInstall spec fields we own. */
   private static final List<String> OWNED_ACI_FIELDS =
@@ -215,16 +210,7 @@ final class ClusterObjects {
     // No pull secret given (OKD): reference one of ours, without writing it into the user's spec.
     String name = Names.placeholderPullSecret(scope.cp());
     if (client.secrets().inNamespace(scope.namespace()).withName(name).get() == null) {
-      Secret secret =
-          new SecretBuilder()
-              .withMetadata(ownedMetadata(scope, name))
-              .withType("kubernetes.io/dockerconfigjson")
-              .addToData(
-                  ".dockerconfigjson",
-                  Base64.getEncoder()
-                      .encodeToString(PLACEHOLDER_PULL_SECRET.getBytes(StandardCharsets.UTF_8)))
-              .build();
-      client.resource(secret).create();
+      client.resource(PlaceholderPullSecret.build(ownedMetadata(scope, name))).create();
     }
     return name;
   }

@@ -42,6 +42,7 @@ import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.provider.EventRecorder;
+import io.openshiftagent.provider.ObjectNames;
 import io.openshiftagent.provider.OwnerReferences;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -275,7 +276,7 @@ final class ControlPlaneMachines {
               + " (spec.machineTemplate.spec.infrastructureRef) not found; create it");
       return;
     }
-    String name = Names.fit(cp.getMetadata().getName(), 240) + "-" + randomSuffix();
+    String name = ObjectNames.fit(cp.getMetadata().getName(), 240) + "-" + randomSuffix();
     Optional<String> failureDomain =
         MachineSelection.failureDomainForNewMachine(
             scope.cluster().getStatus() == null ? null : scope.cluster().getStatus().failureDomains,

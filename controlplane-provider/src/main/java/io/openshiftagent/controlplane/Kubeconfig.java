@@ -21,7 +21,6 @@ import java.util.Optional;
  * assisted-service publishes once the cluster's API is up. Its content is never logged.
  */
 final class Kubeconfig {
-  static final String SECRET_TYPE = "cluster.x-k8s.io/secret";
   static final String VALUE_KEY = "value";
   static final String ASSISTED_KEY = "kubeconfig";
 
@@ -76,7 +75,7 @@ final class Kubeconfig {
                           .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
                           .withOwnerReferences(OwnerReferences.controller(scope.cp()))
                           .build())
-                  .withType(SECRET_TYPE)
+                  .withType(ExternalKinds.CLUSTER_SECRET_TYPE)
                   .withData(Map.of(VALUE_KEY, encoded))
                   .build())
           .create();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.provider.ObjectNames;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,7 +39,7 @@ public final class UpToDate {
       Object tree =
           CANONICAL.convertValue(
               spec == null ? new OpenshiftAssistedConfigSpec() : spec, Map.class);
-      return Names.sha256(CANONICAL.writeValueAsString(tree)).substring(0, 16);
+      return ObjectNames.sha256(CANONICAL.writeValueAsString(tree)).substring(0, 16);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -35,6 +35,9 @@ public final class ExternalKinds {
   public static final String HIVE_VERSION = "v1";
 
   /** Label on every Cluster API object of a cluster: the Cluster's name. */
+  /** The type of the Secrets Cluster API exchanges (bootstrap data, kubeconfig). */
+  public static final String CLUSTER_SECRET_TYPE = "cluster.x-k8s.io/secret";
+
   public static final String CLUSTER_NAME_LABEL = "cluster.x-k8s.io/cluster-name";
 
   /** Label (empty value) on control plane Machines. */
