@@ -3,10 +3,15 @@ package io.openshiftagent.bootstrap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -16,13 +21,15 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
+import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
-import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,15 +55,70 @@ public class AgentReconciler implements Reconciler<Agent> {
    */
   static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
 
-  /** The BareMetalHost is not watched: a host that registered has been claimed already. */
-  static final Duration HOST_RECHECK = Duration.ofSeconds(15);
+  static final String AGENTS_BY_CONFIG = "agents-by-config";
 
   private final KubernetesClient client;
   private final EventRecorder events;
+  private InformerEventSource<Machine, Agent> machines;
+  private InformerEventSource<Metal3Machine, Agent> metal3Machines;
 
   public AgentReconciler(KubernetesClient client, EventRecorder events) {
     this.client = client;
     this.events = events;
+  }
+
+  /**
+   * Machines are cached to map their Metal3Machines back to Agents: the Metal3Machine names the
+   * BareMetalHost whose UID the Node is labelled with, and Metal3 may record it only after the host
+   * registered.
+   */
+  @Override
+  public List<EventSource<?, Agent>> prepareEventSources(EventSourceContext<Agent> context) {
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            AGENTS_BY_CONFIG,
+            agent ->
+                Optional.ofNullable(label(agent, Names.CONFIG_LABEL))
+                    .map(config -> List.of(agent.getMetadata().getNamespace() + "/" + config))
+                    .orElse(List.of()));
+    machines =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Machine.class, Agent.class)
+                .withName("machines")
+                .withSecondaryToPrimaryMapper(machine -> Set.of())
+                .build(),
+            context);
+    machines.addIndexers(
+        Map.of(
+            OpenshiftAssistedConfigReconciler.MACHINES_BY_INFRASTRUCTURE,
+            Hosts::infrastructureKey));
+    metal3Machines =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
+                .withName("metal3machines")
+                .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
+                .build(),
+            context);
+    return List.of(machines, metal3Machines);
+  }
+
+  private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
+    return machines
+        .byIndex(OpenshiftAssistedConfigReconciler.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m))
+        .stream()
+        .map(
+            machine ->
+                machine.getSpec().bootstrap == null ? null : machine.getSpec().bootstrap.configRef)
+        .filter(ref -> ref != null)
+        .flatMap(
+            ref ->
+                context
+                    .getPrimaryCache()
+                    .byIndex(AGENTS_BY_CONFIG, m3m.getMetadata().getNamespace() + "/" + ref.name)
+                    .stream())
+        .map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
   }
 
   @Override
@@ -76,10 +138,19 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (Pause.isPaused(cluster, o.config)) {
       return UpdateControl.noUpdate();
     }
-    Optional<BareMetalHost> host = Hosts.bareMetalHost(client, o.machine);
+    Optional<BareMetalHost> host =
+        Hosts.isMetal3(o.machine)
+            ? metal3Machines
+                .get(
+                    new ResourceID(
+                        o.machine.getSpec().infrastructureRef.name,
+                        o.machine.getMetadata().getNamespace()))
+                .flatMap(m3m -> Hosts.bareMetalHost(client, m3m))
+            : Optional.empty();
     if (host.isEmpty() && Hosts.isMetal3(o.machine)) {
       // Without the host's UID the Node could not be matched to its Machine: not approved yet.
-      return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_RECHECK);
+      // The Metal3Machine's event brings us back once Metal3 has recorded its host.
+      return UpdateControl.noUpdate();
     }
     String hostUid = host.map(h -> h.getMetadata().getUid()).orElse(null);
     AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
@@ -237,11 +308,7 @@ public class AgentReconciler implements Reconciler<Agent> {
             .withName(configRef.get().getName())
             .get();
     Machine machine =
-        client
-            .resources(Machine.class)
-            .inNamespace(namespace)
-            .withName(machineRef.get().getName())
-            .get();
+        machines.get(new ResourceID(machineRef.get().getName(), namespace)).orElse(null);
     if (config == null || machine == null) {
       return Optional.empty();
     }

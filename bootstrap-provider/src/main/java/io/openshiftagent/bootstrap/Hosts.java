@@ -21,6 +21,19 @@ final class Hosts {
         && METAL3_MACHINE.equals(ref.kind);
   }
 
+  /** The index key of a Machine's infrastructure object: {@code namespace/name}, or none. */
+  static java.util.List<String> infrastructureKey(Machine machine) {
+    return isMetal3(machine)
+        ? java.util.List.of(
+            machine.getMetadata().getNamespace() + "/" + machine.getSpec().infrastructureRef.name)
+        : java.util.List.of();
+  }
+
+  /** The same key for a Metal3Machine. */
+  static String key(Metal3Machine metal3Machine) {
+    return metal3Machine.getMetadata().getNamespace() + "/" + metal3Machine.getMetadata().getName();
+  }
+
   static Optional<Metal3Machine> metal3Machine(KubernetesClient client, Machine machine) {
     if (!isMetal3(machine)) {
       return Optional.empty();
@@ -35,8 +48,13 @@ final class Hosts {
 
   /** The host named by the Metal3Machine's {@code metal3.io/BareMetalHost: namespace/name}. */
   static Optional<BareMetalHost> bareMetalHost(KubernetesClient client, Machine machine) {
-    return metal3Machine(client, machine)
-        .map(m3m -> m3m.getMetadata().getAnnotations())
+    return metal3Machine(client, machine).flatMap(m3m -> bareMetalHost(client, m3m));
+  }
+
+  /** The host a Metal3Machine consumed, once Metal3 has recorded it. */
+  static Optional<BareMetalHost> bareMetalHost(
+      KubernetesClient client, Metal3Machine metal3Machine) {
+    return Optional.ofNullable(metal3Machine.getMetadata().getAnnotations())
         .map(annotations -> annotations.get(ExternalKinds.BAREMETALHOST_ANNOTATION))
         .flatMap(ref -> get(client, ref));
   }

@@ -72,14 +72,12 @@ public class OpenshiftAssistedConfigReconciler
       LoggerFactory.getLogger(OpenshiftAssistedConfigReconciler.class);
   static final String CONFIGS_BY_CLUSTER = "configs-by-cluster";
   static final String CLUSTERS_BY_CONTROL_PLANE = "clusters-by-control-plane";
+  static final String MACHINES_BY_INFRASTRUCTURE = "machines-by-infrastructure";
   static final String OPENSHIFT_ASSISTED_CONFIG = "OpenshiftAssistedConfig";
   static final String OPENSHIFT_ASSISTED_CONTROL_PLANE = "OpenshiftAssistedControlPlane";
 
   /** LiveISO hosts boot the ISO, not user data; Cluster API still needs a Secret to exist. */
   static final String LIVE_ISO_USER_DATA = "{\"ignition\":{\"version\":\"3.2.0\"}}";
-
-  /** Only for what no watch can report: the Metal3Machine, and the assisted-service REST API. */
-  static final Duration INFRASTRUCTURE_MACHINE_RECHECK = Duration.ofSeconds(10);
 
   private final KubernetesClient client;
   private final DiscoveryIgnitionSource discoveryIgnition;
@@ -89,6 +87,7 @@ public class OpenshiftAssistedConfigReconciler
   private final Map<String, Instant> downloadFailingSince = new ConcurrentHashMap<>();
 
   private InformerEventSource<Machine, OpenshiftAssistedConfig> machines;
+  private InformerEventSource<Metal3Machine, OpenshiftAssistedConfig> metal3Machines;
   private InformerEventSource<Cluster, OpenshiftAssistedConfig> clusters;
   private InformerEventSource<ClusterDeployment, OpenshiftAssistedConfig> clusterDeployments;
   private InformerEventSource<AgentClusterInstall, OpenshiftAssistedConfig> installs;
@@ -119,6 +118,20 @@ public class OpenshiftAssistedConfigReconciler
             InformerEventSourceConfiguration.from(Machine.class, OpenshiftAssistedConfig.class)
                 .withName("machines")
                 .withSecondaryToPrimaryMapper(OpenshiftAssistedConfigReconciler::configOf)
+                .build(),
+            context);
+    machines.addIndexers(Map.of(MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
+    // The Metal3Machine is made after the Machine; the live ISO is set on it once it exists.
+    metal3Machines =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    Metal3Machine.class, OpenshiftAssistedConfig.class)
+                .withName("metal3machines")
+                .withSecondaryToPrimaryMapper(
+                    m3m ->
+                        machines.byIndex(MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
+                            .flatMap(machine -> configOf(machine).stream())
+                            .collect(Collectors.toSet()))
                 .build(),
             context);
     clusters =
@@ -172,7 +185,8 @@ public class OpenshiftAssistedConfigReconciler
                     Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
                 .build(),
             context);
-    return List.of(machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
+    return List.of(
+        machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
 
   @Override
@@ -309,12 +323,12 @@ public class OpenshiftAssistedConfigReconciler
           Reasons.UNSUPPORTED_INFRASTRUCTURE,
           "the LiveISO boot mode needs a Metal3Machine as the Machine's spec.infrastructureRef");
     }
-    Optional<Metal3Machine> metal3Machine = Hosts.metal3Machine(client, machine);
+    Optional<Metal3Machine> metal3Machine =
+        cached(metal3Machines, machine.getSpec().infrastructureRef.name, config);
     if (metal3Machine.isEmpty()) {
       return Outcome.waiting(
-              Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
-              "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name)
-          .recheckAfter(INFRASTRUCTURE_MACHINE_RECHECK);
+          Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
+          "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
     }
     if (!bootsLiveIso(metal3Machine.get(), isoUrl)) {
       new OwnedFieldsPatch()
