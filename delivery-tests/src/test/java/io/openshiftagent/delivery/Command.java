@@ -69,6 +69,11 @@ final class Command {
     }
   }
 
+  /** Runs the command; fails with everything it printed unless it exits 0. */
+  String ok() {
+    return run().ok();
+  }
+
   Result run() {
     try {
       Path out = Files.createTempFile("command", ".out");
