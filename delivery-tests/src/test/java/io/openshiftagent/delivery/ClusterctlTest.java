@@ -31,8 +31,7 @@ class ClusterctlTest {
 
   @TempDir static Path work;
   private static KubeApiServerEnvironment env;
-  private static Path kubeconfig;
-  private static Path clusterctlConfig;
+  private static Clients clients;
   private static String version;
   private static String initOutput;
 
@@ -40,7 +39,7 @@ class ClusterctlTest {
   static void init() throws IOException {
     version = Release.pomReleaseVersion();
     Path repository = localRepository();
-    clusterctlConfig = work.resolve("clusterctl.yaml");
+    Path clusterctlConfig = work.resolve("clusterctl.yaml");
     Files.writeString(
         clusterctlConfig,
         """
@@ -64,8 +63,9 @@ class ClusterctlTest {
             .formatted(repository, CAPI_VERSION, CAPM3_VERSION, version));
 
     env = KubeApiServerEnvironment.startIndependent(List.of());
-    kubeconfig = work.resolve("kubeconfig");
-    Files.writeString(kubeconfig, env.kubeConfigYaml());
+    Path kubeconfig = Files.writeString(work.resolve("kubeconfig"), env.kubeConfigYaml());
+    clients =
+        new Clients(kubeconfig, clusterctlConfig, Files.createDirectories(work.resolve("home")));
     kubectl(
             "apply",
             "--server-side",
@@ -309,24 +309,10 @@ class ClusterctlTest {
   }
 
   private static Command kubectl(Object... args) {
-    Object[] all = new Object[args.length + 2];
-    all[0] = TestPaths.kubectl();
-    all[1] = "--kubeconfig=" + kubeconfig;
-    System.arraycopy(args, 0, all, 2, args.length);
-    return Command.of(all);
+    return clients.kubectl(args);
   }
 
   private static Command clusterctl(Object... args) {
-    Object[] all = new Object[args.length + 4];
-    all[0] = TestPaths.tool("clusterctl");
-    all[1] = "--config=" + clusterctlConfig;
-    all[2] = "--kubeconfig=" + kubeconfig;
-    all[3] = "-v1";
-    System.arraycopy(args, 0, all, 4, args.length);
-    return Command.of(all)
-        .env("CLUSTERCTL_DISABLE_VERSIONCHECK", "true")
-        // Keep clusterctl's overrides and cache in the test's directory, not the user's home.
-        .env("XDG_CONFIG_HOME", work.resolve("xdg").toString())
-        .env("HOME", work.resolve("home").toString());
+    return clients.clusterctl(args);
   }
 }
