@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterctlTest {
   private static final String CAPI_VERSION = "v1.14.0";
   private static final String CAPM3_VERSION = "v1.13.2";
+  private static final String ASSISTED_SERVICE_URL = "http://assisted-service.mce.svc:8090";
 
   @TempDir static Path work;
   private static KubeApiServerEnvironment env;
@@ -89,6 +90,8 @@ class ClusterctlTest {
                 "openshift-agent",
                 "--control-plane",
                 "openshift-agent")
+            .env("OPENSHIFT_AGENT_LOG_LEVEL", "DEBUG")
+            .env("OPENSHIFT_AGENT_ASSISTED_SERVICE_URL", ASSISTED_SERVICE_URL)
             .timeout(Duration.ofMinutes(5))
             .run();
     init.ok();
@@ -137,6 +140,24 @@ class ClusterctlTest {
               c -> {
                 assertThat(c.getName()).isEqualTo("manager");
                 assertThat(c.getImage()).endsWith(":v" + version);
+                // The variable given to clusterctl init, and the defaults of the others.
+                assertThat(c.getArgs())
+                    .contains(
+                        "--leader-elect=true",
+                        "--leader-election-namespace=$(POD_NAMESPACE)",
+                        "--log-level=DEBUG");
+                assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+                assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+                assertThat(c.getSecurityContext().getCapabilities().getDrop())
+                    .containsExactly("ALL");
+                assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+                assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+              });
+      assertThat(deployment.getSpec().getTemplate().getSpec().getSecurityContext())
+          .satisfies(
+              pod -> {
+                assertThat(pod.getRunAsNonRoot()).isTrue();
+                assertThat(pod.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
               });
       assertThat(
               client.apiextensions().v1().customResourceDefinitions().withName(provider[2]).get())
@@ -156,6 +177,28 @@ class ClusterctlTest {
       assertThat(client.serviceAccounts().inNamespace(namespace).withName(label + "-manager").get())
           .isNotNull();
     }
+    Map<String, String> bootstrapEnv = new HashMap<>();
+    client
+        .apps()
+        .deployments()
+        .inNamespace("openshift-agent-bootstrap-system")
+        .withName("bootstrap-openshift-agent-controller-manager")
+        .get()
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getEnv()
+        .forEach(e -> bootstrapEnv.put(e.getName(), e.getValue()));
+    assertThat(bootstrapEnv)
+        .containsEntry("ASSISTED_SERVICE_URL", ASSISTED_SERVICE_URL)
+        .containsEntry("ASSISTED_CA_BUNDLE_RESOURCE", "secret")
+        .containsEntry("ASSISTED_CA_BUNDLE_KEY", "ca.crt")
+        .containsKeys(
+            "ASSISTED_CA_BUNDLE_NAMESPACE", "ASSISTED_CA_BUNDLE_NAME", "POD_NAMESPACE", "POD_NAME");
+    assertThat(bootstrapEnv.get("ASSISTED_CA_BUNDLE_NAME")).as("empty by default").isNullOrEmpty();
+
     // clusterctl's inventory: what `clusterctl upgrade` and `clusterctl move` later rely on.
     List<String> inventory =
         client

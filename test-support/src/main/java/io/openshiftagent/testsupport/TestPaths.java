@@ -77,11 +77,15 @@ public final class TestPaths {
   }
 
   /**
-   * A client {@code hack/build-tools.sh} built ({@code clusterctl}, {@code helm}) in {@code
-   * $OPENSHIFT_AGENT_CACHE/bin} (default {@code ~/.cache/openshift-agent/bin}).
+   * A client {@code hack/build-tools.sh} built ({@code clusterctl}, {@code helm}) in the hack
+   * cache's {@code bin/}: {@code $OPENSHIFT_AGENT_CACHE} as hack/lib.sh reads it, else the {@code
+   * openshiftagent.cache} property Maven sets, else {@code ~/.cache/openshift-agent}.
    */
   public static Path tool(String name) {
     String cache = System.getenv("OPENSHIFT_AGENT_CACHE");
+    if (cache == null || cache.isBlank()) {
+      cache = System.getProperty("openshiftagent.cache");
+    }
     Path dir =
         cache != null && !cache.isBlank()
             ? Path.of(cache)
