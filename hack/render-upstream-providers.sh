@@ -7,7 +7,8 @@ source "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 repo="$root/.cache/clusterctl-repository"
 certs="$root/.cache/cert-manager-crds"
-if [[ -f "$repo/.complete" && -f "$certs/.complete" ]]; then
+stamp="capi=$CAPI_VERSION capm3=$CAPM3_VERSION cert-manager=$CERT_MANAGER_VERSION"
+if [[ "$(cat "$repo/.complete" 2>/dev/null)" == "$stamp" && -f "$certs/.complete" ]]; then
   exit 0
 fi
 require_go
@@ -24,5 +25,6 @@ cp "$capi/metadata.yaml" "$repo/cluster-api/v$CAPI_VERSION/metadata.yaml"
 cp "$capm3/metadata.yaml" "$repo/infrastructure-metal3/v$CAPM3_VERSION/metadata.yaml"
 cp "$cert_manager"/deploy/crds/*.yaml "$certs/"
 chmod -R u+w "$repo" "$certs"
-touch "$repo/.complete" "$certs/.complete"
+echo "$stamp" > "$repo/.complete"
+echo "$stamp" > "$certs/.complete"
 log "clusterctl repository in $repo, cert-manager CRDs in $certs"

@@ -2,6 +2,7 @@ package io.openshiftagent.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,6 +72,17 @@ class ReleaseArtifactsTest {
                 + "}",
             "--log-level=${OPENSHIFT_AGENT_LOG_LEVEL:=INFO}")
         .doesNotContain("ASSISTED_CA_BUNDLE", "bootstrap.cluster.x-k8s.io_");
+  }
+
+  @Test
+  void kustomizeTreesUseTheImagesOfThisRelease() throws IOException {
+    for (String provider : List.of("bootstrap", "controlplane")) {
+      assertThat(
+              Files.readString(
+                  TestPaths.repoRoot().resolve("config/" + provider + "/kustomization.yaml")))
+          .as("config/%s/kustomization.yaml images", provider)
+          .contains("newTag: v" + Release.pomReleaseVersion());
+    }
   }
 
   @Test
