@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * Renders docs/api-reference.md from the committed CRDs: every field of every kind with its type,
@@ -23,10 +22,10 @@ import java.util.stream.Stream;
 final class ApiReference {
   private ApiReference() {}
 
-  static String render(Path crdDir) {
+  static String render(List<Path> crdFiles) {
     List<CustomResourceDefinition> crds = new ArrayList<>();
-    try (Stream<Path> files = Files.list(crdDir)) {
-      for (Path file : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+    try {
+      for (Path file : crdFiles) {
         crds.add(Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class));
       }
     } catch (IOException e) {
@@ -35,7 +34,7 @@ final class ApiReference {
     StringBuilder md = new StringBuilder();
     md.append("# API reference\n\n")
         .append(
-            "Generated from `config/crd/bases`; `hack/update-crds.sh` regenerates both after a change to\n")
+            "Generated from `config/crd`; `hack/update-crds.sh` regenerates both after a change to\n")
         .append("the model in `api/`, and a test fails while this page is stale.\n")
         .append("Every rule listed here is enforced by the API server at admission.\n");
     for (CustomResourceDefinition crd : crds) {

@@ -1,7 +1,11 @@
 package io.openshiftagent.testsupport;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /** Where the tests find the repository and what the hack/ scripts prepared. */
 public final class TestPaths {
@@ -26,9 +30,25 @@ public final class TestPaths {
         "cannot find the repository root from " + Path.of("").toAbsolutePath());
   }
 
-  /** Our generated CRDs, as committed for kubectl/GitOps users. */
+  /**
+   * Our generated CRDs, as committed for kubectl/GitOps users: one kustomization directory per
+   * provider ({@code bootstrap/}, {@code controlplane/}) below this one.
+   */
   public static Path ourCrds() {
-    return repoRoot().resolve("config/crd/bases");
+    return repoRoot().resolve("config/crd");
+  }
+
+  /** The committed CRD files of {@link #ourCrds()}, sorted, without the kustomization files. */
+  public static List<Path> ourCrdFiles() {
+    try (Stream<Path> files = Files.walk(ourCrds())) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".yaml"))
+          .filter(p -> !p.getFileName().toString().equals("kustomization.yaml"))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + ourCrds(), e);
+    }
   }
 
   /** The upstream CRDs that {@code hack/fetch-upstream-crds.sh} copied out of their Go modules. */
@@ -54,5 +74,43 @@ public final class TestPaths {
 
   public static Path kubeBinaries() {
     return kubeApiTestDir().resolve("k8s").resolve(KUBERNETES_VERSION + "-linux-amd64");
+  }
+
+  /**
+   * A client {@code hack/build-tools.sh} built ({@code clusterctl}, {@code helm}) in the hack
+   * cache's {@code bin/}: {@code $OPENSHIFT_AGENT_CACHE} as hack/lib.sh reads it, else the {@code
+   * openshiftagent.cache} property Maven sets, else {@code ~/.cache/openshift-agent}.
+   */
+  public static Path tool(String name) {
+    String cache = System.getenv("OPENSHIFT_AGENT_CACHE");
+    if (cache == null || cache.isBlank()) {
+      cache = System.getProperty("openshiftagent.cache");
+    }
+    Path dir =
+        cache != null && !cache.isBlank()
+            ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache", "openshift-agent");
+    Path tool = dir.resolve("bin").resolve(name);
+    if (!Files.isExecutable(tool)) {
+      throw new IllegalStateException(tool + " is missing: run hack/build-tools.sh");
+    }
+    return tool;
+  }
+
+  /** The real kubectl (kustomize built in) that {@code hack/build-kube-binaries.sh} built. */
+  public static Path kubectl() {
+    return kubeBinaries().resolve("kubectl");
+  }
+
+  /**
+   * What {@code hack/render-upstream-providers.sh} prepared: {@code clusterctl-repository} (Cluster
+   * API core and Metal3 components) and {@code cert-manager-crds}.
+   */
+  public static Path upstreamProviders(String name) {
+    Path dir = repoRoot().resolve(".cache").resolve(name);
+    if (!Files.isRegularFile(dir.resolve(".complete"))) {
+      throw new IllegalStateException(dir + " is missing: run hack/render-upstream-providers.sh");
+    }
+    return dir;
   }
 }

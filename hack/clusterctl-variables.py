@@ -1,0 +1,27 @@
+"""Turns a rendered provider manifest (stdin) into clusterctl components (stdout): the settings users tune become
+${VARIABLE:=default}. Fails when an expected line is missing, so a change to config/ cannot silently drop one."""
+import re
+import sys
+
+version, image_variable = sys.argv[1], sys.argv[2]
+text = sys.stdin.read()
+
+
+def replace(pattern, replacement, optional=False):
+    global text
+    text, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
+    if count != 1 and not (optional and count == 0):
+        sys.exit(f"expected one match of {pattern!r} in the rendered manifests, found {count}")
+
+
+replace(r"^(\s+image: )(\S+?):\S+$", lambda m: f"{m[1]}${{{image_variable}:={m[2]}:v{version}}}")
+replace(r"^(\s+- --log-level=)(\S+)$", r"\1${OPENSHIFT_AGENT_LOG_LEVEL:=\2}")
+# The bootstrap provider's assisted-service settings. clusterctl treats an empty default as unset, so an empty
+# value is written as the YAML literal "" (unquoted variable, quoted default).
+for name in ["ASSISTED_CA_BUNDLE_RESOURCE", "ASSISTED_CA_BUNDLE_NAMESPACE", "ASSISTED_CA_BUNDLE_NAME",
+             "ASSISTED_CA_BUNDLE_KEY", "ASSISTED_SERVICE_URL"]:
+    def variable(m, name=name):
+        default = m[2].strip("'\"") or '""'
+        return f"{m[1]}${{OPENSHIFT_AGENT_{name}:={default}}}"
+    replace(rf"(- name: {name}\n\s+value: )(.*)$", variable, optional=image_variable != "OPENSHIFT_AGENT_BOOTSTRAP_IMAGE")
+sys.stdout.write(text)
