@@ -7,5 +7,6 @@ cd "$(dirname "$0")/.."
 started=$(date +%s)
 ./hack/build-kube-binaries.sh
 ./hack/fetch-upstream-crds.sh
+./hack/build-tools.sh
 mvn -B -ntp verify "$@"
 echo "[hack] test.sh finished in $(( $(date +%s) - started ))s"

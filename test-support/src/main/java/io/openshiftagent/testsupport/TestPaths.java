@@ -55,4 +55,21 @@ public final class TestPaths {
   public static Path kubeBinaries() {
     return kubeApiTestDir().resolve("k8s").resolve(KUBERNETES_VERSION + "-linux-amd64");
   }
+
+  /**
+   * A client that {@code hack/build-tools.sh} built (helm, clusterctl) in {@code
+   * $OPENSHIFT_AGENT_CACHE/bin}, default {@code ~/.cache/openshift-agent/bin}.
+   */
+  public static Path tool(String name) {
+    String cache = System.getenv("OPENSHIFT_AGENT_CACHE");
+    Path dir =
+        cache != null && !cache.isBlank()
+            ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache", "openshift-agent");
+    Path tool = dir.resolve("bin").resolve(name);
+    if (!Files.isExecutable(tool)) {
+      throw new IllegalStateException(tool + " is missing: run hack/build-tools.sh");
+    }
+    return tool;
+  }
 }
