@@ -1,0 +1,217 @@
+package io.openshiftagent.delivery;
+
+import static io.openshiftagent.delivery.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPaths;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each provider's shaded jar, started as a real process ({@code java -jar}) against the real API
+ * server: probes, metrics, leader election, a clean stop on SIGTERM, and its command line.
+ */
+class RunnableJarTest {
+  private static final Duration START = Duration.ofSeconds(60);
+  private static final Duration STOP = Duration.ofSeconds(20);
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  enum Provider {
+    BOOTSTRAP(
+        "bootstrap-provider",
+        "bootstrap-openshift-agent-leader",
+        List.of("openshiftassistedconfig", "agent")),
+    CONTROLPLANE(
+        "controlplane-provider",
+        "controlplane-openshift-agent-leader",
+        List.of("openshiftassistedcontrolplane"));
+
+    final String command;
+    final String lease;
+    final List<String> controllers;
+
+    Provider(String command, String lease, List<String> controllers) {
+      this.command = command;
+      this.lease = lease;
+      this.controllers = controllers;
+    }
+
+    Path jar() {
+      return TestPaths.repoRoot().resolve(command).resolve("target").resolve(command + ".jar");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void servesProbesAndMetricsHoldsTheLeaseAndReleasesItOnSigterm(
+      Provider provider, @TempDir Path dir) throws Exception {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, env.kubeConfigYaml());
+    String namespace = env.createNamespace("jar-" + provider.command);
+    int healthPort = freePort();
+    int metricsPort = freePort();
+    Path log = dir.resolve("provider.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                java(),
+                "-jar",
+                provider.jar().toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--leader-elect=true",
+                "--leader-election-namespace=" + namespace,
+                "--health-port=" + healthPort,
+                "--metrics-port=" + metricsPort)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    // The Deployment sets POD_NAME from the downward API; the Lease holder is named after it.
+    builder.environment().put("POD_NAME", "jar-test-pod");
+    Process process = builder.start();
+    try {
+      await(
+          provider.command + " answers /healthz and /readyz with 200 (log: " + log + ")",
+          START,
+          () -> status(healthPort, "/healthz") == 200 && status(healthPort, "/readyz") == 200);
+
+      await(
+          provider.command + " takes the Lease " + namespace + "/" + provider.lease,
+          START,
+          () -> {
+            Lease lease =
+                env.client().leases().inNamespace(namespace).withName(provider.lease).get();
+            return lease != null && !isNullOrEmpty(lease.getSpec().getHolderIdentity());
+          });
+      String holder =
+          env.client()
+              .leases()
+              .inNamespace(namespace)
+              .withName(provider.lease)
+              .get()
+              .getSpec()
+              .getHolderIdentity();
+      assertThat(holder).as("Lease holder while running").startsWith("jar-test-pod_");
+
+      String metrics = get(metricsPort, "/metrics").body();
+      for (String controller : provider.controllers) {
+        assertThat(metrics)
+            .as("per-controller JOSDK metrics of %s", controller)
+            .containsPattern("(?m)^operator_sdk_reconciliations_executions_" + controller + "[{ ]")
+            .containsPattern("(?m)^operator_sdk_reconciliations_queue_size_" + controller + "[{ ]");
+      }
+      assertThat(metrics).contains("jvm_memory_used_bytes");
+
+      long stopAsked = System.nanoTime();
+      process.destroy(); // SIGTERM
+      assertThat(process.waitFor(STOP.toSeconds(), TimeUnit.SECONDS))
+          .as("%s exits within %s of SIGTERM (log: %s)", provider.command, STOP, log)
+          .isTrue();
+      assertThat(process.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
+      assertThat(Duration.ofNanos(System.nanoTime() - stopAsked)).isLessThan(STOP);
+      assertThat(Files.readString(log)).contains("released leader Lease");
+      Lease released = env.client().leases().inNamespace(namespace).withName(provider.lease).get();
+      assertThat(released.getSpec().getHolderIdentity())
+          .as("Lease holder after a clean stop (was %s)", holder)
+          .isNullOrEmpty();
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void helpExitsZeroAndDocumentsEveryFlag(Provider provider) {
+    Command help =
+        Command.run(
+                Duration.ofSeconds(30),
+                List.of(java(), "-jar", provider.jar().toString(), "--help"))
+            .succeeded();
+    assertThat(help.stdout()).startsWith("Usage: " + provider.command);
+    assertThat(flags(help.stdout()))
+        .containsExactlyInAnyOrder(
+            "kubeconfig",
+            "namespace",
+            "watch-filter",
+            "leader-elect",
+            "leader-election-id",
+            "leader-election-namespace",
+            "concurrency",
+            "log-level",
+            "log-format",
+            "metrics-port",
+            "health-port",
+            "help");
+    assertThat(help.stdout()).contains("default: " + provider.lease);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void anUnknownFlagExitsTwoAndSaysWhich(Provider provider) {
+    Command bad =
+        Command.run(
+            Duration.ofSeconds(30),
+            List.of(java(), "-jar", provider.jar().toString(), "--no-such-flag=1"));
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.stderr()).contains("unknown flag --no-such-flag").contains("Usage:");
+  }
+
+  private static boolean isNullOrEmpty(String s) {
+    return s == null || s.isEmpty();
+  }
+
+  /** The flags a --help text lists, in order. */
+  static List<String> flags(String help) {
+    List<String> flags = new ArrayList<>();
+    Matcher m = Pattern.compile("(?m)^  --([a-z-]+)").matcher(help);
+    while (m.find()) {
+      flags.add(m.group(1));
+    }
+    return flags;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static int status(int port, String path) {
+    return get(port, path).statusCode();
+  }
+
+  private static HttpResponse<String> get(int port, String path) {
+    try {
+      return HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}
