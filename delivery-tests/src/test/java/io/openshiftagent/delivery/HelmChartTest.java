@@ -224,7 +224,8 @@ class HelmChartTest {
   @Test
   void installCreatesCrdsRbacAndDeploymentsOnARealApiServer(@TempDir Path dir) throws IOException {
     // An API server of its own without our CRDs, so that the chart is what creates them.
-    try (KubeApiServerEnvironment env = KubeApiServerEnvironment.startIndependent(List.<Path>of())) {
+    try (KubeApiServerEnvironment env =
+        KubeApiServerEnvironment.startIndependent(List.<Path>of())) {
       Path kubeconfig = dir.resolve("kubeconfig");
       Files.writeString(kubeconfig, env.kubeConfigYaml());
       KubernetesClient client = env.client();
