@@ -64,52 +64,23 @@ class RunnableJarTest {
   void servesProbesAndMetricsHoldsTheLeaseAndReleasesItOnSigterm(
       Provider provider, @TempDir Path dir) throws Exception {
     KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
-    Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, env.kubeConfigYaml());
     String namespace = env.createNamespace("jar-" + provider.command);
-    int healthPort = freePort();
-    int metricsPort = freePort();
-    Path log = dir.resolve("provider.log");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                java(),
-                "-jar",
-                provider.jar().toString(),
-                "--kubeconfig=" + kubeconfig,
-                "--leader-elect=true",
-                "--leader-election-namespace=" + namespace,
-                "--health-port=" + healthPort,
-                "--metrics-port=" + metricsPort)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    // The Deployment sets POD_NAME from the downward API; the Lease holder is named after it.
-    builder.environment().put("POD_NAME", "jar-test-pod");
-    Process process = builder.start();
-    try {
+    try (Running running = Running.start(provider, env, namespace, "jar-test-pod", dir)) {
       await(
-          provider.command + " answers /healthz and /readyz with 200 (log: " + log + ")",
+          provider.command + " answers /healthz and /readyz with 200 (log: " + running.log + ")",
           START,
-          () -> status(healthPort, "/healthz") == 200 && status(healthPort, "/readyz") == 200);
-
+          () ->
+              status(running.healthPort, "/healthz") == 200
+                  && status(running.healthPort, "/readyz") == 200);
       await(
           provider.command + " takes the Lease " + namespace + "/" + provider.lease,
           START,
-          () -> {
-            Lease lease =
-                env.client().leases().inNamespace(namespace).withName(provider.lease).get();
-            return lease != null && !isNullOrEmpty(lease.getSpec().getHolderIdentity());
-          });
-      String holder =
-          env.client()
-              .leases()
-              .inNamespace(namespace)
-              .withName(provider.lease)
-              .get()
-              .getSpec()
-              .getHolderIdentity();
+          () -> !holder(env, namespace, provider).isEmpty());
+      String holder = holder(env, namespace, provider);
+      // The Deployment sets POD_NAME from the downward API; the Lease holder is named after it.
       assertThat(holder).as("Lease holder while running").startsWith("jar-test-pod_");
 
-      String metrics = get(metricsPort, "/metrics").body();
+      String metrics = get(running.metricsPort, "/metrics").body();
       for (String controller : provider.controllers) {
         assertThat(metrics)
             .as("per-controller JOSDK metrics of %s", controller)
@@ -118,21 +89,114 @@ class RunnableJarTest {
       }
       assertThat(metrics).contains("jvm_memory_used_bytes");
 
-      long stopAsked = System.nanoTime();
-      process.destroy(); // SIGTERM
-      assertThat(process.waitFor(STOP.toSeconds(), TimeUnit.SECONDS))
-          .as("%s exits within %s of SIGTERM (log: %s)", provider.command, STOP, log)
+      running.stopWithSigterm();
+      assertThat(Files.readString(running.log)).contains("released leader Lease");
+      assertThat(holder(env, namespace, provider))
+          .as("Lease holder after a clean stop (was %s)", holder)
+          .isEmpty();
+    }
+  }
+
+  /**
+   * A second replica waits while the first leads, and takes over as soon as the first stops
+   * cleanly: sooner than the Lease's duration, because the first released it.
+   */
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void aStandbyTakesOverAtOnceWhenTheLeaderStops(Provider provider, @TempDir Path dir)
+      throws Exception {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    String namespace = env.createNamespace("failover-" + provider.command);
+    Files.createDirectories(dir.resolve("a"));
+    Files.createDirectories(dir.resolve("b"));
+    try (Running first = Running.start(provider, env, namespace, "pod-a", dir.resolve("a"));
+        Running second = Running.start(provider, env, namespace, "pod-b", dir.resolve("b"))) {
+      await(
+          "one of the two replicas leads",
+          START,
+          () -> holder(env, namespace, provider).startsWith("pod-"));
+      await(
+          "both replicas answer /healthz",
+          START,
+          () ->
+              status(first.healthPort, "/healthz") == 200
+                  && status(second.healthPort, "/healthz") == 200);
+      boolean firstLeads = holder(env, namespace, provider).startsWith("pod-a_");
+      Running leader = firstLeads ? first : second;
+      String standby = firstLeads ? "pod-b_" : "pod-a_";
+
+      leader.stopWithSigterm();
+      long stopped = System.nanoTime();
+      await(
+          "the standby takes the Lease",
+          Duration.ofSeconds(10),
+          () -> holder(env, namespace, provider).startsWith(standby));
+      // The elector's Lease lasts 15 s: without the release the standby would wait for it to
+      // expire.
+      assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+
+  /** A provider process started with {@code java -jar} against the test API server. */
+  private static final class Running implements AutoCloseable {
+    final Process process;
+    final Path log;
+    final int healthPort;
+    final int metricsPort;
+    final String command;
+
+    private Running(Process process, Path log, int healthPort, int metricsPort, String command) {
+      this.process = process;
+      this.log = log;
+      this.healthPort = healthPort;
+      this.metricsPort = metricsPort;
+      this.command = command;
+    }
+
+    static Running start(
+        Provider provider, KubeApiServerEnvironment env, String namespace, String podName, Path dir)
+        throws IOException {
+      Path kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, env.kubeConfigYaml());
+      int healthPort = freePort();
+      int metricsPort = freePort();
+      Path log = dir.resolve("provider.log");
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  java(),
+                  "-jar",
+                  provider.jar().toString(),
+                  "--kubeconfig=" + kubeconfig,
+                  "--leader-elect=true",
+                  "--leader-election-namespace=" + namespace,
+                  "--health-port=" + healthPort,
+                  "--metrics-port=" + metricsPort)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
+      builder.environment().put("POD_NAME", podName);
+      return new Running(builder.start(), log, healthPort, metricsPort, provider.command);
+    }
+
+    /** SIGTERM, then the process must exit with 0 or 143 within {@link #STOP}. */
+    void stopWithSigterm() throws InterruptedException {
+      process.destroy();
+      assertThat(process.waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS))
+          .as("%s exits within %s of SIGTERM (log: %s)", command, STOP, log)
           .isTrue();
       assertThat(process.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
-      assertThat(Duration.ofNanos(System.nanoTime() - stopAsked)).isLessThan(STOP);
-      assertThat(Files.readString(log)).contains("released leader Lease");
-      Lease released = env.client().leases().inNamespace(namespace).withName(provider.lease).get();
-      assertThat(released.getSpec().getHolderIdentity())
-          .as("Lease holder after a clean stop (was %s)", holder)
-          .isNullOrEmpty();
-    } finally {
+    }
+
+    @Override
+    public void close() {
       process.destroyForcibly();
     }
+  }
+
+  /** The Lease's holder, empty when there is no Lease or no holder. */
+  private static String holder(KubeApiServerEnvironment env, String namespace, Provider provider) {
+    Lease lease = env.client().leases().inNamespace(namespace).withName(provider.lease).get();
+    String holder = lease == null ? null : lease.getSpec().getHolderIdentity();
+    return holder == null ? "" : holder;
   }
 
   @ParameterizedTest
@@ -170,10 +234,6 @@ class RunnableJarTest {
             List.of(java(), "-jar", provider.jar().toString(), "--no-such-flag=1"));
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.stderr()).contains("unknown flag --no-such-flag").contains("Usage:");
-  }
-
-  private static boolean isNullOrEmpty(String s) {
-    return s == null || s.isEmpty();
   }
 
   /** The flags a --help text lists, in order. */
