@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.openshiftagent.testsupport.CrdInstaller;
@@ -39,7 +40,8 @@ class HelmChartTest {
   private static final Path CHART = TestPaths.repoRoot().resolve("charts/openshift-agent");
   private static final Duration HELM = Duration.ofSeconds(120);
   // Parses rendered manifests; never talks to a server.
-  private static final KubernetesClient PARSER = new KubernetesClientBuilder().build();
+  private static final KubernetesClient PARSER =
+      new KubernetesClientBuilder().withConfig(Config.empty()).build();
 
   @AfterAll
   static void closeParser() {
