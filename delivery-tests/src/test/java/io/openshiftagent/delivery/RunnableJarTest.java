@@ -133,7 +133,11 @@ class RunnableJarTest {
           () -> holder(env, namespace, provider).startsWith(standby));
       // The elector's Lease lasts 15 s: without the release the standby would wait for it to
       // expire.
-      assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isLessThan(Duration.ofSeconds(10));
+      Duration takeover = Duration.ofNanos(System.nanoTime() - stopped);
+      System.out.printf(
+          "%s: the standby led %d ms after the leader exited%n",
+          provider.command, takeover.toMillis());
+      assertThat(takeover).isLessThan(Duration.ofSeconds(10));
     }
   }
 
@@ -179,10 +183,14 @@ class RunnableJarTest {
 
     /** SIGTERM, then the process must exit with 0 or 143 within {@link #STOP}. */
     void stopWithSigterm() throws InterruptedException {
+      long asked = System.nanoTime();
       process.destroy();
       assertThat(process.waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS))
           .as("%s exits within %s of SIGTERM (log: %s)", command, STOP, log)
           .isTrue();
+      System.out.printf(
+          "%s: exited with %d, %d ms after SIGTERM%n",
+          command, process.exitValue(), (System.nanoTime() - asked) / 1_000_000);
       assertThat(process.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
     }
 
