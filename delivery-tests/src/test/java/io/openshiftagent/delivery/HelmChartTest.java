@@ -224,7 +224,8 @@ class HelmChartTest {
   }
 
   @Test
-  void installCreatesCrdsRbacAndDeploymentsOnARealApiServer(@TempDir Path dir) throws IOException {
+  void installCreatesCrdsRbacAndDeploymentsAndUninstallKeepsTheCrds(@TempDir Path dir)
+      throws IOException {
     // An API server of its own without our CRDs, so that the chart is what creates them.
     try (KubeApiServerEnvironment env =
         KubeApiServerEnvironment.startIndependent(List.<Path>of())) {
@@ -285,6 +286,16 @@ class HelmChartTest {
           helm("status", "capoa", "--kubeconfig", kubeconfig.toString(), "-n", "capoa-system")
               .succeeded();
       assertThat(status.stdout()).contains("STATUS: deployed");
+
+      // Uninstalling removes what the templates made but keeps the CRDs, and so every cluster's
+      // objects (Helm never deletes crds/).
+      helm("uninstall", "capoa", "--kubeconfig", kubeconfig.toString(), "-n", "capoa-system")
+          .succeeded();
+      assertThat(client.apps().deployments().inNamespace("capoa-system").list().getItems())
+          .isEmpty();
+      assertThat(client.rbac().clusterRoles().withName("capoa-bootstrap").get()).isNull();
+      assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
+          .hasSize(4);
     }
   }
 
