@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real clients the delivery tests drive, from the Go module proxy, into $TOOLS_BIN_DIR
 # (~/.cache/openshift-agent/bin): clusterctl (Cluster API v$CAPI_VERSION) and helm (v$HELM_VERSION).
-# kubectl (with kustomize built in) comes from hack/build-kube-binaries.sh. Idempotent.
+# kubectl (with kustomize built in) comes from hack/build-kube-binaries.sh; lua5.1 comes from apt. Idempotent.
 source "$(dirname "$0")/lib.sh"
 
 mkdir -p "$TOOLS_BIN_DIR"
@@ -36,4 +36,14 @@ if [[ ! -x "$TOOLS_BIN_DIR/helm-v$HELM_VERSION" ]]; then
   mv "$work/helm-bin/helm" "$TOOLS_BIN_DIR/helm-v$HELM_VERSION"
 fi
 ln -sf "helm-v$HELM_VERSION" "$TOOLS_BIN_DIR/helm"
-log "tools ready in $TOOLS_BIN_DIR: $("$TOOLS_BIN_DIR/clusterctl" version -o short 2>/dev/null), $("$TOOLS_BIN_DIR/helm" version --short 2>/dev/null)"
+# The Argo CD health checks are Lua 5.1 (gopher-lua); the delivery tests run them in the real interpreter.
+if ! command -v lua5.1 >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    log "installing lua5.1"
+    apt-get install -y -q lua5.1 >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q lua5.1 >/dev/null; }
+  else
+    log "lua5.1 is missing: install the Debian package lua5.1 (apt-get install -y lua5.1) as root"
+    exit 1
+  fi
+fi
+log "tools ready in $TOOLS_BIN_DIR: $("$TOOLS_BIN_DIR/clusterctl" version -o short 2>/dev/null), $("$TOOLS_BIN_DIR/helm" version --short 2>/dev/null), $(lua5.1 -v 2>&1)"

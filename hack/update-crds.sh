@@ -30,3 +30,7 @@ done
 mvn -B -q -pl api -am test -Dtest=ApiReferenceIsCurrentTest -Dapi.reference.update=true -Denforcer.skip \
   -Dspotless.check.skip=true -Dsurefire.failIfNoSpecifiedTests=false
 echo "docs/api-reference.md"
+# The Helm chart installs the same CRDs from its crds/ directory (delivery-tests fail while its copy is stale).
+rm -f charts/openshift-agent/crds/*.yaml
+cp config/crd/bases/*.yaml charts/openshift-agent/crds/
+echo "charts/openshift-agent/crds"

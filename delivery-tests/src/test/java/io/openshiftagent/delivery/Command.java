@@ -28,6 +28,16 @@ final class Command {
     return new Command(args);
   }
 
+  /** Runs {@code command} to its end within {@code timeout}. */
+  static Result run(Duration timeout, List<String> command) {
+    return of(command.toArray()).timeout(timeout).run();
+  }
+
+  /** Runs {@code command}, feeding it {@code stdin}, to its end within {@code timeout}. */
+  static Result run(Duration timeout, String stdin, List<String> command) {
+    return of(command.toArray()).stdin(stdin).timeout(timeout).run();
+  }
+
   Command env(String name, String value) {
     env.put(name, value);
     return this;
@@ -50,12 +60,17 @@ final class Command {
 
   /** What a finished process left: its exit code and its standard output and error. */
   record Result(List<String> command, int exitCode, String stdout, String stderr) {
-    /** The standard output; fails with everything the process printed if it did not exit 0. */
-    String ok() {
+    /** This result; fails with everything the process printed if it did not exit 0. */
+    Result succeeded() {
       if (exitCode != 0) {
         throw new AssertionError(this.describe());
       }
-      return stdout;
+      return this;
+    }
+
+    /** The standard output; fails with everything the process printed if it did not exit 0. */
+    String ok() {
+      return succeeded().stdout();
     }
 
     String describe() {

@@ -50,7 +50,7 @@ class ReleaseArtifactsTest {
     assertWellFormed(file, Release.BOOTSTRAP_LABEL, "OpenshiftAssistedConfig");
     assertThat(Files.readString(file))
         .contains(
-            "image: ${OPENSHIFT_AGENT_BOOTSTRAP_IMAGE:=ghcr.io/openshift-agent/bootstrap-provider:v"
+            "image: ${OPENSHIFT_AGENT_BOOTSTRAP_IMAGE:=quay.io/openshift-agent/bootstrap-provider:v"
                 + Release.pomReleaseVersion()
                 + "}",
             "--log-level=${OPENSHIFT_AGENT_LOG_LEVEL:=INFO}",
@@ -67,7 +67,7 @@ class ReleaseArtifactsTest {
     assertWellFormed(file, Release.CONTROL_PLANE_LABEL, "OpenshiftAssistedControlPlane");
     assertThat(Files.readString(file))
         .contains(
-            "image: ${OPENSHIFT_AGENT_CONTROL_PLANE_IMAGE:=ghcr.io/openshift-agent/controlplane-provider:v"
+            "image: ${OPENSHIFT_AGENT_CONTROL_PLANE_IMAGE:=quay.io/openshift-agent/controlplane-provider:v"
                 + Release.pomReleaseVersion()
                 + "}",
             "--log-level=${OPENSHIFT_AGENT_LOG_LEVEL:=INFO}")

@@ -27,6 +27,10 @@ final class Logging {
       json.setWithSequenceNumber(false);
       json.setWithNanoseconds(false);
       json.setWithContext(false);
+      // The message as people read it, not the pattern and its arguments apart.
+      json.setWithFormattedMessage(true);
+      json.setWithMessage(false);
+      json.setWithArguments(false);
       encoder = json;
     } else {
       PatternLayoutEncoder text = new PatternLayoutEncoder();

@@ -1,0 +1,404 @@
+package io.openshiftagent.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPaths;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Helm chart, driven by the real helm: lint, template, and install on a real API server. */
+class HelmChartTest {
+  private static final Path CHART = TestPaths.repoRoot().resolve("charts/openshift-agent");
+  private static final Duration HELM = Duration.ofSeconds(120);
+  // Parses rendered manifests; never talks to a server.
+  private static final KubernetesClient PARSER =
+      new KubernetesClientBuilder().withConfig(Config.empty()).build();
+
+  @AfterAll
+  static void closeParser() {
+    PARSER.close();
+  }
+
+  @Test
+  void chartCrdsAreTheCommittedCrds() throws IOException {
+    Map<String, String> committed = yamlFiles(TestPaths.ourCrds());
+    assertThat(committed).hasSize(4);
+    assertThat(yamlFiles(CHART.resolve("crds")))
+        .as("charts/openshift-agent/crds is stale: run hack/update-crds.sh and commit the result")
+        .isEqualTo(committed);
+  }
+
+  @Test
+  void lintPassesWithDefaultsAndWithEveryOptionSet() {
+    helm("lint", "--strict", CHART.toString()).succeeded();
+    List<String> args = new ArrayList<>(List.of("lint", "--strict", CHART.toString()));
+    args.addAll(everyOption());
+    helm(args.toArray(String[]::new)).succeeded();
+  }
+
+  @Test
+  void defaultsRenderBothProvidersHardenedWithProbesMetricsAndLeaderElection() {
+    List<HasMetadata> objects = template();
+    for (String provider : List.of("bootstrap", "controlplane")) {
+      String name = "capoa-" + provider;
+      Deployment deployment = find(objects, Deployment.class, name);
+      PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+      assertThat(pod.getServiceAccountName()).isEqualTo(name);
+      assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+      assertThat(pod.getSecurityContext().getSeccompProfile().getType())
+          .isEqualTo("RuntimeDefault");
+      Container manager = pod.getContainers().get(0);
+      assertThat(pod.getContainers()).hasSize(1);
+      assertThat(manager.getName()).isEqualTo("manager");
+      assertThat(manager.getImage())
+          .isEqualTo("quay.io/openshift-agent/" + provider + "-provider:0.1.0");
+      var security = manager.getSecurityContext();
+      assertThat(security.getRunAsNonRoot()).isTrue();
+      assertThat(security.getAllowPrivilegeEscalation()).isFalse();
+      assertThat(security.getReadOnlyRootFilesystem()).isTrue();
+      assertThat(security.getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(security.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+      assertThat(manager.getResources().getRequests()).containsKeys("cpu", "memory");
+      assertThat(manager.getResources().getLimits()).containsKeys("cpu", "memory");
+      assertThat(manager.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+      assertThat(manager.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+      assertThat(manager.getPorts())
+          .extracting(p -> p.getName() + "=" + p.getContainerPort())
+          .containsExactlyInAnyOrder("metrics=8080", "health=8081");
+      assertThat(manager.getArgs())
+          .containsExactly(
+              "--leader-elect=true",
+              "--leader-election-namespace=$(POD_NAMESPACE)",
+              "--log-level=INFO",
+              "--log-format=text",
+              "--metrics-port=8080",
+              "--health-port=8081");
+      assertThat(manager.getEnv())
+          .extracting(e -> e.getName() + "=" + e.getValueFrom().getFieldRef().getFieldPath())
+          .containsExactly("POD_NAME=metadata.name", "POD_NAMESPACE=metadata.namespace");
+      assertThat(manager.getVolumeMounts())
+          .extracting(m -> m.getMountPath())
+          .containsExactly("/tmp");
+
+      Role lease = find(objects, Role.class, name + "-leader-election");
+      assertThat(lease.getRules()).hasSize(1);
+      assertThat(lease.getRules().get(0).getApiGroups()).containsExactly("coordination.k8s.io");
+      assertThat(lease.getRules().get(0).getResources()).containsExactly("leases");
+      assertThat(lease.getRules().get(0).getVerbs()).containsExactly("get", "create", "update");
+      assertThat(find(objects, RoleBinding.class, name + "-leader-election").getSubjects())
+          .extracting(s -> s.getName())
+          .containsExactly(name);
+      assertThat(find(objects, ClusterRoleBinding.class, name).getRoleRef().getName())
+          .isEqualTo(name);
+      Service metrics = find(objects, Service.class, name + "-metrics");
+      assertThat(metrics.getSpec().getSelector())
+          .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+    }
+  }
+
+  @Test
+  void valuesReachTheRenderedObjects() {
+    List<HasMetadata> objects = template(everyOption().toArray(String[]::new));
+
+    Container bootstrap = manager(find(objects, Deployment.class, "capoa-bootstrap"));
+    assertThat(bootstrap.getImage()).isEqualTo("registry.example/bp:v9");
+    assertThat(bootstrap.getImagePullPolicy()).isEqualTo("Always");
+    assertThat(bootstrap.getArgs())
+        .containsExactly(
+            "--leader-elect=false",
+            "--leader-election-namespace=$(POD_NAMESPACE)",
+            "--namespace=team-a,team-b",
+            "--watch-filter=mine",
+            "--log-level=DEBUG",
+            "--log-format=json",
+            "--metrics-port=9090",
+            "--health-port=8081");
+    assertThat(bootstrap.getEnv())
+        .filteredOn(e -> e.getValue() != null)
+        .extracting(EnvVar::getName, EnvVar::getValue)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_SERVICE_URL", "http://assisted:8090"),
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_RESOURCE", "configmap"),
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAMESPACE", "mce"),
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAME", "service-ca"),
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_KEY", "service-ca.crt"));
+    assertThat(bootstrap.getResources().getLimits().get("memory").toString()).isEqualTo("1Gi");
+    assertThat(bootstrap.getPorts())
+        .extracting(p -> p.getName() + "=" + p.getContainerPort())
+        .contains("metrics=9090");
+    Deployment bootstrapDeployment = find(objects, Deployment.class, "capoa-bootstrap");
+    assertThat(bootstrapDeployment.getSpec().getReplicas()).isEqualTo(2);
+    PodSpec pod = bootstrapDeployment.getSpec().getTemplate().getSpec();
+    assertThat(pod.getNodeSelector()).containsEntry("node-role.kubernetes.io/infra", "");
+    assertThat(pod.getTolerations()).extracting(t -> t.getKey()).containsExactly("infra");
+    assertThat(pod.getAffinity().getNodeAffinity()).isNotNull();
+    // A CA bundle in a ConfigMap is readable through a Role on that one ConfigMap.
+    Role caBundle = find(objects, Role.class, "capoa-bootstrap-ca-bundle");
+    assertThat(caBundle.getMetadata().getNamespace()).isEqualTo("mce");
+    assertThat(caBundle.getRules().get(0).getResourceNames()).containsExactly("service-ca");
+
+    Container controlplane = manager(find(objects, Deployment.class, "capoa-controlplane"));
+    assertThat(controlplane.getImage()).isEqualTo("registry.example/cp:v8");
+    assertThat(controlplane.getArgs()).contains("--namespace=team-a,team-b", "--log-format=json");
+    assertThat(controlplane.getEnv())
+        .extracting(EnvVar::getName)
+        .doesNotContain("ASSISTED_SERVICE_URL");
+
+    // Leader election off: no Lease Role; the metrics Service was switched off.
+    assertThat(objects)
+        .filteredOn(o -> o.getMetadata().getName().endsWith("-leader-election"))
+        .isEmpty();
+    assertThat(objects).filteredOn(o -> o instanceof Service).isEmpty();
+  }
+
+  @Test
+  void metricsDisabledMeansPortZeroAndNoService() {
+    List<HasMetadata> objects = template("--set", "metrics.enabled=false");
+    for (String provider : List.of("capoa-bootstrap", "capoa-controlplane")) {
+      Container manager = manager(find(objects, Deployment.class, provider));
+      assertThat(manager.getArgs()).contains("--metrics-port=0");
+      assertThat(manager.getPorts()).extracting(p -> p.getName()).containsExactly("health");
+    }
+    assertThat(objects).filteredOn(o -> o instanceof Service).isEmpty();
+  }
+
+  @Test
+  void eachProviderCanBeDisabled() {
+    assertThat(names(template("--set", "bootstrap.enabled=false")))
+        .allMatch(n -> n.startsWith("capoa-controlplane"))
+        .contains("capoa-controlplane");
+    assertThat(names(template("--set", "controlplane.enabled=false")))
+        .allMatch(n -> n.startsWith("capoa-bootstrap"))
+        .contains("capoa-bootstrap");
+  }
+
+  @Test
+  void aCaBundleWithoutItsNamespaceFailsTheRenderWithAReason() {
+    Command.Result half =
+        helm(
+            "template",
+            "capoa",
+            CHART.toString(),
+            "--set",
+            "bootstrap.assistedService.caBundle.name=ca");
+    assertThat(half.exitCode()).isNotZero();
+    assertThat(half.stderr()).contains("set both namespace and name, or neither");
+  }
+
+  @Test
+  void clusterRolesGrantExactlyTheRulesTheProviderDocsList() throws IOException {
+    List<HasMetadata> objects = template();
+    assertThat(grants(find(objects, ClusterRole.class, "capoa-bootstrap")))
+        .isEqualTo(RbacTable.grants(TestPaths.repoRoot().resolve("docs/bootstrap.md")));
+    assertThat(grants(find(objects, ClusterRole.class, "capoa-controlplane")))
+        .isEqualTo(RbacTable.grants(TestPaths.repoRoot().resolve("docs/controlplane.md")));
+  }
+
+  @Test
+  void installCreatesCrdsRbacAndDeploymentsAndUninstallKeepsTheCrds(@TempDir Path dir)
+      throws IOException {
+    // An API server of its own without our CRDs, so that the chart is what creates them.
+    try (KubeApiServerEnvironment env =
+        KubeApiServerEnvironment.startIndependent(List.<Path>of())) {
+      Path kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, env.kubeConfigYaml());
+      KubernetesClient client = env.client();
+      assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
+          .isEmpty();
+
+      helm(
+              "install",
+              "capoa",
+              CHART.toString(),
+              "--kubeconfig",
+              kubeconfig.toString(),
+              "--namespace",
+              "capoa-system",
+              "--create-namespace",
+              "--set",
+              "watchFilter=mine")
+          .succeeded();
+
+      var crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
+      assertThat(crds)
+          .extracting(c -> c.getMetadata().getName())
+          .containsExactlyInAnyOrder(
+              "openshiftassistedconfigs.bootstrap.cluster.x-k8s.io",
+              "openshiftassistedconfigtemplates.bootstrap.cluster.x-k8s.io",
+              "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io",
+              "openshiftassistedcontrolplanetemplates.controlplane.cluster.x-k8s.io");
+      Await.await(
+          "the chart's CRDs are established",
+          Duration.ofSeconds(30),
+          () ->
+              client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+                  .allMatch(CrdInstaller::isEstablished));
+      for (String name : List.of("capoa-bootstrap", "capoa-controlplane")) {
+        Deployment deployment =
+            client.apps().deployments().inNamespace("capoa-system").withName(name).get();
+        assertThat(deployment).as("Deployment %s", name).isNotNull();
+        assertThat(manager(deployment).getArgs()).contains("--watch-filter=mine");
+        assertThat(client.serviceAccounts().inNamespace("capoa-system").withName(name).get())
+            .isNotNull();
+        assertThat(client.rbac().clusterRoles().withName(name).get().getRules()).isNotEmpty();
+        assertThat(client.rbac().clusterRoleBindings().withName(name).get()).isNotNull();
+        assertThat(
+                client
+                    .rbac()
+                    .roles()
+                    .inNamespace("capoa-system")
+                    .withName(name + "-leader-election")
+                    .get())
+            .isNotNull();
+        assertThat(client.services().inNamespace("capoa-system").withName(name + "-metrics").get())
+            .isNotNull();
+      }
+      Command.Result status =
+          helm("status", "capoa", "--kubeconfig", kubeconfig.toString(), "-n", "capoa-system")
+              .succeeded();
+      assertThat(status.stdout()).contains("STATUS: deployed");
+
+      // Uninstalling removes what the templates made but keeps the CRDs, and so every cluster's
+      // objects (Helm never deletes crds/).
+      helm("uninstall", "capoa", "--kubeconfig", kubeconfig.toString(), "-n", "capoa-system")
+          .succeeded();
+      assertThat(client.apps().deployments().inNamespace("capoa-system").list().getItems())
+          .isEmpty();
+      assertThat(client.rbac().clusterRoles().withName("capoa-bootstrap").get()).isNull();
+      assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
+          .hasSize(4);
+    }
+  }
+
+  /** Options that change every value the chart offers. */
+  private static List<String> everyOption() {
+    return List.of(
+        "--set", "bootstrap.image.repository=registry.example/bp",
+        "--set", "bootstrap.image.tag=v9",
+        "--set", "bootstrap.image.pullPolicy=Always",
+        "--set", "bootstrap.replicas=2",
+        "--set", "bootstrap.resources.limits.memory=1Gi",
+        "--set", "bootstrap.assistedService.url=http://assisted:8090",
+        "--set", "bootstrap.assistedService.caBundle.resource=configmap",
+        "--set", "bootstrap.assistedService.caBundle.namespace=mce",
+        "--set", "bootstrap.assistedService.caBundle.name=service-ca",
+        "--set", "bootstrap.assistedService.caBundle.key=service-ca.crt",
+        "--set-string", "bootstrap.nodeSelector.node-role\\.kubernetes\\.io/infra=",
+        "--set", "bootstrap.tolerations[0].key=infra",
+        "--set", "bootstrap.tolerations[0].operator=Exists",
+        "--set",
+            "bootstrap.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                + ".nodeSelectorTerms[0].matchExpressions[0].key=kubernetes.io/arch",
+        "--set",
+            "bootstrap.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                + ".nodeSelectorTerms[0].matchExpressions[0].operator=Exists",
+        "--set", "controlplane.image.repository=registry.example/cp",
+        "--set", "controlplane.image.tag=v8",
+        "--set", "watchNamespace=team-a\\,team-b",
+        "--set", "watchFilter=mine",
+        "--set", "leaderElection.enabled=false",
+        "--set", "metrics.port=9090",
+        "--set", "metrics.service.enabled=false",
+        "--set", "log.level=DEBUG",
+        "--set", "log.format=json");
+  }
+
+  private static Command.Result helm(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(TestPaths.tool("helm").toString());
+    command.addAll(List.of(args));
+    return Command.run(HELM, command);
+  }
+
+  private static List<HasMetadata> template(String... values) {
+    List<String> args =
+        new ArrayList<>(List.of("template", "capoa", CHART.toString(), "-n", "capoa-system"));
+    args.addAll(List.of(values));
+    String rendered = helm(args.toArray(String[]::new)).succeeded().stdout();
+    return PARSER.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8))).items();
+  }
+
+  private static <T extends HasMetadata> T find(
+      List<HasMetadata> objects, Class<T> kind, String name) {
+    return objects.stream()
+        .filter(kind::isInstance)
+        .map(kind::cast)
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    "no " + kind.getSimpleName() + " " + name + " in " + names(objects)));
+  }
+
+  private static Container manager(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
+        .filter(c -> c.getName().equals("manager"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static List<String> names(List<HasMetadata> objects) {
+    return objects.stream().map(o -> o.getMetadata().getName()).toList();
+  }
+
+  private static Set<String> grants(ClusterRole role) {
+    Set<String> grants = new TreeSet<>();
+    for (var rule : role.getRules()) {
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          for (String verb : rule.getVerbs()) {
+            grants.add(group + " " + resource + " " + verb);
+          }
+        }
+      }
+    }
+    return grants;
+  }
+
+  private static Map<String, String> yamlFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(p -> p.toString().endsWith(".yaml"))
+          .collect(
+              Collectors.toMap(
+                  p -> p.getFileName().toString(),
+                  p -> {
+                    try {
+                      return Files.readString(p);
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  }));
+    }
+  }
+}

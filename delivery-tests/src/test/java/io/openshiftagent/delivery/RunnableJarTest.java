@@ -1,0 +1,285 @@
+package io.openshiftagent.delivery;
+
+import static io.openshiftagent.delivery.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPaths;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each provider's shaded jar, started as a real process ({@code java -jar}) against the real API
+ * server: probes, metrics, leader election, a clean stop on SIGTERM, and its command line.
+ */
+class RunnableJarTest {
+  private static final Duration START = Duration.ofSeconds(60);
+  private static final Duration STOP = Duration.ofSeconds(20);
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  enum Provider {
+    BOOTSTRAP(
+        "bootstrap-provider",
+        "bootstrap-openshift-agent-leader",
+        List.of("openshiftassistedconfig", "agent")),
+    CONTROLPLANE(
+        "controlplane-provider",
+        "controlplane-openshift-agent-leader",
+        List.of("openshiftassistedcontrolplane"));
+
+    final String command;
+    final String lease;
+    final List<String> controllers;
+
+    Provider(String command, String lease, List<String> controllers) {
+      this.command = command;
+      this.lease = lease;
+      this.controllers = controllers;
+    }
+
+    Path jar() {
+      return TestPaths.repoRoot().resolve(command).resolve("target").resolve(command + ".jar");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void servesProbesAndMetricsHoldsTheLeaseAndReleasesItOnSigterm(
+      Provider provider, @TempDir Path dir) throws Exception {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    String namespace = env.createNamespace("jar-" + provider.command);
+    try (Running running = Running.start(provider, env, namespace, "jar-test-pod", dir)) {
+      await(
+          provider.command + " answers /healthz and /readyz with 200 (log: " + running.log + ")",
+          START,
+          () ->
+              status(running.healthPort, "/healthz") == 200
+                  && status(running.healthPort, "/readyz") == 200);
+      await(
+          provider.command + " takes the Lease " + namespace + "/" + provider.lease,
+          START,
+          () -> !holder(env, namespace, provider).isEmpty());
+      String holder = holder(env, namespace, provider);
+      // The Deployment sets POD_NAME from the downward API; the Lease holder is named after it.
+      assertThat(holder).as("Lease holder while running").startsWith("jar-test-pod_");
+
+      String metrics = get(running.metricsPort, "/metrics").body();
+      for (String controller : provider.controllers) {
+        assertThat(metrics)
+            .as("per-controller JOSDK metrics of %s", controller)
+            .containsPattern("(?m)^operator_sdk_reconciliations_executions_" + controller + "[{ ]")
+            .containsPattern("(?m)^operator_sdk_reconciliations_queue_size_" + controller + "[{ ]");
+      }
+      assertThat(metrics).contains("jvm_memory_used_bytes");
+
+      running.stopWithSigterm();
+      assertThat(Files.readString(running.log)).contains("released leader Lease");
+      assertThat(holder(env, namespace, provider))
+          .as("Lease holder after a clean stop (was %s)", holder)
+          .isEmpty();
+    }
+  }
+
+  /**
+   * A second replica waits while the first leads, and takes over as soon as the first stops
+   * cleanly: sooner than the Lease's duration, because the first released it.
+   */
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void aStandbyTakesOverAtOnceWhenTheLeaderStops(Provider provider, @TempDir Path dir)
+      throws Exception {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    String namespace = env.createNamespace("failover-" + provider.command);
+    Files.createDirectories(dir.resolve("a"));
+    Files.createDirectories(dir.resolve("b"));
+    try (Running first = Running.start(provider, env, namespace, "pod-a", dir.resolve("a"));
+        Running second = Running.start(provider, env, namespace, "pod-b", dir.resolve("b"))) {
+      await(
+          "one of the two replicas leads",
+          START,
+          () -> holder(env, namespace, provider).startsWith("pod-"));
+      await(
+          "both replicas answer /healthz",
+          START,
+          () ->
+              status(first.healthPort, "/healthz") == 200
+                  && status(second.healthPort, "/healthz") == 200);
+      boolean firstLeads = holder(env, namespace, provider).startsWith("pod-a_");
+      Running leader = firstLeads ? first : second;
+      String standby = firstLeads ? "pod-b_" : "pod-a_";
+
+      leader.stopWithSigterm();
+      long stopped = System.nanoTime();
+      await(
+          "the standby takes the Lease",
+          Duration.ofSeconds(10),
+          () -> holder(env, namespace, provider).startsWith(standby));
+      // The elector's Lease lasts 15 s: without the release the standby would wait for it to
+      // expire.
+      Duration takeover = Duration.ofNanos(System.nanoTime() - stopped);
+      System.out.printf(
+          "%s: the standby led %d ms after the leader exited%n",
+          provider.command, takeover.toMillis());
+      assertThat(takeover).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+
+  /** A provider process started with {@code java -jar} against the test API server. */
+  private static final class Running implements AutoCloseable {
+    final Process process;
+    final Path log;
+    final int healthPort;
+    final int metricsPort;
+    final String command;
+
+    private Running(Process process, Path log, int healthPort, int metricsPort, String command) {
+      this.process = process;
+      this.log = log;
+      this.healthPort = healthPort;
+      this.metricsPort = metricsPort;
+      this.command = command;
+    }
+
+    static Running start(
+        Provider provider, KubeApiServerEnvironment env, String namespace, String podName, Path dir)
+        throws IOException {
+      Path kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, env.kubeConfigYaml());
+      int healthPort = freePort();
+      int metricsPort = freePort();
+      Path log = dir.resolve("provider.log");
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  java(),
+                  "-jar",
+                  provider.jar().toString(),
+                  "--kubeconfig=" + kubeconfig,
+                  "--leader-elect=true",
+                  "--leader-election-namespace=" + namespace,
+                  "--health-port=" + healthPort,
+                  "--metrics-port=" + metricsPort)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
+      builder.environment().put("POD_NAME", podName);
+      return new Running(builder.start(), log, healthPort, metricsPort, provider.command);
+    }
+
+    /** SIGTERM, then the process must exit with 0 or 143 within {@link #STOP}. */
+    void stopWithSigterm() throws InterruptedException {
+      long asked = System.nanoTime();
+      process.destroy();
+      assertThat(process.waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS))
+          .as("%s exits within %s of SIGTERM (log: %s)", command, STOP, log)
+          .isTrue();
+      System.out.printf(
+          "%s: exited with %d, %d ms after SIGTERM%n",
+          command, process.exitValue(), (System.nanoTime() - asked) / 1_000_000);
+      assertThat(process.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
+    }
+
+    @Override
+    public void close() {
+      process.destroyForcibly();
+    }
+  }
+
+  /** The Lease's holder, empty when there is no Lease or no holder. */
+  private static String holder(KubeApiServerEnvironment env, String namespace, Provider provider) {
+    Lease lease = env.client().leases().inNamespace(namespace).withName(provider.lease).get();
+    String holder = lease == null ? null : lease.getSpec().getHolderIdentity();
+    return holder == null ? "" : holder;
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void helpExitsZeroAndDocumentsEveryFlag(Provider provider) {
+    Command.Result help =
+        Command.run(
+                Duration.ofSeconds(30),
+                List.of(java(), "-jar", provider.jar().toString(), "--help"))
+            .succeeded();
+    assertThat(help.stdout()).startsWith("Usage: " + provider.command);
+    assertThat(flags(help.stdout()))
+        .containsExactlyInAnyOrder(
+            "kubeconfig",
+            "namespace",
+            "watch-filter",
+            "leader-elect",
+            "leader-election-id",
+            "leader-election-namespace",
+            "concurrency",
+            "log-level",
+            "log-format",
+            "metrics-port",
+            "health-port",
+            "help");
+    assertThat(help.stdout()).contains("default: " + provider.lease);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void anUnknownFlagExitsTwoAndSaysWhich(Provider provider) {
+    Command.Result bad =
+        Command.run(
+            Duration.ofSeconds(30),
+            List.of(java(), "-jar", provider.jar().toString(), "--no-such-flag=1"));
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.stderr()).contains("unknown flag --no-such-flag").contains("Usage:");
+  }
+
+  /** The flags a --help text lists, in order. */
+  static List<String> flags(String help) {
+    List<String> flags = new ArrayList<>();
+    Matcher m = Pattern.compile("(?m)^  --([a-z-]+)").matcher(help);
+    while (m.find()) {
+      flags.add(m.group(1));
+    }
+    return flags;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static int status(int port, String path) {
+    return get(port, path).statusCode();
+  }
+
+  private static HttpResponse<String> get(int port, String path) {
+    try {
+      return HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}
