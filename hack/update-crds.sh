@@ -32,5 +32,5 @@ mvn -B -q -pl api -am test -Dtest=ApiReferenceIsCurrentTest -Dapi.reference.upda
 echo "docs/api-reference.md"
 # The Helm chart installs the same CRDs from its crds/ directory (delivery-tests fail while its copy is stale).
 rm -f charts/openshift-agent/crds/*.yaml
-cp config/crd/bases/*.yaml charts/openshift-agent/crds/
+cp config/crd/bootstrap/*_*.yaml config/crd/controlplane/*_*.yaml charts/openshift-agent/crds/
 echo "charts/openshift-agent/crds"

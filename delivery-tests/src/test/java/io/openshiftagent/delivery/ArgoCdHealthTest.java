@@ -76,16 +76,14 @@ class ArgoCdHealthTest {
   void everyKindWithStatusHasAScriptAndTemplatesHaveNone() throws IOException {
     Set<String> withStatus = new TreeSet<>();
     Set<String> withoutStatus = new TreeSet<>();
-    try (Stream<Path> files = Files.list(TestPaths.ourCrds())) {
-      for (Path file : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
-        JsonNode crd = YAML.readTree(file.toFile());
-        String key = crd.at("/spec/group").asText() + "_" + crd.at("/spec/names/kind").asText();
-        boolean hasStatus = false;
-        for (JsonNode version : crd.at("/spec/versions")) {
-          hasStatus |= version.at("/subresources").has("status");
-        }
-        (hasStatus ? withStatus : withoutStatus).add(key);
+    for (Path file : TestPaths.ourCrdFiles()) {
+      JsonNode crd = YAML.readTree(file.toFile());
+      String key = crd.at("/spec/group").asText() + "_" + crd.at("/spec/names/kind").asText();
+      boolean hasStatus = false;
+      for (JsonNode version : crd.at("/spec/versions")) {
+        hasStatus |= version.at("/subresources").has("status");
       }
+      (hasStatus ? withStatus : withoutStatus).add(key);
     }
     assertThat(withStatus)
         .containsExactlyInAnyOrder(

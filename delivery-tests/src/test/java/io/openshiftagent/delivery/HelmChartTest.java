@@ -50,7 +50,7 @@ class HelmChartTest {
 
   @Test
   void chartCrdsAreTheCommittedCrds() throws IOException {
-    Map<String, String> committed = yamlFiles(TestPaths.ourCrds());
+    Map<String, String> committed = contents(TestPaths.ourCrdFiles());
     assertThat(committed).hasSize(4);
     assertThat(yamlFiles(CHART.resolve("crds")))
         .as("charts/openshift-agent/crds is stale: run hack/update-crds.sh and commit the result")
@@ -387,18 +387,22 @@ class HelmChartTest {
 
   private static Map<String, String> yamlFiles(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .filter(p -> p.toString().endsWith(".yaml"))
-          .collect(
-              Collectors.toMap(
-                  p -> p.getFileName().toString(),
-                  p -> {
-                    try {
-                      return Files.readString(p);
-                    } catch (IOException e) {
-                      throw new java.io.UncheckedIOException(e);
-                    }
-                  }));
+      return contents(files.filter(p -> p.toString().endsWith(".yaml")).toList());
     }
+  }
+
+  /** File name to content. */
+  private static Map<String, String> contents(java.util.List<Path> files) {
+    return files.stream()
+        .collect(
+            Collectors.toMap(
+                p -> p.getFileName().toString(),
+                p -> {
+                  try {
+                    return Files.readString(p);
+                  } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                }));
   }
 }
