@@ -60,6 +60,7 @@ public final class CapiManager implements AutoCloseable {
   /**
    * Starts the manager against the cluster of {@code kubeconfigYaml} and waits until it is ready.
    *
+   * @param hub a client of that cluster, of its own: closed with the manager
    * @param workDir where its kubeconfig, certificates and log go
    */
   public static CapiManager start(String kubeconfigYaml, KubernetesClient hub, Path workDir)
@@ -206,6 +207,7 @@ public final class CapiManager implements AutoCloseable {
     for (HasMetadata webhook : webhooks) {
       hub.resource(webhook).delete();
     }
+    hub.close();
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
