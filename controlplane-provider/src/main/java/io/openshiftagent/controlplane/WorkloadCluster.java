@@ -57,7 +57,8 @@ final class WorkloadCluster implements AutoCloseable {
             .filter(n -> n.getStatus() != null && n.getStatus().getNodeInfo() != null);
     return nodes
         .map(n -> n.getStatus().getNodeInfo().getKubeletVersion())
-        .filter(Objects::nonNull)
+        // A Node registers before its kubelet reports status: its version is then empty.
+        .filter(v -> v != null && !v.isBlank())
         .min(Comparator.comparing(WorkloadCluster::kubernetesVersionKey));
   }
 

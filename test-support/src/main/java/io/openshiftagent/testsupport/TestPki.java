@@ -2,6 +2,7 @@ package io.openshiftagent.testsupport;
 
 import java.io.StringWriter;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
@@ -10,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
@@ -64,21 +66,7 @@ public final class TestPki {
   /** A server TLS context whose certificate, signed by this CA, is valid for 127.0.0.1 only. */
   public SSLContext serverContextFor127001() throws Exception {
     KeyPair keys = newKeyPair();
-    X509v3CertificateBuilder builder =
-        new JcaX509v3CertificateBuilder(
-            new X500Name(caCertificate.getSubjectX500Principal().getName()),
-            serial(),
-            notBefore(),
-            notAfter(),
-            new X500Name("CN=fake assisted-service"),
-            keys.getPublic());
-    builder.addExtension(
-        Extension.subjectAlternativeName,
-        false,
-        new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
-    builder.addExtension(
-        Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-    X509Certificate certificate = sign(builder, caKeys);
+    X509Certificate certificate = serverCertificateFor127001(keys, "fake assisted-service");
 
     char[] password = "test".toCharArray();
     KeyStore store = KeyStore.getInstance("PKCS12");
@@ -91,6 +79,44 @@ public final class TestPki {
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(keyManagers.getKeyManagers(), null, null);
     return context;
+  }
+
+  /**
+   * A server certificate for 127.0.0.1 signed by this CA, and its private key, both PEM encoded:
+   * the {@code tls.crt} and {@code tls.key} files a Go server (for example a webhook server) reads.
+   */
+  public PemKeyPair pemServerCertificateFor127001(String commonName) throws Exception {
+    KeyPair keys = newKeyPair();
+    X509Certificate certificate = serverCertificateFor127001(keys, commonName);
+    // PKCS#8 with a named curve, which Go's crypto/tls reads.
+    String key =
+        "-----BEGIN PRIVATE KEY-----\n"
+            + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(keys.getPrivate().getEncoded())
+            + "\n-----END PRIVATE KEY-----\n";
+    return new PemKeyPair(pem(certificate), key);
+  }
+
+  /** A PEM certificate and its PEM private key. */
+  public record PemKeyPair(String certificate, String privateKey) {}
+
+  private X509Certificate serverCertificateFor127001(KeyPair keys, String commonName)
+      throws Exception {
+    X509v3CertificateBuilder builder =
+        new JcaX509v3CertificateBuilder(
+            new X500Name(caCertificate.getSubjectX500Principal().getName()),
+            serial(),
+            notBefore(),
+            notAfter(),
+            new X500Name("CN=" + commonName),
+            keys.getPublic());
+    builder.addExtension(
+        Extension.subjectAlternativeName,
+        false,
+        new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+    builder.addExtension(
+        Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+    return sign(builder, caKeys);
   }
 
   public static String pem(X509Certificate certificate) throws Exception {

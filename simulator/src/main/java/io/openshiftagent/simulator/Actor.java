@@ -1,0 +1,117 @@
+package io.openshiftagent.simulator;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One simulated system. It reacts to watches of the API server, one event at a time on its own
+ * thread, and writes through the same API the real system uses. A simulated duration is a delayed
+ * reaction on that thread, never a poll.
+ */
+abstract class Actor implements AutoCloseable {
+  protected final Logger log = LoggerFactory.getLogger(getClass());
+  protected final KubernetesClient client;
+  private final ScheduledExecutorService thread;
+  private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+
+  /**
+   * @param client a client of its own, closed with the actor
+   */
+  Actor(KubernetesClient client) {
+    this.client = client;
+    String name = "sim-" + getClass().getSimpleName();
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, name));
+  }
+
+  /** Starts the watches; events then arrive on this actor's thread. */
+  abstract void start();
+
+  /** Calls {@code react} for every added or changed object of the kind, in all namespaces. */
+  protected void watch(String apiVersion, String kind, Consumer<GenericKubernetesResource> react) {
+    informers.add(
+        client
+            .genericKubernetesResources(apiVersion, kind)
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(GenericKubernetesResource object) {
+                    act(() -> react.accept(object));
+                  }
+
+                  @Override
+                  public void onUpdate(
+                      GenericKubernetesResource old, GenericKubernetesResource object) {
+                    act(() -> react.accept(object));
+                  }
+
+                  @Override
+                  public void onDelete(GenericKubernetesResource object, boolean unknown) {}
+                }));
+  }
+
+  /** Runs {@code action} on this actor's thread. */
+  protected void act(Runnable action) {
+    after(Duration.ZERO, action);
+  }
+
+  /** Runs {@code action} on this actor's thread once the simulated duration has passed. */
+  protected void after(Duration duration, Runnable action) {
+    if (thread.isShutdown()) {
+      return;
+    }
+    thread.schedule(
+        () -> {
+          try {
+            action.run();
+          } catch (KubernetesClientException e) {
+            // A conflict or a vanished object: the next watch event brings the current state.
+            log.debug("{}: {}", getClass().getSimpleName(), e.getMessage());
+          } catch (RuntimeException e) {
+            log.warn("{} failed to react", getClass().getSimpleName(), e);
+          }
+        },
+        duration.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  protected Resource<GenericKubernetesResource> resource(
+      String apiVersion, String kind, String namespace, String name) {
+    return client
+        .genericKubernetesResources(apiVersion, kind)
+        .inNamespace(namespace)
+        .withName(name);
+  }
+
+  protected static void mergePatch(Resource<GenericKubernetesResource> target, OwnedFieldsPatch p) {
+    target.patch(PatchContext.of(PatchType.JSON_MERGE), p.toJson());
+  }
+
+  protected static void mergePatchStatus(
+      Resource<GenericKubernetesResource> target, OwnedFieldsPatch p) {
+    target.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), p.toJson());
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::close);
+    thread.shutdownNow();
+    client.close();
+  }
+}
