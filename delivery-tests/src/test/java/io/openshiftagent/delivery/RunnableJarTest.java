@@ -115,12 +115,22 @@ class RunnableJarTest {
           "one of the two replicas leads",
           START,
           () -> holder(env, namespace, provider).startsWith("pod-"));
-      await(
-          "both replicas answer /healthz",
-          START,
-          () ->
-              status(first.healthPort, "/healthz") == 200
-                  && status(second.healthPort, "/healthz") == 200);
+      try {
+        await(
+            "both replicas answer /healthz",
+            START,
+            () ->
+                status(first.healthPort, "/healthz") == 200
+                    && status(second.healthPort, "/healthz") == 200);
+      } catch (AssertionError e) {
+        throw new AssertionError(
+            e.getMessage()
+                + "\n--- pod-a log\n"
+                + Files.readString(first.log)
+                + "\n--- pod-b log\n"
+                + Files.readString(second.log),
+            e);
+      }
       boolean firstLeads = holder(env, namespace, provider).startsWith("pod-a_");
       Running leader = firstLeads ? first : second;
       String standby = firstLeads ? "pod-b_" : "pod-a_";
@@ -258,9 +268,17 @@ class RunnableJarTest {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
+  /** Ports handed out in this JVM: two picks of a just-freed port must not go to two processes. */
+  private static final java.util.Set<Integer> PORTS_GIVEN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    while (true) {
+      try (ServerSocket socket = new ServerSocket(0)) {
+        if (PORTS_GIVEN.add(socket.getLocalPort())) {
+          return socket.getLocalPort();
+        }
+      }
     }
   }
 
