@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,13 +54,10 @@ public final class IgnitionMerge {
         merged.add(file);
       }
     }
-    files.forEach((path, content) -> merged.add(file(path, content)));
+    files.forEach(
+        (path, content) -> merged.add(JsonDocuments.ignitionFile(path, MODE_0644, content)));
     storage.set("files", merged);
-    try {
-      return JsonDocuments.MAPPER.writeValueAsString(root);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return JsonDocuments.write(root);
   }
 
   /** The files, by path, that carry the registration; empty when there is nothing to register. */
@@ -114,19 +109,6 @@ public final class IgnitionMerge {
   /** Single-quoted for a shell or systemd environment file; nothing in it is expanded. */
   static String quote(String value) {
     return "'" + value.replace("'", "'\\''") + "'";
-  }
-
-  private static ObjectNode file(String path, String content) {
-    ObjectNode file = JsonDocuments.MAPPER.createObjectNode();
-    file.put("path", path);
-    file.put("mode", MODE_0644);
-    file.put("overwrite", true);
-    file.putObject("contents")
-        .put(
-            "source",
-            "data:text/plain;charset=utf-8;base64,"
-                + Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
-    return file;
   }
 
   private static ObjectNode parse(String ignition) {

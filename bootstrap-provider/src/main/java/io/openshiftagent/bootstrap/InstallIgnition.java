@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -45,7 +43,9 @@ public final class InstallIgnition {
     ArrayNode units = root.putObject("systemd").putArray("units");
     if (!pre.isEmpty()) {
       String sentinel = sentinels + "/pre-bootstrap.done";
-      files.add(file(PRE_SCRIPT, script(List.of(), pre, sentinels, sentinel)));
+      files.add(
+          JsonDocuments.ignitionFile(
+              PRE_SCRIPT, MODE_0700, script(List.of(), pre, sentinels, sentinel)));
       units.add(
           unit(
               PRE_UNIT,
@@ -56,7 +56,9 @@ public final class InstallIgnition {
     if (!post.isEmpty()) {
       String sentinel = sentinels + "/post-bootstrap.done";
       String kubeconfig = orDefault(spec.postBootstrapKubeconfigPath, DEFAULT_KUBECONFIG);
-      files.add(file(POST_SCRIPT, script(waitForNode(kubeconfig), post, sentinels, sentinel)));
+      files.add(
+          JsonDocuments.ignitionFile(
+              POST_SCRIPT, MODE_0700, script(waitForNode(kubeconfig), post, sentinels, sentinel)));
       units.add(
           unit(
               POST_UNIT,
@@ -67,7 +69,7 @@ public final class InstallIgnition {
     if (userOverride != null) {
       merge(root, read(userOverride));
     }
-    return write(root);
+    return JsonDocuments.write(root);
   }
 
   /** Merges {@code user} into {@code ours}: its files and units replace ours of the same key. */
@@ -147,19 +149,6 @@ public final class InstallIgnition {
     return script.toString();
   }
 
-  private static ObjectNode file(String path, String content) {
-    ObjectNode file = JsonDocuments.MAPPER.createObjectNode();
-    file.put("path", path);
-    file.put("mode", MODE_0700);
-    file.put("overwrite", true);
-    file.putObject("contents")
-        .put(
-            "source",
-            "data:text/plain;charset=utf-8;base64,"
-                + Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
-    return file;
-  }
-
   /** A run-once oneshot: the sentinel written at the end of the script keeps it from re-running. */
   private static ObjectNode unit(
       String name, String description, String ordering, String sentinel) {
@@ -186,14 +175,6 @@ public final class InstallIgnition {
       return (ObjectNode) JsonDocuments.MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("the ignition override is not valid JSON", e);
-    }
-  }
-
-  private static String write(ObjectNode node) {
-    try {
-      return JsonDocuments.MAPPER.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
     }
   }
 
