@@ -4,14 +4,15 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Reads of nested fields of untyped objects, and the small values every actor writes. */
-final class Fields {
+public final class Fields {
   private Fields() {}
 
   /** The value at {@code path}, or null when any step is missing. */
-  static Object get(GenericKubernetesResource object, String... path) {
+  public static Object get(GenericKubernetesResource object, String... path) {
     Object current = object.getAdditionalProperties();
     for (String step : path) {
       if (!(current instanceof Map<?, ?> map)) {
@@ -22,36 +23,53 @@ final class Fields {
     return current;
   }
 
-  static String string(GenericKubernetesResource object, String... path) {
+  public static String string(GenericKubernetesResource object, String... path) {
     Object value = get(object, path);
     return value == null ? null : value.toString();
   }
 
-  static boolean isTrue(GenericKubernetesResource object, String... path) {
+  public static boolean isTrue(GenericKubernetesResource object, String... path) {
     return Boolean.TRUE.equals(get(object, path));
   }
 
-  static int integer(GenericKubernetesResource object, int otherwise, String... path) {
+  public static int integer(GenericKubernetesResource object, int otherwise, String... path) {
     return get(object, path) instanceof Number n ? n.intValue() : otherwise;
   }
 
   @SuppressWarnings("unchecked")
-  static Map<String, String> stringMap(GenericKubernetesResource object, String... path) {
+  public static Map<String, String> stringMap(GenericKubernetesResource object, String... path) {
     return get(object, path) instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
   }
 
-  static String label(HasMetadata object, String key) {
+  /** The status of the condition {@code type} in {@code status.conditions}, or null if absent. */
+  public static String conditionStatus(GenericKubernetesResource object, String type) {
+    if (object != null && get(object, "status", "conditions") instanceof List<?> conditions) {
+      for (Object condition : conditions) {
+        if (condition instanceof Map<?, ?> c && type.equals(c.get("type"))) {
+          return String.valueOf(c.get("status"));
+        }
+      }
+    }
+    return null;
+  }
+
+  public static boolean conditionTrue(GenericKubernetesResource object, String type) {
+    return "True".equals(conditionStatus(object, type));
+  }
+
+  public static String label(HasMetadata object, String key) {
     Map<String, String> labels = object.getMetadata().getLabels();
     return labels == null ? null : labels.get(key);
   }
 
-  static String annotation(HasMetadata object, String key) {
+  public static String annotation(HasMetadata object, String key) {
     Map<String, String> annotations = object.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(key);
   }
 
   /** A metav1 condition as the simulated systems report them. */
-  static Map<String, Object> condition(String type, boolean status, String reason, String message) {
+  public static Map<String, Object> condition(
+      String type, boolean status, String reason, String message) {
     Map<String, Object> condition = new LinkedHashMap<>();
     condition.put("type", type);
     condition.put("status", status ? "True" : "False");
@@ -61,7 +79,7 @@ final class Fields {
     return condition;
   }
 
-  static String now() {
+  public static String now() {
     return Instant.now().toString().replaceAll("\\.\\d+Z$", "Z");
   }
 }

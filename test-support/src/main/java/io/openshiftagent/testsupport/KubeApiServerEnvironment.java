@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
   private final String kubeConfigYaml;
   private final KubernetesClient client;
   private final List<CustomResourceDefinition> installedCrds = new ArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private KubeApiServerEnvironment(List<String> extraApiServerFlags) {
     requirePrepared(TestPaths.kubeBinaries(), TestPaths.upstreamCrds());
@@ -177,9 +179,12 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     }
   }
 
+  /** Stops the server; later calls (the JVM-exit hook after an explicit close) do nothing. */
   @Override
   public void close() {
-    client.close();
-    server.stop();
+    if (closed.compareAndSet(false, true)) {
+      client.close();
+      server.stop();
+    }
   }
 }
