@@ -25,6 +25,7 @@ end
 local needsAction = {
   InvalidDiscoveryIgnitionOverride = true,
   InvalidIgnitionOverride = true,
+  InstallIgnitionTooLarge = true,
   UnsupportedInfrastructure = true,
   InvalidDiscoveryIgnition = true,
   DiscoveryIgnitionDownloadFailed = true,

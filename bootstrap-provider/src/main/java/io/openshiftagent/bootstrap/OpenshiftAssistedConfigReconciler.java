@@ -279,6 +279,11 @@ public class OpenshiftAssistedConfigReconciler
                 + Names.IGNITION_OVERRIDE_ANNOTATION
                 + " is not a JSON object; fix or remove it");
       }
+      Optional<String> tooLarge =
+          InstallIgnition.tooLargeForAnAgent(AgentDecision.ignitionOverride(config));
+      if (tooLarge.isPresent()) {
+        return Outcome.waiting(Reasons.INSTALL_IGNITION_TOO_LARGE, tooLarge.get());
+      }
       String pullSecret = pullSecretName(config, clusterName);
       InfraEnv desired =
           DesiredInfraEnv.build(

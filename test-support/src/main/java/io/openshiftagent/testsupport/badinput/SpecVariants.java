@@ -53,6 +53,16 @@ public final class SpecVariants {
         .map(changes -> new SpecVariant(kind, changes));
   }
 
+  /**
+   * Variants of {@code kind} for the reconcile properties: three in four admissible (the ones a
+   * reconciler sees), the rest as {@link #of} makes them.
+   */
+  public static Arbitrary<SpecVariant> forReconciling(Kind kind) {
+    return Arbitraries.frequencyOf(
+        net.jqwik.api.Tuple.of(3, of(kind).filter(v -> v.verdict() != REJECTED)),
+        net.jqwik.api.Tuple.of(1, of(kind)));
+  }
+
   /** Every field a variant of {@code kind} may change. */
   static List<Arbitrary<Change>> catalog(Kind kind) {
     List<Arbitrary<Change>> catalog = new ArrayList<>();
@@ -195,10 +205,16 @@ public final class SpecVariants {
         boundedList(field, command, 256),
         accepted(field, Values.textOfLength(16384).map(List::of)),
         rejected(field, Values.textOfLength(16385).map(List::of)),
-        // Many long commands: a large object, still under the API server's request limits.
+        // Many long commands: a large object, within the bounds (what fits etcd is StoredSize's).
         accepted(
             field,
-            Arbitraries.of(16, 48).flatMap(n -> Values.listOf(Values.textOfLength(16384), n))));
+            Arbitraries.of(16, 24, 36, 48)
+                .flatMap(
+                    n ->
+                        Values.listOf(
+                            Arbitraries.oneOf(
+                                Values.textOfLength(16384), Values.wideTextOfLength(16384)),
+                            n))));
   }
 
   /** An absolute path of letters, digits, '_', '.', '-' and '/' without '..' segments. */

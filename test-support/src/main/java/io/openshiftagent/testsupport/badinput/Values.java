@@ -61,6 +61,18 @@ final class Values {
     return text(1, 8).map(seed -> repeatToLength(seed, length));
   }
 
+  /**
+   * Text of exactly {@code length} code points, none of them ASCII: up to four bytes each, so it
+   * tests what a bound in characters means in bytes.
+   */
+  static Arbitrary<String> wideTextOfLength(int length) {
+    return Arbitraries.of(0xE9, 0x4E2D, 0x1F600, 0x5E9)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(4)
+        .map(cps -> repeatToLength(fromCodePoints(cps), length));
+  }
+
   static String repeatToLength(String seed, int length) {
     int[] cps = seed.codePoints().toArray();
     StringBuilder s = new StringBuilder();
