@@ -26,6 +26,7 @@ local needsAction = {
   InvalidDiscoveryIgnitionOverride = true,
   InvalidIgnitionOverride = true,
   InstallIgnitionTooLarge = true,
+  InfraEnvRefused = true,
   UnsupportedInfrastructure = true,
   InvalidDiscoveryIgnition = true,
   DiscoveryIgnitionDownloadFailed = true,

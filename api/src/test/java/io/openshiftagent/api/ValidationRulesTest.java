@@ -337,6 +337,30 @@ class ValidationRulesTest {
                         with(c, "spec.additionalTrustBundle", "A".repeat(600_000)),
                         "spec.preBootstrapCommands",
                         java.util.Collections.nCopies(20, "b".repeat(16384)))),
+            // Found by BadInputReconcileTest: admitted, then never read by the provider.
+            new Rule(
+                "distributionVersion numbers fit 32 bits",
+                controlPlane,
+                cp -> with(cp, "spec.distributionVersion", "4.14.4294967296"),
+                List.of("spec.distributionVersion", "may be at most 2147483647"),
+                cp -> with(cp, "spec.distributionVersion", "4.21.2147483647")),
+            // Found by BadInputReconcileTest: a larger number stopped the provider's informer.
+            new Rule(
+                "deletion timeouts fit Cluster API's int32",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.deletion",
+                        Map.of("nodeDrainTimeoutSeconds", 1L << 40)),
+                List.of(
+                    "spec.machineTemplate.deletion.nodeDrainTimeoutSeconds",
+                    "should be less than or equal to 2147483647"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.deletion",
+                        Map.of("nodeDrainTimeoutSeconds", Integer.MAX_VALUE))),
             // Found by BadInputAdmissionTest: the template took versions the control plane refuses.
             new Rule(
                 "a template's distributionVersion is checked like the control plane's",

@@ -1,7 +1,6 @@
 package io.openshiftagent.testsupport.badinput;
 
 import static io.openshiftagent.testsupport.badinput.Verdict.ACCEPTED;
-import static io.openshiftagent.testsupport.badinput.Verdict.EITHER;
 import static io.openshiftagent.testsupport.badinput.Verdict.REJECTED;
 
 import java.util.ArrayList;
@@ -21,10 +20,6 @@ final class Changes {
 
   static Arbitrary<Change> rejected(String field, Arbitrary<?> values) {
     return values.map(v -> Change.spec(field, v, REJECTED, describe(v)));
-  }
-
-  static Arbitrary<Change> either(String field, Arbitrary<?> values) {
-    return values.map(v -> Change.spec(field, v, EITHER, describe(v)));
   }
 
   static Arbitrary<Change> accepted(String field, Object... values) {

@@ -4,7 +4,6 @@ import static io.openshiftagent.testsupport.badinput.Changes.accepted;
 import static io.openshiftagent.testsupport.badinput.Changes.annotation;
 import static io.openshiftagent.testsupport.badinput.Changes.boundedList;
 import static io.openshiftagent.testsupport.badinput.Changes.boundedText;
-import static io.openshiftagent.testsupport.badinput.Changes.either;
 import static io.openshiftagent.testsupport.badinput.Changes.listWithBadItem;
 import static io.openshiftagent.testsupport.badinput.Changes.rejected;
 import static io.openshiftagent.testsupport.badinput.Changes.removed;
@@ -44,22 +43,27 @@ public final class SpecVariants {
 
   /** Variants of {@code kind}: one to three changes to distinct fields. */
   public static Arbitrary<SpecVariant> of(Kind kind) {
+    return of(kind, 3);
+  }
+
+  private static Arbitrary<SpecVariant> of(Kind kind, int maxChanges) {
     List<Arbitrary<Change>> catalog = catalog(kind);
     return Arbitraries.oneOf(catalog)
         .list()
         .ofMinSize(1)
-        .ofMaxSize(3)
+        .ofMaxSize(maxChanges)
         .filter(SpecVariants::distinctFields)
         .map(changes -> new SpecVariant(kind, changes));
   }
 
   /**
    * Variants of {@code kind} for the reconcile properties: three in four admissible (the ones a
-   * reconciler sees), the rest as {@link #of} makes them.
+   * reconciler sees), with up to five changes each so that fewer tries cover every field, the rest
+   * as {@link #of} makes them.
    */
   public static Arbitrary<SpecVariant> forReconciling(Kind kind) {
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(3, of(kind).filter(v -> v.verdict() != REJECTED)),
+        net.jqwik.api.Tuple.of(3, of(kind, 5).filter(v -> v.verdict() != REJECTED)),
         net.jqwik.api.Tuple.of(1, of(kind)));
   }
 
@@ -309,7 +313,7 @@ public final class SpecVariants {
                 "sub.lab-1.example.com",
                 "a",
                 "x".repeat(63) + ".com",
-                ("a".repeat(61) + ".").repeat(4) + "b"), // 253 characters
+                ("a".repeat(63) + ".").repeat(3) + "a".repeat(61)), // 253 characters
             accepted(
                 "config.baseDomain",
                 Values.dnsLabel(1, 20)
@@ -328,7 +332,7 @@ public final class SpecVariants {
                 "ex\u00E4mple.com",
                 "a..b",
                 "x".repeat(64) + ".com",
-                ("a".repeat(61) + ".").repeat(4) + "bc"), // 254 characters
+                ("a".repeat(63) + ".").repeat(3) + "a".repeat(62)), // 254 characters
             removed("config.baseDomain", REJECTED)));
     catalog.add(
         Arbitraries.oneOf(
@@ -416,9 +420,7 @@ public final class SpecVariants {
                 "machineTemplate.spec.deletion.nodeDrainTimeoutSeconds",
                 Arbitraries.integers().between(0, 100_000)),
             accepted("machineTemplate.spec.deletion.nodeDrainTimeoutSeconds", Integer.MAX_VALUE),
-            either(
-                "machineTemplate.spec.deletion.nodeDrainTimeoutSeconds",
-                Arbitraries.just(1L << 40)),
+            rejected("machineTemplate.spec.deletion.nodeDrainTimeoutSeconds", 1L << 40, -1L << 40),
             rejected("machineTemplate.spec.deletion.nodeDrainTimeoutSeconds", -1, "10s")));
     return catalog;
   }
@@ -428,8 +430,12 @@ public final class SpecVariants {
     List<Arbitrary<Change>> options = new ArrayList<>();
     options.add(accepted("distributionVersion", Values.goodVersion()));
     options.add(rejected("distributionVersion", Values.badVersion()));
-    // Beyond 32 bits: no rule speaks of it; refused or not, nothing may break.
-    options.add(either("distributionVersion", Arbitraries.of("4.2147483648.0", "4.14.4294967296")));
+    // The numbers at the limit the providers can hold, and beyond it.
+    options.add(
+        accepted(
+            "distributionVersion",
+            Arbitraries.of("4.2147483647.0", "4.14.2147483647", "4.20.0-ec.18446744073709551615")));
+    options.add(rejected("distributionVersion", "4.2147483648.0", "4.14.4294967296"));
     if (kind == Kind.CONTROL_PLANE) {
       options.add(removed("distributionVersion", REJECTED));
       Arbitrary<Integer> minor = Arbitraries.integers().between(14, 40);

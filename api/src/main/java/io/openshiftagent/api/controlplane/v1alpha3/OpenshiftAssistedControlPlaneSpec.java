@@ -29,6 +29,14 @@ public class OpenshiftAssistedControlPlaneSpec {
       "spec.distributionVersion must be an OpenShift version 4.14 or later in the form X.Y.Z, optionally"
           + " with a pre-release such as -ec.1 or -okd-scos.1";
 
+  /** Version numbers the providers can hold (semver allows 64 bits). */
+  static final String DISTRIBUTION_VERSION_NUMBERS_RULE =
+      "!isSemver(self) || (semver(self).major() <= 2147483647 && semver(self).minor() <= 2147483647"
+          + " && semver(self).patch() <= 2147483647)";
+
+  static final String DISTRIBUTION_VERSION_NUMBERS_MESSAGE =
+      "spec.distributionVersion: X, Y and Z may be at most 2147483647";
+
   /** The OpenShift release the cluster runs; the earliest supported is 4.14. */
   @JsonPropertyDescription(
       "OpenShift (or OKD) version of the cluster, for example 4.20.0 or 4.19.0-okd-scos.ec.6. At least 4.14;"
@@ -36,6 +44,11 @@ public class OpenshiftAssistedControlPlaneSpec {
   @Required
   @Size(min = 1, max = 64)
   @ValidationRule(value = DISTRIBUTION_VERSION_RULE, message = DISTRIBUTION_VERSION_MESSAGE)
+  // Found by BadInputReconcileTest: 4.14.4294967296 was admitted and the provider could not read
+  // it.
+  @ValidationRule(
+      value = DISTRIBUTION_VERSION_NUMBERS_RULE,
+      message = DISTRIBUTION_VERSION_NUMBERS_MESSAGE)
   @ValidationRule(
       value =
           "!isSemver(oldSelf) || !isSemver(self) || semver(self).compareTo(semver(oldSelf)) >= 0",

@@ -69,6 +69,9 @@ public class OpenshiftAssistedControlPlaneTemplate
     @ValidationRule(
         value = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_RULE,
         message = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_MESSAGE)
+    @ValidationRule(
+        value = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_NUMBERS_RULE,
+        message = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_NUMBERS_MESSAGE)
     public String distributionVersion;
 
     public MachineTemplate machineTemplate;
