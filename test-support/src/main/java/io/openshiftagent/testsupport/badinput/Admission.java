@@ -76,7 +76,7 @@ public final class Admission {
     return Optional.of(created);
   }
 
-  private static void checkRefusal(SpecVariant variant, KubernetesClientException e) {
+  static void checkRefusal(SpecVariant variant, KubernetesClientException e) {
     String text = refusalText(e);
     if (variant.verdict() == Verdict.ACCEPTED) {
       throw new AssertionError(
