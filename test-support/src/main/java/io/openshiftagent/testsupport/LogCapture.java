@@ -1,8 +1,9 @@
-package io.openshiftagent.assisted;
+package io.openshiftagent.testsupport;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything logged, at every level, through SLF4J (logback) and java.util.logging (which OkHttp
- * uses) while open.
+ * uses) while open: what a test checks for secrets (see {@link SecretScanner}).
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
   private final Logger logbackRoot = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
   private final Level logbackLevel = logbackRoot.getLevel();
@@ -46,7 +47,7 @@ final class LogCapture implements AutoCloseable {
         public void close() {}
       };
 
-  LogCapture() {
+  public LogCapture() {
     logbackEvents.start();
     logbackRoot.addAppender(logbackEvents);
     logbackRoot.setLevel(Level.ALL);
@@ -55,22 +56,23 @@ final class LogCapture implements AutoCloseable {
     julRoot.setLevel(java.util.logging.Level.ALL);
   }
 
-  /** Every captured line, with its arguments and any exception. */
-  List<String> lines() {
+  /** Every captured line, with its arguments and any exception and its causes. */
+  public List<String> lines() {
     List<String> lines = new ArrayList<>(julMessages);
     for (ILoggingEvent event : logbackEvents.list) {
-      lines.add(
-          event.getLoggerName()
-              + " "
-              + event.getFormattedMessage()
-              + " "
-              + (event.getThrowableProxy() == null
-                  ? ""
-                  : event.getThrowableProxy().getClassName()
-                      + ": "
-                      + event.getThrowableProxy().getMessage()));
+      StringBuilder line =
+          new StringBuilder(event.getLoggerName()).append(' ').append(event.getFormattedMessage());
+      for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+        line.append(" | ").append(t.getClassName()).append(": ").append(t.getMessage());
+      }
+      lines.add(line.toString());
     }
     return lines;
+  }
+
+  /** The captured lines as one text, one per line. */
+  public String text() {
+    return String.join("\n", lines());
   }
 
   @Override
