@@ -15,6 +15,7 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient;
 import io.openshiftagent.provider.ControllerScope;
+import io.openshiftagent.provider.Logging;
 import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.testsupport.FakeAssistedService;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -61,6 +62,8 @@ class DiskImageOverHttpsTest {
   @BeforeAll
   static void startOperatorTrustingTheCaFromASecret() throws Exception {
     logs = new LogCapture();
+    // Every level, as the provider's own logging setup (--log-level TRACE) allows it.
+    Logging.neverLogHttpBodies();
     env = KubeApiServerEnvironment.shared();
     world = new World(env, "diskimage-https");
     world.cluster(false);

@@ -6,7 +6,9 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogManager;
@@ -20,8 +22,10 @@ import org.slf4j.LoggerFactory;
 public final class LogCapture implements AutoCloseable {
 
   private final Logger logbackRoot = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-  private final Level logbackLevel = logbackRoot.getLevel();
   private final ListAppender<ILoggingEvent> logbackEvents = new ListAppender<>();
+
+  /** Every logger with a level of its own (the root too), and that level, to restore on close. */
+  private final Map<Logger, Level> logbackLevels = new LinkedHashMap<>();
 
   private final java.util.logging.Logger julRoot = LogManager.getLogManager().getLogger("");
   private final java.util.logging.Level julLevel = julRoot.getLevel();
@@ -50,7 +54,13 @@ public final class LogCapture implements AutoCloseable {
   public LogCapture() {
     logbackEvents.start();
     logbackRoot.addAppender(logbackEvents);
-    logbackRoot.setLevel(Level.ALL);
+    // A logger configured quieter (logback-test.xml keeps io.fabric8 at WARN) would hide its lines.
+    for (Logger logger : logbackRoot.getLoggerContext().getLoggerList()) {
+      if (logger.getLevel() != null) {
+        logbackLevels.put(logger, logger.getLevel());
+        logger.setLevel(Level.ALL);
+      }
+    }
     julHandler.setLevel(java.util.logging.Level.ALL);
     julRoot.addHandler(julHandler);
     julRoot.setLevel(java.util.logging.Level.ALL);
@@ -78,7 +88,7 @@ public final class LogCapture implements AutoCloseable {
   @Override
   public void close() {
     logbackRoot.detachAppender(logbackEvents);
-    logbackRoot.setLevel(logbackLevel);
+    logbackLevels.forEach(Logger::setLevel);
     julRoot.removeHandler(julHandler);
     julRoot.setLevel(julLevel);
   }
