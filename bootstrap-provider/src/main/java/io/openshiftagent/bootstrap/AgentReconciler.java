@@ -154,6 +154,13 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
     String hostUid = host.map(h -> h.getMetadata().getUid()).orElse(null);
     AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
+    if (tooLarge.isPresent()) {
+      // The override annotation grew after the config was checked: the write would fail forever.
+      refuse(agent, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+      return UpdateControl.noUpdate();
+    }
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
     boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(o, agent, patch);
     if (!patch.isEmpty()) {
@@ -204,6 +211,17 @@ public class AgentReconciler implements Reconciler<Agent> {
       events.warning(agent, "NotApproved", "Approve", why);
     }
     return false;
+  }
+
+  /** Records once, on the Agent and as an Event, why it is not approved. */
+  private void refuse(Agent agent, String reason, String why) {
+    if (why.equals(annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
+      return;
+    }
+    new OwnedFieldsPatch()
+        .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
+        .applyTo(client, agent);
+    events.warning(agent, reason, "Approve", why);
   }
 
   /**

@@ -367,6 +367,44 @@ class BootstrapFlowTest {
     assertThat(world.infraEnv("ocp1-w-1")).isNull();
   }
 
+  /** Found by BadInputReconcileTest: the Agent write failed forever ("request is too large"). */
+  @Test
+  void anInstallIgnitionTooLargeForAnAgentIsReportedInsteadOfWrittenForever() {
+    World world = readyWorld("too-large", "insufficient");
+    // Each command within its bound and the config storable (1.2 MB), but 1.6 MB in base64.
+    OpenshiftAssistedConfigSpec tooMuch = spec();
+    tooMuch.preBootstrapCommands = java.util.Collections.nCopies(36, "\u00e9".repeat(16384));
+    world.host("ocp1-cp-0", true, tooMuch);
+    await(
+        "InstallIgnitionTooLarge",
+        () ->
+            Reasons.INSTALL_IGNITION_TOO_LARGE.equals(
+                world.reason("ocp1-cp-0", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.infraEnv("ocp1-cp-0")).isNull();
+
+    // Just fitting at first (1 MB); an override added later makes it too large for the Agent.
+    OpenshiftAssistedConfigSpec almost = spec();
+    almost.preBootstrapCommands = java.util.Collections.nCopies(23, "\u00e9".repeat(16384));
+    world.host("ocp1-cp-1", true, almost);
+    await("InfraEnv ocp1-cp-1", () -> world.infraEnv("ocp1-cp-1"));
+    world.publishIso("ocp1-cp-1", "https://images.example.com/ocp1-cp-1.iso");
+    await("Secret ocp1-cp-1", () -> world.get(Secret.class, "ocp1-cp-1"));
+    world.annotateConfig(
+        "ocp1-cp-1",
+        Names.IGNITION_OVERRIDE_ANNOTATION,
+        "{\"storage\":{\"files\":[{\"path\":\"/etc/big\",\"contents\":{\"source\":\"data:,"
+            + "x".repeat(200_000)
+            + "\"}}]}}");
+    world.registerAgent("ocp1-cp-1", "agent-cp-1");
+    Agent refused =
+        await(
+            "Agent refused",
+            () -> isRefused(world.agent("agent-cp-1")) ? world.agent("agent-cp-1") : null);
+    assertThat(refused.getMetadata().getAnnotations().get(Names.NOT_APPROVED_ANNOTATION))
+        .contains("install ignition", "an Agent holds at most 1048576");
+    assertThat(eventReasons(world)).contains(Reasons.INSTALL_IGNITION_TOO_LARGE);
+  }
+
   @Test
   void deletionRemovesWhatWasCreatedAndHoldsAControlPlaneConfigWhileItsMachineLives() {
     World world = readyWorld("delete", "");

@@ -1,6 +1,7 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_REFUSED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.CONFIGURED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.IMAGE_REGISTRY_CONFIG_INVALID;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALLATION_STARTED;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
@@ -26,6 +28,7 @@ import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.PlaceholderPullSecret;
+import io.openshiftagent.provider.Refusal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +76,22 @@ final class ClusterObjects {
    * and the AgentClusterInstall is left as it is.
    */
   void reconcile(ControlPlaneScope scope, StatusBuilder status) {
+    try {
+      describeCluster(scope, status);
+    } catch (KubernetesClientException e) {
+      Optional<String> refusal = Refusal.of(e);
+      if (refusal.isEmpty()) {
+        throw e;
+      }
+      // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
+      status.setFalse(
+          CLUSTER_INSTALL_CONFIGURED,
+          CLUSTER_INSTALL_REFUSED,
+          "the API server refused the objects that describe the cluster: " + refusal.get());
+    }
+  }
+
+  private void describeCluster(ControlPlaneScope scope, StatusBuilder status) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterConfig config = cp.getSpec().config;
     OpenShiftVersion version = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
