@@ -299,16 +299,11 @@ class ApiServerRestartTest {
     addOwner(
         client.resources(OpenshiftAssistedControlPlane.class).inNamespace(ns).withName(CLUSTER),
         get(ns, Cluster.class, CLUSTER));
-    client
-        .resources(Cluster.class)
-        .inNamespace(ns)
-        .withName(CLUSTER)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            new OwnedFieldsPatch()
-                .set(true, "status", "initialization", "infrastructureProvisioned")
-                .toJson());
+    patchStatus(
+        ns,
+        Cluster.class,
+        CLUSTER,
+        new OwnedFieldsPatch().set(true, "status", "initialization", "infrastructureProvisioned"));
   }
 
   /** Cluster API core: a Machine controls its bootstrap config. */
@@ -355,14 +350,11 @@ class ApiServerRestartTest {
   /** assisted-service: the InfraEnv's discovery ISO is ready. */
   private static void publishIso(String ns, InfraEnv infraEnv) {
     String name = infraEnv.getMetadata().getName();
-    client
-        .resources(InfraEnv.class)
-        .inNamespace(ns)
-        .withName(name)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            new OwnedFieldsPatch().set(isoUrl(name), "status", "isoDownloadURL").toJson());
+    patchStatus(
+        ns,
+        InfraEnv.class,
+        name,
+        new OwnedFieldsPatch().set(isoUrl(name), "status", "isoDownloadURL"));
   }
 
   /** assisted-service: the host that booted the InfraEnv's ISO registered as an Agent. */
@@ -385,17 +377,24 @@ class ApiServerRestartTest {
 
   /** assisted-service: the state of the installation. */
   private static void installerState(String ns, String state, String stateInfo) {
+    patchStatus(
+        ns,
+        AgentClusterInstall.class,
+        CLUSTER,
+        new OwnedFieldsPatch()
+            .set(state, "status", "debugInfo", "state")
+            .set(stateInfo, "status", "debugInfo", "stateInfo"));
+  }
+
+  /** A merge patch of an object's status, as the system that owns that status writes it. */
+  private static void patchStatus(
+      String ns, Class<? extends HasMetadata> type, String name, OwnedFieldsPatch patch) {
     client
-        .resources(AgentClusterInstall.class)
+        .resources(type)
         .inNamespace(ns)
-        .withName(CLUSTER)
+        .withName(name)
         .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            new OwnedFieldsPatch()
-                .set(state, "status", "debugInfo", "state")
-                .set(stateInfo, "status", "debugInfo", "stateInfo")
-                .toJson());
+        .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toJson());
   }
 
   // ---- reading ----

@@ -190,20 +190,20 @@ public final class RestartableKubeApiServer implements ApiServer, AutoCloseable 
 
   private void startEtcd() {
     long started = System.nanoTime();
-    String client = "http://127.0.0.1:" + etcdPort;
+    String clientUrl = "http://127.0.0.1:" + etcdPort;
     String peer = "http://127.0.0.1:" + etcdPeerPort;
     etcd =
         launch(
             List.of(
                 binary("etcd").toString(),
                 "--data-dir=" + etcdData,
-                "--listen-client-urls=" + client,
-                "--advertise-client-urls=" + client,
+                "--listen-client-urls=" + clientUrl,
+                "--advertise-client-urls=" + clientUrl,
                 "--listen-peer-urls=" + peer,
                 "--initial-advertise-peer-urls=" + peer,
                 "--initial-cluster=default=" + peer),
             "etcd");
-    awaitReady(etcd, "etcd", URI.create(client + "/health"));
+    awaitReady(etcd, "etcd", URI.create(clientUrl + "/health"));
     LOG.info("etcd ready in {} ms", millisSince(started));
   }
 

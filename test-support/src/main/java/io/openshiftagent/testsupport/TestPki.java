@@ -105,14 +105,7 @@ public final class TestPki {
     KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
     rsa.initialize(2048);
     KeyPair keys = rsa.generateKeyPair();
-    X509v3CertificateBuilder builder =
-        new JcaX509v3CertificateBuilder(
-            new X500Name(caCertificate.getSubjectX500Principal().getName()),
-            serial(),
-            notBefore(),
-            notAfter(),
-            new X500Name("O=" + organization + ",CN=" + commonName),
-            keys.getPublic());
+    X509v3CertificateBuilder builder = issuedTo("O=" + organization + ",CN=" + commonName, keys);
     builder.addExtension(
         Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
     return new PemKeyPair(pem(sign(builder, caKeys)), pem(keys));
@@ -147,14 +140,7 @@ public final class TestPki {
 
   private X509Certificate serverCertificateFor127001(KeyPair keys, String commonName)
       throws Exception {
-    X509v3CertificateBuilder builder =
-        new JcaX509v3CertificateBuilder(
-            new X500Name(caCertificate.getSubjectX500Principal().getName()),
-            serial(),
-            notBefore(),
-            notAfter(),
-            new X500Name("CN=" + commonName),
-            keys.getPublic());
+    X509v3CertificateBuilder builder = issuedTo("CN=" + commonName, keys);
     builder.addExtension(
         Extension.subjectAlternativeName,
         false,
@@ -162,6 +148,17 @@ public final class TestPki {
     builder.addExtension(
         Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
     return sign(builder, caKeys);
+  }
+
+  /** A certificate of {@code subject} for {@code keys}, to be signed by this CA. */
+  private X509v3CertificateBuilder issuedTo(String subject, KeyPair keys) {
+    return new JcaX509v3CertificateBuilder(
+        new X500Name(caCertificate.getSubjectX500Principal().getName()),
+        serial(),
+        notBefore(),
+        notAfter(),
+        new X500Name(subject),
+        keys.getPublic());
   }
 
   public static String pem(X509Certificate certificate) throws Exception {
