@@ -13,7 +13,11 @@ import java.util.Objects;
 public final class BootstrapProviderMain implements ProviderRuntime.Provider {
   private final Map<String, String> environment;
 
-  BootstrapProviderMain(Map<String, String> environment) {
+  /**
+   * @param environment the process environment, read for the settings --help lists (tests pass
+   *     their own)
+   */
+  public BootstrapProviderMain(Map<String, String> environment) {
     this.environment = environment;
   }
 

@@ -42,8 +42,10 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   /** Registers the control-plane controller, restricted to {@code scope}. */
   static void register(
       Operator operator, Duration workloadPollInterval, String instance, ControllerScope scope) {
-    operator.register(
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instance), scope.apply());
+    ProviderOperator.register(
+        operator,
+        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instance),
+        scope.apply());
   }
 
   /** An operator with the control-plane controller registered, not started (for tests). */

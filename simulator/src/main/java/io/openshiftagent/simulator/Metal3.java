@@ -42,7 +42,7 @@ final class Metal3 extends Actor {
 
   @Override
   void start() {
-    labelContractVersions();
+    labelContractVersions(client);
     watch(INFRA_API, "Metal3Cluster", this::provisionCluster);
     watch(INFRA_API, "Metal3Machine", m -> reconcileMachine(namespace(m), name(m)));
     watch(BMH_API, "BareMetalHost", this::reconcileHost);
@@ -53,7 +53,7 @@ final class Metal3 extends Actor {
    * What CAPM3's release manifests carry and the upstream CRD files lack: the labels that tell
    * Cluster API which version of each kind implements which contract.
    */
-  private void labelContractVersions() {
+  static void labelContractVersions(KubernetesClient client) {
     client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
         .filter(crd -> ExternalKinds.INFRASTRUCTURE_GROUP.equals(crd.getSpec().getGroup()))
         .forEach(

@@ -2,19 +2,13 @@ package io.openshiftagent.testsupport;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +16,8 @@ import org.slf4j.LoggerFactory;
  * A real kube-apiserver and etcd with every CRD the providers touch. Start it once per test JVM
  * through {@link #shared()}; it stops when the JVM exits.
  */
-public final class KubeApiServerEnvironment implements AutoCloseable {
+public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeApiServerEnvironment.class);
-  private static final AtomicInteger NAMESPACES = new AtomicInteger();
   private static KubeApiServerEnvironment shared;
   private static RuntimeException sharedStartFailure;
 
@@ -65,7 +58,7 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
       KubeApiServerEnvironment env = null;
       try {
         env = new KubeApiServerEnvironment(List.of());
-        env.installAllCrds();
+        env.installedCrds.addAll(CrdInstaller.installFrom(env.client, TestPaths.hubCrds()));
       } catch (RuntimeException e) {
         // Fail every later test the same way instead of starting one server per test.
         if (env != null) {
@@ -86,19 +79,9 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
    * also stopped when the JVM exits.
    */
   public static KubeApiServerEnvironment startIndependent(List<Path> crdDirs) {
-    for (Path dir : crdDirs) {
-      if (!Files.isDirectory(dir)) {
-        throw new IllegalStateException(dir + " is missing: run hack/fetch-upstream-crds.sh");
-      }
-    }
     KubeApiServerEnvironment env = new KubeApiServerEnvironment(List.of());
     try {
-      List<CustomResourceDefinition> crds = new ArrayList<>();
-      for (Path dir : crdDirs) {
-        crds.addAll(CrdInstaller.read(env.client, dir));
-      }
-      CrdInstaller.install(env.client, crds, Duration.ofSeconds(60));
-      env.installedCrds.addAll(crds);
+      env.installedCrds.addAll(CrdInstaller.installFrom(env.client, crdDirs));
     } catch (RuntimeException e) {
       env.close();
       throw e;
@@ -107,53 +90,19 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     return env;
   }
 
-  /** A client with cluster-admin rights; shared, do not close it. */
+  @Override
   public KubernetesClient client() {
     return client;
   }
 
-  /** A new client of its own (for a component under test that closes its client). */
-  public KubernetesClient newClient() {
-    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeConfigYaml)).build();
-  }
-
+  @Override
   public String kubeConfigYaml() {
     return kubeConfigYaml;
   }
 
+  @Override
   public List<CustomResourceDefinition> installedCrds() {
     return List.copyOf(installedCrds);
-  }
-
-  /**
-   * Creates a namespace with a unique name; namespaces are never deleted (no controller-manager
-   * runs).
-   */
-  public String createNamespace(String prefix) {
-    String name =
-        (prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-")
-                + "-"
-                + NAMESPACES.incrementAndGet())
-            .replaceAll("^-+", "");
-    if (name.length() > 63) {
-      name = name.substring(name.length() - 63).replaceAll("^-+", "");
-    }
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-        .create();
-    return name;
-  }
-
-  private void installAllCrds() {
-    long started = System.nanoTime();
-    List<CustomResourceDefinition> crds =
-        new ArrayList<>(CrdInstaller.read(client, TestPaths.ourCrds()));
-    crds.addAll(CrdInstaller.read(client, TestPaths.upstreamCrds()));
-    CrdInstaller.install(client, crds, Duration.ofSeconds(60));
-    installedCrds.addAll(crds);
-    LOG.info(
-        "{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
   }
 
   /**
