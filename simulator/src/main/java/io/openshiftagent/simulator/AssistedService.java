@@ -1,13 +1,11 @@
 package io.openshiftagent.simulator;
 
-import static io.openshiftagent.simulator.Hosts.AGENT_API;
 import static io.openshiftagent.simulator.Metal3.name;
 import static io.openshiftagent.simulator.Metal3.namespace;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -22,9 +20,6 @@ import java.util.Set;
  * Agents' install stages, the admin kubeconfig of the installed cluster, and day-2 hosts.
  */
 final class AssistedService extends Actor {
-  static final String HIVE_API = ExternalKinds.HIVE_GROUP + "/" + ExternalKinds.HIVE_VERSION;
-  static final String ACI_API =
-      ExternalKinds.HIVE_EXTENSION_GROUP + "/" + ExternalKinds.HIVE_EXTENSION_VERSION;
   static final String IMAGE_SERVICE = "https://assisted-image-service.simulator.invalid";
 
   /** The install stages a host goes through, as the assisted installer reports them. */
@@ -56,9 +51,9 @@ final class AssistedService extends Actor {
 
   @Override
   void start() {
-    watch(AGENT_API, "InfraEnv", this::publishImage);
-    watch(ACI_API, "AgentClusterInstall", this::reconcileInstall);
-    watch(AGENT_API, "Agent", this::agentChanged);
+    watch(ApiVersions.AGENT_INSTALL, "InfraEnv", this::publishImage);
+    watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::reconcileInstall);
+    watch(ApiVersions.AGENT_INSTALL, "Agent", this::agentChanged);
   }
 
   private void publishImage(GenericKubernetesResource infraEnv) {
@@ -68,7 +63,7 @@ final class AssistedService extends Actor {
     String id = infraEnv.getMetadata().getUid();
     String base = IMAGE_SERVICE + "/byid/" + id;
     mergePatchStatus(
-        resource(AGENT_API, "InfraEnv", namespace(infraEnv), name(infraEnv)),
+        resource(ApiVersions.AGENT_INSTALL, "InfraEnv", namespace(infraEnv), name(infraEnv)),
         new OwnedFieldsPatch()
             .set(base + "/4.20/x86_64/full.iso", "status", "isoDownloadURL")
             .set(Fields.now(), "status", "createdTime")
@@ -165,7 +160,7 @@ final class AssistedService extends Actor {
         () -> {
           boolean last = stage == STAGES.size() - 1;
           mergePatchStatus(
-              resource(AGENT_API, "Agent", namespace(agent), name(agent)),
+              resource(ApiVersions.AGENT_INSTALL, "Agent", namespace(agent), name(agent)),
               new OwnedFieldsPatch()
                   .set(STAGES.get(stage), "status", "progress", "currentStage")
                   .set(Fields.now(), "status", "progress", "stageStartTime")
@@ -203,13 +198,13 @@ final class AssistedService extends Actor {
             "infraID", name(install) + "-infra",
             "adminKubeconfigSecretRef", Map.of("name", secret));
     mergePatch(
-        resource(ACI_API, "AgentClusterInstall", ns, name(install)),
+        resource(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", ns, name(install)),
         new OwnedFieldsPatch().set(metadata, "spec", "clusterMetadata"));
     String deployment = Fields.string(install, "spec", "clusterDeploymentRef", "name");
     if (deployment != null
-        && resource(HIVE_API, "ClusterDeployment", ns, deployment).get() != null) {
+        && resource(ApiVersions.HIVE, "ClusterDeployment", ns, deployment).get() != null) {
       mergePatch(
-          resource(HIVE_API, "ClusterDeployment", ns, deployment),
+          resource(ApiVersions.HIVE, "ClusterDeployment", ns, deployment),
           new OwnedFieldsPatch()
               .set(true, "spec", "installed")
               .set(metadata, "spec", "clusterMetadata"));
@@ -223,7 +218,8 @@ final class AssistedService extends Actor {
   private void setState(GenericKubernetesResource install, String state, String info) {
     log.info("AgentClusterInstall {}/{}: {}", namespace(install), name(install), state);
     mergePatchStatus(
-        resource(ACI_API, "AgentClusterInstall", namespace(install), name(install)),
+        resource(
+            ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", namespace(install), name(install)),
         new OwnedFieldsPatch()
             .set(state, "status", "debugInfo", "state")
             .set(info, "status", "debugInfo", "stateInfo"));
@@ -240,7 +236,7 @@ final class AssistedService extends Actor {
     ns = ns == null ? namespace(agent) : ns;
     GenericKubernetesResource cd =
         client
-            .genericKubernetesResources(HIVE_API, "ClusterDeployment")
+            .genericKubernetesResources(ApiVersions.HIVE, "ClusterDeployment")
             .inNamespace(ns)
             .withName(deployment)
             .get();
@@ -248,7 +244,7 @@ final class AssistedService extends Actor {
     return install == null
         ? null
         : client
-            .genericKubernetesResources(ACI_API, "AgentClusterInstall")
+            .genericKubernetesResources(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")
             .inNamespace(ns)
             .withName(install)
             .get();
@@ -257,7 +253,7 @@ final class AssistedService extends Actor {
   private List<GenericKubernetesResource> boundAgents(GenericKubernetesResource install) {
     String deployment = Fields.string(install, "spec", "clusterDeploymentRef", "name");
     return client
-        .genericKubernetesResources(AGENT_API, "Agent")
+        .genericKubernetesResources(ApiVersions.AGENT_INSTALL, "Agent")
         .inAnyNamespace()
         .list()
         .getItems()

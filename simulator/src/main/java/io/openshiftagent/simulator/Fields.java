@@ -4,14 +4,18 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** Reads of nested fields of untyped objects, and the small values every actor writes. */
-final class Fields {
+/**
+ * Reads of nested fields of untyped objects, and the small values every actor writes. Public: the
+ * end-to-end tests read the world's objects the same way.
+ */
+public final class Fields {
   private Fields() {}
 
   /** The value at {@code path}, or null when any step is missing. */
-  static Object get(GenericKubernetesResource object, String... path) {
+  public static Object get(GenericKubernetesResource object, String... path) {
     Object current = object.getAdditionalProperties();
     for (String step : path) {
       if (!(current instanceof Map<?, ?> map)) {
@@ -22,32 +26,45 @@ final class Fields {
     return current;
   }
 
-  static String string(GenericKubernetesResource object, String... path) {
+  public static String string(GenericKubernetesResource object, String... path) {
     Object value = get(object, path);
     return value == null ? null : value.toString();
   }
 
-  static boolean isTrue(GenericKubernetesResource object, String... path) {
+  public static boolean isTrue(GenericKubernetesResource object, String... path) {
     return Boolean.TRUE.equals(get(object, path));
   }
 
-  static int integer(GenericKubernetesResource object, int otherwise, String... path) {
+  public static int integer(GenericKubernetesResource object, int otherwise, String... path) {
     return get(object, path) instanceof Number n ? n.intValue() : otherwise;
   }
 
   @SuppressWarnings("unchecked")
-  static Map<String, String> stringMap(GenericKubernetesResource object, String... path) {
+  public static Map<String, String> stringMap(GenericKubernetesResource object, String... path) {
     return get(object, path) instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
   }
 
-  static String label(HasMetadata object, String key) {
+  public static String label(HasMetadata object, String key) {
     Map<String, String> labels = object.getMetadata().getLabels();
     return labels == null ? null : labels.get(key);
   }
 
-  static String annotation(HasMetadata object, String key) {
+  public static String annotation(HasMetadata object, String key) {
     Map<String, String> annotations = object.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(key);
+  }
+
+  /** The metav1 conditions of {@code status.conditions}; none when the object is null. */
+  @SuppressWarnings("unchecked")
+  public static List<Map<String, Object>> conditions(GenericKubernetesResource object) {
+    Object conditions = object == null ? null : get(object, "status", "conditions");
+    return conditions instanceof List<?> list ? (List<Map<String, Object>>) list : List.of();
+  }
+
+  /** Whether the object has the condition {@code type} with status True. */
+  public static boolean conditionTrue(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .anyMatch(c -> type.equals(c.get("type")) && "True".equals(c.get("status")));
   }
 
   /** A metav1 condition as the simulated systems report them. */

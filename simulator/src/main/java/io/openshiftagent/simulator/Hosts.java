@@ -1,6 +1,5 @@
 package io.openshiftagent.simulator;
 
-import static io.openshiftagent.simulator.Metal3.BMH_API;
 import static io.openshiftagent.simulator.Metal3.name;
 import static io.openshiftagent.simulator.Metal3.namespace;
 
@@ -26,8 +25,6 @@ import java.util.UUID;
  * under that InfraEnv with the host's inventory.
  */
 final class Hosts extends Actor {
-  static final String AGENT_API =
-      ExternalKinds.AGENT_INSTALL_GROUP + "/" + ExternalKinds.AGENT_INSTALL_VERSION;
 
   private final SimulatedDurations durations;
   private final Set<String> booted = new HashSet<>();
@@ -39,7 +36,7 @@ final class Hosts extends Actor {
 
   @Override
   void start() {
-    watch(BMH_API, "BareMetalHost", this::boot);
+    watch(ApiVersions.METAL3, "BareMetalHost", this::boot);
   }
 
   private void boot(GenericKubernetesResource host) {
@@ -58,7 +55,7 @@ final class Hosts extends Actor {
   private void registerAgent(GenericKubernetesResource host, String isoUrl) {
     GenericKubernetesResource infraEnv =
         client
-            .genericKubernetesResources(AGENT_API, "InfraEnv")
+            .genericKubernetesResources(ApiVersions.AGENT_INSTALL, "InfraEnv")
             .inNamespace(namespace(host))
             .list()
             .getItems()
@@ -80,7 +77,7 @@ final class Hosts extends Actor {
       spec.put("clusterDeploymentName", clusterRef);
     }
     GenericKubernetesResource agent = new GenericKubernetesResource();
-    agent.setApiVersion(AGENT_API);
+    agent.setApiVersion(ApiVersions.AGENT_INSTALL);
     agent.setKind("Agent");
     agent.setMetadata(
         new ObjectMetaBuilder()
@@ -97,7 +94,7 @@ final class Hosts extends Actor {
       }
     }
     mergePatchStatus(
-        resource(AGENT_API, "Agent", namespace(host), hostId(host)),
+        resource(ApiVersions.AGENT_INSTALL, "Agent", namespace(host), hostId(host)),
         new OwnedFieldsPatch()
             .set(inventory(host), "status", "inventory")
             .set(Map.of("state", "known"), "status", "debugInfo")

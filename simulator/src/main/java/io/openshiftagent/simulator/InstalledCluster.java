@@ -1,7 +1,5 @@
 package io.openshiftagent.simulator;
 
-import static io.openshiftagent.simulator.Hosts.AGENT_API;
-import static io.openshiftagent.simulator.Metal3.BMH_API;
 import static io.openshiftagent.simulator.Metal3.name;
 import static io.openshiftagent.simulator.Metal3.namespace;
 
@@ -35,8 +33,8 @@ final class InstalledCluster extends Actor {
 
   @Override
   void start() {
-    watch(AGENT_API, "Agent", this::joinNode);
-    watch(AssistedService.ACI_API, "AgentClusterInstall", this::reportVersion);
+    watch(ApiVersions.AGENT_INSTALL, "Agent", this::joinNode);
+    watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::reportVersion);
   }
 
   private void joinNode(GenericKubernetesResource agent) {
@@ -137,7 +135,7 @@ final class InstalledCluster extends Actor {
     String hostUid =
         Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
     return client
-        .genericKubernetesResources(BMH_API, "BareMetalHost")
+        .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
         .inNamespace(namespace(agent))
         .list()
         .getItems()
@@ -157,13 +155,14 @@ final class InstalledCluster extends Actor {
     if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
       return;
     }
-    var versions = workload.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion");
+    var versions =
+        workload.genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion");
     if (versions.withName("version").get() != null) {
       return;
     }
     String version = openShiftVersion(install);
     GenericKubernetesResource cv = new GenericKubernetesResource();
-    cv.setApiVersion("config.openshift.io/v1");
+    cv.setApiVersion(ApiVersions.CLUSTER_VERSION);
     cv.setKind("ClusterVersion");
     cv.setMetadata(new ObjectMetaBuilder().withName("version").build());
     cv.setAdditionalProperty("spec", Map.of("clusterID", install.getMetadata().getUid()));
@@ -191,7 +190,7 @@ final class InstalledCluster extends Actor {
             Fields.condition("Failing", false, "", "")));
     cv.setAdditionalProperty("status", status);
     workload
-        .genericKubernetesResources("config.openshift.io/v1", "ClusterVersion")
+        .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
         .resource(cv)
         .updateStatus();
     log.info("installed cluster reports OpenShift {}", version);
@@ -203,7 +202,7 @@ final class InstalledCluster extends Actor {
         imageSet == null
             ? null
             : client
-                .genericKubernetesResources(AssistedService.HIVE_API, "ClusterImageSet")
+                .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
                 .withName(imageSet)
                 .get();
     return set == null ? null : Fields.string(set, "spec", "releaseImage");

@@ -20,9 +20,6 @@ import java.util.Set;
  * LiveISO and disk images are both "provisioned" alike: the host's boot is {@link Hosts}' part.
  */
 final class Metal3 extends Actor {
-  static final String INFRA_API = ExternalKinds.INFRASTRUCTURE_GROUP + "/v1beta2";
-  static final String BMH_API = ExternalKinds.METAL3_GROUP + "/" + ExternalKinds.METAL3_VERSION;
-  static final String CAPI_API = ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION;
   static final String PROVISIONED = "provisioned";
 
   private final SimulatedDurations durations;
@@ -43,10 +40,13 @@ final class Metal3 extends Actor {
   @Override
   void start() {
     labelContractVersions();
-    watch(INFRA_API, "Metal3Cluster", this::provisionCluster);
-    watch(INFRA_API, "Metal3Machine", m -> reconcileMachine(namespace(m), name(m)));
-    watch(BMH_API, "BareMetalHost", this::reconcileHost);
-    watch(CAPI_API, "Machine", this::machineChanged);
+    watch(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Cluster", this::provisionCluster);
+    watch(
+        ApiVersions.METAL3_INFRASTRUCTURE,
+        "Metal3Machine",
+        m -> reconcileMachine(namespace(m), name(m)));
+    watch(ApiVersions.METAL3, "BareMetalHost", this::reconcileHost);
+    watch(ApiVersions.CAPI, "Machine", this::machineChanged);
   }
 
   /**
@@ -80,7 +80,11 @@ final class Metal3 extends Actor {
         durations.infrastructure(),
         () ->
             mergePatchStatus(
-                resource(INFRA_API, "Metal3Cluster", namespace(cluster), name(cluster)),
+                resource(
+                    ApiVersions.METAL3_INFRASTRUCTURE,
+                    "Metal3Cluster",
+                    namespace(cluster),
+                    name(cluster)),
                 new OwnedFieldsPatch()
                     .set(true, "status", "initialization", "provisioned")
                     .set(
@@ -104,7 +108,8 @@ final class Metal3 extends Actor {
   private void reconcileMachine(String namespace, String name) {
     // Read the current state, as a controller reading its cache does: an older event may carry the
     // image the bootstrap provider has replaced since.
-    GenericKubernetesResource m3m = resource(INFRA_API, "Metal3Machine", namespace, name).get();
+    GenericKubernetesResource m3m =
+        resource(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace, name).get();
     if (m3m == null || m3m.getMetadata().getDeletionTimestamp() != null) {
       return;
     }
@@ -124,11 +129,12 @@ final class Metal3 extends Actor {
       return;
     }
     GenericKubernetesResource host =
-        resource(BMH_API, "BareMetalHost", namespace(m3m), hostName).get();
+        resource(ApiVersions.METAL3, "BareMetalHost", namespace(m3m), hostName).get();
     if (host != null
         && PROVISIONED.equals(Fields.string(host, "status", "provisioning", "state"))
         && !Fields.isTrue(m3m, "status", "initialization", "provisioned")) {
-      var target = resource(INFRA_API, "Metal3Machine", namespace(m3m), name(m3m));
+      var target =
+          resource(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace(m3m), name(m3m));
       mergePatch(
           target,
           new OwnedFieldsPatch()
@@ -150,7 +156,7 @@ final class Metal3 extends Actor {
     Map<String, String> selector = Fields.stringMap(m3m, "spec", "hostSelector", "matchLabels");
     GenericKubernetesResource host =
         client
-            .genericKubernetesResources(BMH_API, "BareMetalHost")
+            .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
             .inNamespace(namespace(m3m))
             .list()
             .getItems()
@@ -172,13 +178,13 @@ final class Metal3 extends Actor {
     image.put("checksumType", Fields.string(m3m, "spec", "image", "checksumType"));
     image.put("format", Fields.string(m3m, "spec", "image", "diskFormat"));
     mergePatch(
-        resource(BMH_API, "BareMetalHost", namespace(host), name(host)),
+        resource(ApiVersions.METAL3, "BareMetalHost", namespace(host), name(host)),
         new OwnedFieldsPatch()
             .requireResourceVersion(host.getMetadata().getResourceVersion())
             .set(
                 Map.of(
                     "apiVersion",
-                    INFRA_API,
+                    ApiVersions.METAL3_INFRASTRUCTURE,
                     "kind",
                     "Metal3Machine",
                     "name",
@@ -191,7 +197,7 @@ final class Metal3 extends Actor {
             .set(true, "spec", "online")
             .set(Map.of("name", dataSecret, "namespace", namespace(m3m)), "spec", "userData"));
     mergePatch(
-        resource(INFRA_API, "Metal3Machine", namespace(m3m), name(m3m)),
+        resource(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace(m3m), name(m3m)),
         new OwnedFieldsPatch()
             .set(
                 namespace(host) + "/" + name(host),
@@ -203,7 +209,7 @@ final class Metal3 extends Actor {
   /** The baremetal-operator: a host with a consumer and an image gets provisioned. */
   private void reconcileHost(GenericKubernetesResource event) {
     GenericKubernetesResource host =
-        resource(BMH_API, "BareMetalHost", namespace(event), name(event)).get();
+        resource(ApiVersions.METAL3, "BareMetalHost", namespace(event), name(event)).get();
     if (host == null) {
       return;
     }
@@ -212,7 +218,7 @@ final class Metal3 extends Actor {
     if (consumer == null) {
       // A freed or new host may be what a waiting Metal3Machine needs.
       client
-          .genericKubernetesResources(INFRA_API, "Metal3Machine")
+          .genericKubernetesResources(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine")
           .inNamespace(namespace(host))
           .list()
           .getItems()
@@ -239,7 +245,7 @@ final class Metal3 extends Actor {
           provisioned.put("image", Fields.get(host, "spec", "image"));
           provisioned.put("bootMode", "UEFI");
           mergePatchStatus(
-              resource(BMH_API, "BareMetalHost", namespace(host), name(host)),
+              resource(ApiVersions.METAL3, "BareMetalHost", namespace(host), name(host)),
               new OwnedFieldsPatch()
                   .set("OK", "status", "operationalStatus")
                   .set(0, "status", "errorCount")
@@ -262,7 +268,7 @@ final class Metal3 extends Actor {
         : owners.stream()
             .filter(o -> "Machine".equals(o.getKind()))
             .findFirst()
-            .map(o -> resource(CAPI_API, "Machine", namespace(m3m), o.getName()).get())
+            .map(o -> resource(ApiVersions.CAPI, "Machine", namespace(m3m), o.getName()).get())
             .orElse(null);
   }
 
