@@ -176,7 +176,10 @@ public class AgentReconciler implements Reconciler<Agent> {
             "approved as " + desired.role() + " of Machine " + machine);
       }
     }
-    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h)).ifPresent(this::detach);
+    // A Machine being deleted needs its host attached again (see the config controller).
+    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h))
+        .filter(h -> !OpenshiftAssistedConfigReconciler.isDeleting(o.machine))
+        .ifPresent(this::detach);
     return UpdateControl.noUpdate();
   }
 

@@ -439,6 +439,68 @@ class BootstrapFlowTest {
   }
 
   @Test
+  void aHostDetachedAfterInstallationIsAttachedAgainWhenItsMachineIsDeleted() {
+    World world = readyWorld("reattach", "");
+    world.host("ocp1-w-0", false, spec());
+    world.host("ocp1-w-1", false, spec());
+    for (String name : List.of("ocp1-w-0", "ocp1-w-1")) {
+      await("InfraEnv " + name, () -> world.infraEnv(name));
+      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      await("Secret " + name, () -> world.get(Secret.class, name));
+    }
+    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.registerAgent("ocp1-w-1", "agent-w-1");
+    await("approved", () -> approved(world.agent("agent-w-0")));
+    await("approved", () -> approved(world.agent("agent-w-1")));
+    world.agentStage("agent-w-0", "Rebooting");
+    await(
+        "host detached",
+        () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
+
+    // Cluster API deletes the Metal3Machine before the config; CAPM3 waits for the
+    // baremetal-operator to deprovision the host, which it does not do while the host is detached.
+    deleteHeldByFinalizer(world, "ocp1-w-0");
+    await(
+        "host attached again while the config still exists",
+        () -> !Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
+    assertThat(world.config("ocp1-w-0")).isNotNull();
+
+    // A host whose Machine is being deleted is not detached, even at the stages that detach.
+    deleteHeldByFinalizer(world, "ocp1-w-1");
+    world
+        .client
+        .resources(Agent.class)
+        .inNamespace(world.ns)
+        .withName("agent-w-1")
+        .edit(
+            a -> {
+              a.getSpec().hostname = "changed-by-someone";
+              return a;
+            });
+    world.agentStage("agent-w-1", "Rebooting");
+    await(
+        "the Agent reconciled (hostname set back)",
+        () -> "ocp1-w-1".equals(world.agent("agent-w-1").getSpec().hostname));
+    assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-w-1"))).isFalse();
+  }
+
+  /** Deletes the Machine, which a finalizer holds, as Cluster API's does during deletion. */
+  private static void deleteHeldByFinalizer(World world, String machine) {
+    var resource =
+        world
+            .client
+            .resources(io.openshiftagent.api.external.capi.Machine.class)
+            .inNamespace(world.ns)
+            .withName(machine);
+    resource.edit(
+        m -> {
+          m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));
+          return m;
+        });
+    resource.delete();
+  }
+
+  @Test
   void aSecondHostOnTheSameInfraEnvIsNotApproved() {
     World world = readyWorld("two-agents", "");
     world.host("ocp1-w-0", false, spec());
