@@ -145,6 +145,17 @@ final class ClusterScenario {
     resource(apiVersion, kind, name).delete();
   }
 
+  /**
+   * Deletes the Cluster, as {@code kubectl delete cluster} does, and waits until Cluster API and
+   * the providers have deleted everything it owns and it is gone. Returns how long that took.
+   */
+  Duration deleteCluster() {
+    delete(ApiVersions.CAPI, "Cluster", clusterName);
+    Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
+    LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
+    return took;
+  }
+
   // ---- what the user looks at ----
 
   GenericKubernetesResource get(String apiVersion, String kind, String name) {

@@ -26,10 +26,28 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
     world = World.start(SimulatedDurations.nearZero(), workDir);
   }
 
+  /**
+   * Deletes the clusters the tests left, so that the next class's world (on the same hub) does not
+   * reconcile them, then stops the world.
+   */
   @Override
   public void afterAll(ExtensionContext context) {
-    if (world != null) {
-      world.close();
+    try {
+      for (ClusterScenario scenario : scenarios) {
+        if (scenario.cluster() != null) {
+          try {
+            scenario.deleteCluster();
+          } catch (AssertionError e) {
+            handleTestExecutionException(context, e);
+          }
+        }
+      }
+    } catch (Throwable e) {
+      throw e instanceof Error error ? error : new AssertionError(e);
+    } finally {
+      if (world != null) {
+        world.close();
+      }
     }
   }
 
