@@ -335,6 +335,49 @@ class BootstrapFlowTest {
   }
 
   @Test
+  void anAgentChangedWhileItsClusterWasPausedIsSetRightWhenThePauseEnds() {
+    World world = readyWorld("agent-pause", "");
+    world.host("ocp1-w-0", false, spec());
+    await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
+    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.registerAgent("ocp1-w-0", "agent-w-0");
+    await("approved", () -> approved(world.agent("agent-w-0")));
+
+    world.setPaused(true);
+    await(
+        "Paused condition",
+        () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
+    renameAgent(world, "agent-w-0", "renamed-while-paused");
+    world.setPaused(false);
+    await(
+        "hostname set back once the Cluster is unpaused",
+        () -> "ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
+
+    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
+    await(
+        "Paused by annotation",
+        () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
+    renameAgent(world, "agent-w-0", "renamed-while-paused");
+    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
+    await(
+        "hostname set back once the config's annotation is gone",
+        () -> "ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
+  }
+
+  private static void renameAgent(World world, String agent, String hostname) {
+    world
+        .client
+        .resources(Agent.class)
+        .inNamespace(world.ns)
+        .withName(agent)
+        .edit(
+            a -> {
+              a.getSpec().hostname = hostname;
+              return a;
+            });
+  }
+
+  @Test
   void anInvalidDiscoveryIgnitionOverrideIsAConditionUntilTheUserFixesIt() {
     World world = readyWorld("override", "");
     world.host(
