@@ -8,14 +8,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Plays the installed OpenShift cluster, a second real API server: each host that finished
@@ -27,6 +30,9 @@ import java.util.Optional;
 final class InstalledCluster extends Actor {
   private final KubernetesClient workload;
   private final SimulatedDurations durations;
+
+  /** The UIDs of the Agents whose host joined as a Node. */
+  private final Set<String> joined = new HashSet<>();
 
   /**
    * @param hub the management cluster, watched
@@ -50,11 +56,10 @@ final class InstalledCluster extends Actor {
     if (!"Joined".equals(stage) && !"Done".equals(stage)) {
       return;
     }
-    String nodeName = Fields.string(agent, "spec", "hostname");
-    if (nodeName == null) {
-      nodeName = Fields.string(agent, "status", "inventory", "hostname");
-    }
-    if (workload.nodes().withName(nodeName).get() != null) {
+    String nodeName = AssistedService.hostname(agent);
+    // A host joins once, under the name it had then; a later change of the Agent renames nothing.
+    if (!joined.add(agent.getMetadata().getUid())
+        || workload.nodes().withName(nodeName).get() != null) {
       return;
     }
     GenericKubernetesResource install = AssistedService.clusterInstallOf(client, agent);
@@ -279,17 +284,29 @@ final class InstalledCluster extends Actor {
     }
   }
 
+  /**
+   * A JSON patch (RFC 6902), not a merge patch: the Partial entry's {@code completionTime} must be
+   * an explicit null, and a merge patch drops nulls inside lists.
+   */
   private void writeVersionStatus(
       List<Map<String, Object>> history,
       String version,
       String image,
       List<Map<String, Object>> conditions) {
-    mergePatchStatus(
-        clusterVersion(),
-        new OwnedFieldsPatch()
-            .set(history, "status", "history")
-            .set(Map.of("version", version, "image", image), "status", "desired")
-            .set(conditions, "status", "conditions"));
+    List<Map<String, Object>> operations =
+        List.of(
+            Map.of("op", "replace", "path", "/status/history", "value", history),
+            Map.of(
+                "op",
+                "replace",
+                "path",
+                "/status/desired",
+                "value",
+                Map.of("version", version, "image", image)),
+            Map.of("op", "replace", "path", "/status/conditions", "value", conditions));
+    clusterVersion()
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(operations));
   }
 
   private Resource<GenericKubernetesResource> clusterVersion() {

@@ -26,6 +26,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,9 @@ final class ClusterScenario {
   private final KubernetesClient hub;
   private final String namespace;
   private final String clusterName;
+
+  /** What the user created: {@code apiVersion kind name} of each object. */
+  private final Set<String> created = new TreeSet<>();
 
   ClusterScenario(World world, String namespace, String clusterName) {
     this.world = world;
@@ -108,6 +113,8 @@ final class ClusterScenario {
                       "credentialsName",
                       name + "-bmc")));
       hub.resource(host).create();
+      created.add(describe("v1", "Secret", name + "-bmc"));
+      created.add(describe(ApiVersions.METAL3, "BareMetalHost", name));
     }
   }
 
@@ -132,6 +139,7 @@ final class ClusterScenario {
     for (HasMetadata object : hub.load(new java.io.ByteArrayInputStream(text.getBytes())).items()) {
       object.getMetadata().setNamespace(namespace);
       hub.resource(object).create();
+      created.add(describe(object));
     }
   }
 
@@ -154,6 +162,37 @@ final class ClusterScenario {
     Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
     LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
     return took;
+  }
+
+  /**
+   * What the user created ({@code apiVersion kind name}), less the kinds Cluster API deletes with
+   * the Cluster: what deleting the Cluster must leave in the namespace.
+   */
+  Set<String> createdAndNotOwnedByTheCluster() {
+    Set<String> kept = new TreeSet<>(created);
+    kept.removeIf(
+        o ->
+            o.startsWith(ApiVersions.CAPI + " Cluster ")
+                || o.startsWith(ApiVersions.CAPI + " MachineDeployment ")
+                || o.startsWith(ApiVersions.METAL3_INFRASTRUCTURE + " Metal3Cluster ")
+                || o.startsWith(ApiVersions.CONTROL_PLANE + " OpenshiftAssistedControlPlane "));
+    return kept;
+  }
+
+  /**
+   * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
+   * serves, but Events (they expire by themselves).
+   */
+  Set<String> everythingInTheNamespace() {
+    return ApiObjects.list(hub, true, namespace);
+  }
+
+  static String describe(HasMetadata object) {
+    return describe(object.getApiVersion(), object.getKind(), object.getMetadata().getName());
+  }
+
+  static String describe(String apiVersion, String kind, String name) {
+    return apiVersion + " " + kind + " " + name;
   }
 
   // ---- what the user looks at ----
