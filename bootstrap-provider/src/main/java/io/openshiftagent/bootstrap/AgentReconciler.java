@@ -1,5 +1,6 @@
 package io.openshiftagent.bootstrap;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -56,11 +57,13 @@ public class AgentReconciler implements Reconciler<Agent> {
   static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
 
   static final String AGENTS_BY_CONFIG = "agents-by-config";
+  static final String AGENTS_BY_CLUSTER = "agents-by-cluster";
 
   private final KubernetesClient client;
   private final EventRecorder events;
   private InformerEventSource<Machine, Agent> machines;
   private InformerEventSource<Metal3Machine, Agent> metal3Machines;
+  private InformerEventSource<Cluster, Agent> clusters;
 
   public AgentReconciler(KubernetesClient client, EventRecorder events) {
     this.client = client;
@@ -100,7 +103,43 @@ public class AgentReconciler implements Reconciler<Agent> {
                 .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
                 .build(),
             context);
-    return List.of(machines, metal3Machines);
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            AGENTS_BY_CLUSTER,
+            agent ->
+                Optional.ofNullable(label(agent, ExternalKinds.CLUSTER_NAME_LABEL))
+                    .map(cluster -> List.of(agent.getMetadata().getNamespace() + "/" + cluster))
+                    .orElse(List.of()));
+    // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
+    // Agents then get what they missed while paused.
+    clusters =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
+                .withName("clusters")
+                .withSecondaryToPrimaryMapper(
+                    cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, cluster))
+                .build(),
+            context);
+    InformerEventSource<OpenshiftAssistedConfig, Agent> configs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
+                .withName("configs")
+                .withSecondaryToPrimaryMapper(
+                    config -> agentsByIndex(context, AGENTS_BY_CONFIG, config))
+                .build(),
+            context);
+    return List.of(machines, metal3Machines, clusters, configs);
+  }
+
+  private static Set<ResourceID> agentsByIndex(
+      EventSourceContext<Agent> context, String index, HasMetadata object) {
+    return context
+        .getPrimaryCache()
+        .byIndex(index, object.getMetadata().getNamespace() + "/" + object.getMetadata().getName())
+        .stream()
+        .map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
   }
 
   private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
@@ -130,11 +169,11 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
     Owners o = owners.get();
     Cluster cluster =
-        client
-            .resources(Cluster.class)
-            .inNamespace(o.machine.getMetadata().getNamespace())
-            .withName(o.machine.getSpec().clusterName)
-            .get();
+        clusters
+            .get(
+                new ResourceID(
+                    o.machine.getSpec().clusterName, o.machine.getMetadata().getNamespace()))
+            .orElse(null);
     if (Pause.isPaused(cluster, o.config)) {
       return UpdateControl.noUpdate();
     }
@@ -183,7 +222,10 @@ public class AgentReconciler implements Reconciler<Agent> {
             "approved as " + desired.role() + " of Machine " + machine);
       }
     }
-    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h)).ifPresent(this::detach);
+    // A Machine being deleted needs its host attached again (see the config controller).
+    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h))
+        .filter(h -> !OpenshiftAssistedConfigReconciler.isDeleting(o.machine))
+        .ifPresent(this::detach);
     return UpdateControl.noUpdate();
   }
 

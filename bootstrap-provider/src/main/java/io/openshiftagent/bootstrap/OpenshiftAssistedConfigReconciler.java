@@ -212,6 +212,11 @@ public class OpenshiftAssistedConfigReconciler
     if (Pause.isPaused(cluster.get(), config)) {
       return report(config, Outcome.paused(Pause.reason(cluster.get(), config)));
     }
+    if (isDeleting(machine.get())) {
+      // Cluster API deletes the Metal3Machine before this config, and CAPM3 releases it only once
+      // the baremetal-operator has deprovisioned the host, which it does not do while detached.
+      reattachHost(machine.get());
+    }
     return report(config, provision(config, machine.get(), cluster.get()));
   }
 
@@ -664,7 +669,7 @@ public class OpenshiftAssistedConfigReconciler
     return labels != null && labels.containsKey(key);
   }
 
-  private static boolean isDeleting(HasMetadata object) {
+  static boolean isDeleting(HasMetadata object) {
     return object.getMetadata().getDeletionTimestamp() != null;
   }
 

@@ -9,7 +9,6 @@ import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALL_CONF
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -123,7 +122,11 @@ final class ClusterObjects {
     ensureClusterDeployment(scope);
     AgentClusterInstallSpec desired =
         DesiredClusterInstall.spec(
-            cp, scope.cluster(), workerAgents(scope), imageSet, registryConfigMap);
+            cp,
+            scope.cluster(),
+            DayOneWorkers.count(cp, scope.machineDeployments(), scope.machinePools()),
+            imageSet,
+            registryConfigMap);
     if (scope.clusterInstall().isEmpty()) {
       createClusterInstall(scope, desired, overridesJson);
     } else if (!scope.installationStarted()) {
@@ -370,29 +373,6 @@ final class ClusterObjects {
     return value == null
         ? Map.of()
         : Serialization.jsonMapper().convertValue(value, LinkedHashMap.class);
-  }
-
-  private int workerAgents(ControlPlaneScope scope) {
-    int workers =
-        scope.machineDeployments().stream()
-            .filter(md -> md.getMetadata().getDeletionTimestamp() == null)
-            .mapToInt(
-                md ->
-                    md.getSpec() == null || md.getSpec().replicas == null
-                        ? 0
-                        : md.getSpec().replicas)
-            .sum();
-    return workers
-        + scope.machinePools().stream()
-            .filter(pool -> pool.getMetadata().getDeletionTimestamp() == null)
-            .mapToInt(ClusterObjects::replicas)
-            .sum();
-  }
-
-  private static int replicas(GenericKubernetesResource pool) {
-    Object spec = pool.getAdditionalProperties().get("spec");
-    Object replicas = spec instanceof Map<?, ?> m ? m.get("replicas") : null;
-    return replicas instanceof Number n ? n.intValue() : 0;
   }
 
   static String annotation(io.fabric8.kubernetes.api.model.HasMetadata object, String key) {

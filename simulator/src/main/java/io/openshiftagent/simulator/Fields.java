@@ -7,7 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads of nested fields of untyped objects, and the small values every actor writes. */
+/**
+ * Reads of nested fields of untyped objects, and the small values every actor writes. Public: the
+ * end-to-end tests read the world's objects the same way.
+ */
 public final class Fields {
   private Fields() {}
 
@@ -41,22 +44,6 @@ public final class Fields {
     return get(object, path) instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
   }
 
-  /** The status of the condition {@code type} in {@code status.conditions}, or null if absent. */
-  public static String conditionStatus(GenericKubernetesResource object, String type) {
-    if (object != null && get(object, "status", "conditions") instanceof List<?> conditions) {
-      for (Object condition : conditions) {
-        if (condition instanceof Map<?, ?> c && type.equals(c.get("type"))) {
-          return String.valueOf(c.get("status"));
-        }
-      }
-    }
-    return null;
-  }
-
-  public static boolean conditionTrue(GenericKubernetesResource object, String type) {
-    return "True".equals(conditionStatus(object, type));
-  }
-
   public static String label(HasMetadata object, String key) {
     Map<String, String> labels = object.getMetadata().getLabels();
     return labels == null ? null : labels.get(key);
@@ -65,6 +52,28 @@ public final class Fields {
   public static String annotation(HasMetadata object, String key) {
     Map<String, String> annotations = object.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(key);
+  }
+
+  /** The metav1 conditions of {@code status.conditions}; none when the object is null. */
+  @SuppressWarnings("unchecked")
+  public static List<Map<String, Object>> conditions(GenericKubernetesResource object) {
+    Object conditions = object == null ? null : get(object, "status", "conditions");
+    return conditions instanceof List<?> list ? (List<Map<String, Object>>) list : List.of();
+  }
+
+  /** The status of the condition {@code type}, or null when the object has no such condition. */
+  public static String conditionStatus(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .filter(c -> type.equals(c.get("type")))
+        .map(c -> String.valueOf(c.get("status")))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** Whether the object has the condition {@code type} with status True. */
+  public static boolean conditionTrue(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .anyMatch(c -> type.equals(c.get("type")) && "True".equals(c.get("status")));
   }
 
   /** A metav1 condition as the simulated systems report them. */

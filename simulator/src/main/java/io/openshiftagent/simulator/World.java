@@ -1,9 +1,12 @@
 package io.openshiftagent.simulator;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.bootstrap.BootstrapProvider;
-import io.openshiftagent.bootstrap.DiscoveryIgnitionSource;
+import io.openshiftagent.bootstrap.BootstrapProviderMain;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
 import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.ProviderOperator;
@@ -14,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +36,11 @@ public final class World implements AutoCloseable {
   private final KubeApiServerEnvironment hub;
   private final KubeApiServerEnvironment workload;
   private final CapiManager capi;
+  private static final String ASSISTED_CA_NAMESPACE = "assisted-installer";
+  private static final String ASSISTED_CA_SECRET = "assisted-installer-ca";
+
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
+  private AssistedService assistedService;
 
   private World(KubeApiServerEnvironment hub, KubeApiServerEnvironment workload, CapiManager capi) {
     this.hub = hub;
@@ -57,6 +65,7 @@ public final class World implements AutoCloseable {
       world.running.push(workload);
       world.running.push(capi);
       world.startSimulation(durations);
+      world.publishAssistedServiceCa();
       world.startProviders();
     } catch (Exception | Error e) {
       if (world != null) {
@@ -71,12 +80,13 @@ public final class World implements AutoCloseable {
   }
 
   private void startSimulation(SimulatedDurations durations) {
+    assistedService = new AssistedService(hub.newClient(), durations, workload.kubeConfigYaml());
     for (Actor actor :
         List.of(
             new Metal3(hub.newClient(), durations),
             new Hosts(hub.newClient(), durations),
-            new AssistedService(hub.newClient(), durations, workload.kubeConfigYaml()),
-            new InstalledCluster(hub.newClient(), workload.newClient()))) {
+            assistedService,
+            new InstalledCluster(hub.newClient(), workload.newClient(), durations))) {
       actor.start();
       running.push(actor);
     }
@@ -85,19 +95,52 @@ public final class World implements AutoCloseable {
   private void startProviders() {
     KubernetesClient bootstrapClient = hub.newClient();
     Operator bootstrap = ProviderOperator.create(bootstrapClient, o -> {});
-    DiscoveryIgnitionSource noDiskImages =
-        (url, events) -> {
-          throw new DiscoveryIgnitionSource.DownloadException(
-              "the simulator does not serve discovery ignition yet (DiskImage)", false, null);
-        };
     BootstrapProvider.register(
-        bootstrap, bootstrapClient, noDiskImages, "world", ControllerScope.EVERYTHING);
+        bootstrap,
+        bootstrapClient,
+        BootstrapProviderMain.discoveryIgnitionSource(bootstrapClient, bootstrapEnvironment()),
+        "world",
+        ControllerScope.EVERYTHING);
     bootstrap.start();
     running.push(bootstrap::stop);
 
     Operator controlPlane = ControlPlaneProvider.create(hub.newClient(), WORKLOAD_POLL);
     controlPlane.start();
     running.push(controlPlane::stop);
+  }
+
+  /**
+   * The bootstrap provider's environment: trust the simulated assisted-service's CA, published in
+   * the Secret where the Go provider's defaults look for it ({@code
+   * assisted-installer/assisted-installer-ca}, key {@code ca.crt}).
+   */
+  public Map<String, String> bootstrapEnvironment() {
+    return Map.of(
+        "ASSISTED_CA_BUNDLE_NAMESPACE", ASSISTED_CA_NAMESPACE,
+        "ASSISTED_CA_BUNDLE_NAME", ASSISTED_CA_SECRET);
+  }
+
+  private void publishAssistedServiceCa() {
+    KubernetesClient client = hub.client();
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(ASSISTED_CA_NAMESPACE)
+                .endMetadata()
+                .build())
+        .createOr(NonDeletingOperation::update);
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(ASSISTED_CA_SECRET)
+                .withNamespace(ASSISTED_CA_NAMESPACE)
+                .endMetadata()
+                .addToStringData("ca.crt", assistedService.caPem())
+                .build())
+        .createOr(NonDeletingOperation::update);
   }
 
   /** The management cluster: a cluster-admin client, shared; do not close it. */
