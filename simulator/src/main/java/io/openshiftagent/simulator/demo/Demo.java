@@ -64,15 +64,26 @@ public final class Demo {
       // Ctrl-C: stop the Cluster API manager and the providers too, not only this JVM.
       Runtime.getRuntime().addShutdownHook(new Thread(world::close, "demo-stop"));
       out.printf("World ready in %.1f s.%n", (System.nanoTime() - started) / 1e9);
-      Demo demo = new Demo(world, workDir, out, options.terminal());
-      try {
-        ok = demo.run(options.keep());
-      } finally {
-        demo.view.close();
-      }
+      ok = play(world, workDir, out, options.terminal(), options.keep());
     }
     out.println(ok ? "Demo finished: every step succeeded." : "Demo FAILED (see above).");
     System.exit(ok ? 0 : 1);
+  }
+
+  /**
+   * Tells the demo's story on a running world: apply, scale, upgrade, delete (or, with {@code
+   * keep}, stop before deleting and wait for Ctrl-C).
+   *
+   * @return whether every step reached its goal in time
+   */
+  public static boolean play(
+      World world, Path workDir, PrintStream out, boolean terminal, boolean keep) throws Exception {
+    Demo demo = new Demo(world, workDir, out, terminal);
+    try {
+      return demo.run(keep);
+    } finally {
+      demo.view.close();
+    }
   }
 
   private boolean run(boolean keep) throws Exception {

@@ -1,0 +1,44 @@
+package io.openshiftagent.simulator.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.openshiftagent.simulator.SimulatedDurations;
+import io.openshiftagent.simulator.World;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's demo ({@code hack/demo.sh}), told on a world of its own exactly as the script tells
+ * it, with its output kept: every step must reach its goal, and the output must say so.
+ */
+class DemoTest {
+
+  @Test
+  void theDemoInstallsScalesUpgradesAndDeletesItsCluster() throws Exception {
+    Path workDir = Path.of("target", "world", "DemoTest").toAbsolutePath();
+    Files.createDirectories(workDir);
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    boolean ok;
+    try (World world = World.start(SimulatedDurations.nearZero(), workDir);
+        PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
+      ok = Demo.play(world, workDir, out, false, false);
+    }
+    String output = buffer.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+
+    assertThat(ok).as("every step of the demo succeeded").isTrue();
+    assertThat(output)
+        .contains("$ kubectl apply -n demo -f")
+        .contains("Done in")
+        .contains("5 Machines Running with Nodes")
+        .contains("a third worker Running with its Node")
+        .contains("the control plane to report OpenShift 4.20.1")
+        .contains("every host free again")
+        .contains("MACHINE")
+        .doesNotContain("Gave up");
+  }
+}
