@@ -4,8 +4,9 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
-import ch.qos.logback.core.read.ListAppender;
+import ch.qos.logback.core.AppenderBase;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,17 @@ import org.slf4j.LoggerFactory;
 public final class LogCapture implements AutoCloseable {
 
   private final Logger logbackRoot = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-  private final ListAppender<ILoggingEvent> logbackEvents = new ListAppender<>();
+
+  /** Appended to by any thread while a test reads it. */
+  private final List<ILoggingEvent> logbackList = Collections.synchronizedList(new ArrayList<>());
+
+  private final AppenderBase<ILoggingEvent> logbackEvents =
+      new AppenderBase<>() {
+        @Override
+        protected void append(ILoggingEvent event) {
+          logbackList.add(event);
+        }
+      };
 
   /** Every logger with a level of its own (the root too), and that level, to restore on close. */
   private final Map<Logger, Level> logbackLevels = new LinkedHashMap<>();
@@ -69,7 +80,11 @@ public final class LogCapture implements AutoCloseable {
   /** Every captured line, with its arguments and any exception and its causes. */
   public List<String> lines() {
     List<String> lines = new ArrayList<>(julMessages);
-    for (ILoggingEvent event : logbackEvents.list) {
+    List<ILoggingEvent> events;
+    synchronized (logbackList) {
+      events = new ArrayList<>(logbackList);
+    }
+    for (ILoggingEvent event : events) {
       StringBuilder line =
           new StringBuilder(event.getLoggerName()).append(' ').append(event.getFormattedMessage());
       for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
