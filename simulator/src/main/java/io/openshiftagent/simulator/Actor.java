@@ -12,6 +12,7 @@ import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,21 @@ abstract class Actor implements AutoCloseable {
         },
         duration.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Runs {@code action} with the future's value on this actor's thread once it is there (at once
+   * when it is), without blocking the thread meanwhile.
+   */
+  protected <T> void when(CompletableFuture<T> future, Consumer<T> action) {
+    future.whenComplete(
+        (value, failure) -> {
+          if (failure != null) {
+            log.warn("{} cannot go on", getClass().getSimpleName(), failure);
+          } else {
+            act(() -> action.accept(value));
+          }
+        });
   }
 
   protected Resource<GenericKubernetesResource> resource(

@@ -39,19 +39,19 @@ final class AssistedService extends Actor {
           "Done");
 
   private final SimulatedDurations durations;
-  private final String workloadKubeconfig;
+  private final WorkloadClusters workloads;
   private final Set<String> installsStarted = new HashSet<>();
   private final Set<String> installsFinished = new HashSet<>();
   private final Set<String> hostsInstalling = new HashSet<>();
 
   /**
-   * @param workloadKubeconfig the admin kubeconfig of the cluster every installation "produces"
+   * @param workloads the clusters the installations "produce": their admin kubeconfigs
    */
   AssistedService(
-      KubernetesClient client, SimulatedDurations durations, String workloadKubeconfig) {
+      KubernetesClient client, SimulatedDurations durations, WorkloadClusters workloads) {
     super(client);
     this.durations = durations;
-    this.workloadKubeconfig = workloadKubeconfig;
+    this.workloads = workloads;
   }
 
   @Override
@@ -106,6 +106,8 @@ final class AssistedService extends Actor {
 
   private void reconcileInstall(GenericKubernetesResource install) {
     String key = namespace(install) + "/" + name(install);
+    // The installed cluster's API server starts in the background now; it is slow to start.
+    workloads.of(namespace(install), name(install));
     String state = state(install);
     List<GenericKubernetesResource> approved =
         boundAgents(install).stream().filter(a -> Fields.isTrue(a, "spec", "approved")).toList();
@@ -132,7 +134,9 @@ final class AssistedService extends Actor {
         if (!approved.isEmpty()
             && approved.stream().allMatch(a -> "Done".equals(stage(a)))
             && installsFinished.add(key)) {
-          finish(install);
+          when(
+              workloads.of(namespace(install), name(install)),
+              workload -> finish(install, workload.kubeConfigYaml()));
         }
       }
       case "adding-hosts" ->
@@ -181,7 +185,7 @@ final class AssistedService extends Actor {
   }
 
   /** Installation done: the admin kubeconfig, the cluster metadata, then day-2 mode. */
-  private void finish(GenericKubernetesResource install) {
+  private void finish(GenericKubernetesResource install, String workloadKubeconfig) {
     String ns = namespace(install);
     String secret = name(install) + "-admin-kubeconfig";
     client

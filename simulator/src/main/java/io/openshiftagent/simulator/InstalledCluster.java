@@ -17,20 +17,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Plays the installed OpenShift cluster, a second real API server: each host that finished
- * installing joins as a Node (the labels its Agent asked for; the provider ID CAPM3 gives it), and
- * the Cluster Version Operator reports the installed release once the installation finalizes.
+ * Plays the installed OpenShift clusters, each a real API server of its own ({@link
+ * WorkloadClusters}): each host that finished installing joins its cluster as a Node (the labels
+ * its Agent asked for; the provider ID CAPM3 gives it), and the Cluster Version Operator reports
+ * the installed release once the installation finalizes.
  */
 final class InstalledCluster extends Actor {
-  private final KubernetesClient workload;
+  private final WorkloadClusters workloads;
 
   /**
    * @param hub the management cluster, watched
-   * @param workload the installed cluster, written
+   * @param workloads the installed clusters, written
    */
-  InstalledCluster(KubernetesClient hub, KubernetesClient workload) {
+  InstalledCluster(KubernetesClient hub, WorkloadClusters workloads) {
     super(hub);
-    this.workload = workload;
+    this.workloads = workloads;
   }
 
   @Override
@@ -44,6 +45,19 @@ final class InstalledCluster extends Actor {
     if (!"Joined".equals(stage) && !"Done".equals(stage)) {
       return;
     }
+    GenericKubernetesResource install = AssistedService.clusterInstallOf(client, agent);
+    if (install == null) {
+      return;
+    }
+    when(
+        workloads.of(namespace(install), name(install)),
+        workload -> joinNode(agent, install, workload.client()));
+  }
+
+  private void joinNode(
+      GenericKubernetesResource agent,
+      GenericKubernetesResource install,
+      KubernetesClient workload) {
     String nodeName = Fields.string(agent, "spec", "hostname");
     if (nodeName == null) {
       nodeName = Fields.string(agent, "status", "inventory", "hostname");
@@ -51,8 +65,7 @@ final class InstalledCluster extends Actor {
     if (workload.nodes().withName(nodeName).get() != null) {
       return;
     }
-    GenericKubernetesResource install = AssistedService.clusterInstallOf(client, agent);
-    String version = install == null ? null : openShiftVersion(install);
+    String version = openShiftVersion(install);
     Map<String, String> labels = new HashMap<>(Fields.stringMap(agent, "spec", "nodeLabels"));
     labels.put("kubernetes.io/hostname", nodeName);
     labels.put("kubernetes.io/os", "linux");
@@ -157,6 +170,13 @@ final class InstalledCluster extends Actor {
     if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
       return;
     }
+    when(
+        workloads.of(namespace(install), name(install)),
+        workload -> reportVersion(install, workload.client()));
+  }
+
+  /** In {@link World.Workloads#SHARED} mode the first installation's release is reported. */
+  private void reportVersion(GenericKubernetesResource install, KubernetesClient workload) {
     var versions = workload.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion");
     if (versions.withName("version").get() != null) {
       return;
@@ -225,11 +245,5 @@ final class InstalledCluster extends Actor {
     String[] parts = openShiftVersion == null ? new String[0] : openShiftVersion.split("\\.");
     int minor = parts.length > 1 && parts[1].matches("\\d+") ? Integer.parseInt(parts[1]) : 20;
     return "v1." + (minor + 13) + ".0";
-  }
-
-  @Override
-  public void close() {
-    super.close();
-    workload.close();
   }
 }

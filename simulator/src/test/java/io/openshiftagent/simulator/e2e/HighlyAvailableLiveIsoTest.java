@@ -8,12 +8,16 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
+import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.ProviderJar;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,11 +89,20 @@ class HighlyAvailableLiveIsoTest {
       String providerId = string(machine, "spec", "providerID");
       String node = string(machine, "status", "nodeRef", "name");
       assertThat(providerId).startsWith("metal3://" + ns + "/host-");
-      assertThat(world.workload().nodes().withName(node).get().getSpec().getProviderID())
+      assertThat(world.workload(ns, CLUSTER).nodes().withName(node).get().getSpec().getProviderID())
           .isEqualTo(providerId);
     }
     assertThat(string(get(ns, CAPI, "Cluster", CLUSTER), "status", "phase"))
         .isEqualTo("Provisioned");
+    // Our providers ran as their jars, each with its own user agent, as the hub's audit log says.
+    Set<String> userAgents =
+        AuditLog.read(world.hubAuditLog()).stream()
+            .filter(r -> r.namespace().equals(ns))
+            .map(AuditLog.Request::userAgent)
+            .collect(Collectors.toSet());
+    assertThat(userAgents)
+        .anyMatch(agent -> agent.startsWith("openshift-agent-bootstrap/0."))
+        .anyMatch(agent -> agent.startsWith("openshift-agent-controlplane/0."));
     // Only Cluster API's defaulting webhook sets these (the CRD has no defaults): it ran.
     GenericKubernetesResource deployment = get(ns, CAPI, "MachineDeployment", CLUSTER + "-worker");
     assertThat(string(deployment, "spec", "rollout", "strategy", "type"))
@@ -209,13 +222,23 @@ class HighlyAvailableLiveIsoTest {
           .append('\n');
     }
     out.append("workload Nodes: ")
-        .append(
-            world.workload().nodes().list().getItems().stream()
-                .map(n -> n.getMetadata().getName())
-                .toList())
+        .append(workloadNodes(ns))
         .append("\nCluster API manager log: ")
         .append(world.capiManagerLog().toAbsolutePath());
+    for (ProviderJar jar : ProviderJar.values()) {
+      out.append("\n").append(jar.command).append(" log: ").append(world.provider(jar).log());
+    }
     return out.toString();
+  }
+
+  private static Object workloadNodes(String ns) {
+    try {
+      return world.workload(ns, CLUSTER).nodes().list().getItems().stream()
+          .map(n -> n.getMetadata().getName())
+          .toList();
+    } catch (RuntimeException e) {
+      return "(workload API server unavailable: " + e.getMessage() + ")";
+    }
   }
 
   private static void dumpOne(StringBuilder out, GenericKubernetesResource object) {
