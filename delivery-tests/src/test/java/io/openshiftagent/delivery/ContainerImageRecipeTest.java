@@ -47,7 +47,9 @@ class ContainerImageRecipeTest {
         .isGreaterThan(instructions.indexOf("COPY " + copy.group(0)));
     assertThat(only(instructions, "ENTRYPOINT"))
         .isEqualTo("[\"java\", \"-jar\", \"" + copy.group(2) + "\"]");
-    assertThat(only(instructions, "ENV")).as("one ENV, JAVA_TOOL_OPTIONS").startsWith("JAVA_TOOL_OPTIONS=");
+    assertThat(only(instructions, "ENV"))
+        .as("one ENV, JAVA_TOOL_OPTIONS")
+        .startsWith("JAVA_TOOL_OPTIONS=");
     assertThat(jar(module).imageJavaToolOptions())
         .contains("-XX:MaxRAMPercentage=")
         .contains("-Djava.io.tmpdir=/tmp")
