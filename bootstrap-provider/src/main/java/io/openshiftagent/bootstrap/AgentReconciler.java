@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -25,8 +26,11 @@ import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
+import io.openshiftagent.provider.RelevantChange;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -44,7 +48,10 @@ import org.slf4j.LoggerFactory;
  */
 @ControllerConfiguration(
     name = "agent",
-    informer = @Informer(labelSelector = Names.CONFIG_LABEL),
+    informer =
+        @Informer(
+            labelSelector = Names.CONFIG_LABEL,
+            onUpdateFilter = AgentReconciler.RelevantAgentChange.class),
     generationAwareEventProcessing = false)
 public class AgentReconciler implements Reconciler<Agent> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
@@ -57,10 +64,27 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   static final String AGENTS_BY_CONFIG = "agents-by-config";
 
+  /** A conflicting write of the Agent's may have changed only what we do not wake up for. */
+  static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
+
   private final KubernetesClient client;
   private final EventRecorder events;
   private InformerEventSource<Machine, Agent> machines;
   private InformerEventSource<Metal3Machine, Agent> metal3Machines;
+  private InformerEventSource<InfraEnv, Agent> infraEnvs;
+  private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
+  private InformerEventSource<Cluster, Agent> clusters;
+
+  /**
+   * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
+   * (then its host is detached). The install progress in between and the inventory do not.
+   */
+  public static final class RelevantAgentChange implements OnUpdateFilter<Agent> {
+    @Override
+    public boolean accept(Agent updated, Agent old) {
+      return RelevantChange.ofMetadataOr(updated, old, AgentReconciler::bootsFromDisk);
+    }
+  }
 
   public AgentReconciler(KubernetesClient client, EventRecorder events) {
     this.client = client;
@@ -70,7 +94,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   /**
    * Machines are cached to map their Metal3Machines back to Agents: the Metal3Machine names the
    * BareMetalHost whose UID the Node is labelled with, and Metal3 may record it only after the host
-   * registered.
+   * registered. InfraEnvs, configs and Clusters are cached only to be read without a request.
    */
   @Override
   public List<EventSource<?, Agent>> prepareEventSources(EventSourceContext<Agent> context) {
@@ -98,9 +122,37 @@ public class AgentReconciler implements Reconciler<Agent> {
             InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
                 .withName("metal3machines")
                 .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
+                // Only the host it names matters here.
+                .withOnUpdateFilter(
+                    (updated, old) ->
+                        !Objects.equals(
+                            annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
+                            annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION)))
                 .build(),
             context);
-    return List.of(machines, metal3Machines);
+    infraEnvs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(InfraEnv.class, Agent.class)
+                .withName("infraenvs")
+                .withLabelSelector(Names.CONFIG_LABEL)
+                .withSecondaryToPrimaryMapper(infraEnv -> Set.of())
+                .build(),
+            context);
+    configs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
+                .withName("configs")
+                .withSecondaryToPrimaryMapper(config -> Set.of())
+                .build(),
+            context);
+    clusters =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
+                .withName("clusters")
+                .withSecondaryToPrimaryMapper(cluster -> Set.of())
+                .build(),
+            context);
+    return List.of(machines, metal3Machines, infraEnvs, configs, clusters);
   }
 
   private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
@@ -130,11 +182,11 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
     Owners o = owners.get();
     Cluster cluster =
-        client
-            .resources(Cluster.class)
-            .inNamespace(o.machine.getMetadata().getNamespace())
-            .withName(o.machine.getSpec().clusterName)
-            .get();
+        clusters
+            .get(
+                new ResourceID(
+                    o.machine.getSpec().clusterName, o.machine.getMetadata().getNamespace()))
+            .orElse(null);
     if (Pause.isPaused(cluster, o.config)) {
       return UpdateControl.noUpdate();
     }
@@ -163,8 +215,8 @@ public class AgentReconciler implements Reconciler<Agent> {
         if (e.getCode() != 409) {
           throw e;
         }
-        // Changed meanwhile: its update event brings the next reconcile.
-        return UpdateControl.noUpdate();
+        // Changed meanwhile, perhaps only in what wakes no reconcile: look again shortly.
+        return UpdateControl.<Agent>noUpdate().rescheduleAfter(CONFLICT_RETRY);
       }
       if (approving) {
         String machine = o.machine.getMetadata().getName();
@@ -274,7 +326,7 @@ public class AgentReconciler implements Reconciler<Agent> {
         "the installer wrote the disk; detached so the discovery ISO is not booted again");
   }
 
-  private static boolean bootsFromDisk(Agent agent) {
+  static boolean bootsFromDisk(Agent agent) {
     return agent.getStatus() != null
         && agent.getStatus().progress != null
         && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
@@ -287,8 +339,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (infraEnvName == null) {
       return Optional.empty();
     }
-    InfraEnv infraEnv =
-        client.resources(InfraEnv.class).inNamespace(namespace).withName(infraEnvName).get();
+    InfraEnv infraEnv = infraEnvs.get(new ResourceID(infraEnvName, namespace)).orElse(null);
     if (infraEnv == null) {
       return Optional.empty();
     }
@@ -302,11 +353,7 @@ public class AgentReconciler implements Reconciler<Agent> {
       return Optional.empty();
     }
     OpenshiftAssistedConfig config =
-        client
-            .resources(OpenshiftAssistedConfig.class)
-            .inNamespace(namespace)
-            .withName(configRef.get().getName())
-            .get();
+        configs.get(new ResourceID(configRef.get().getName(), namespace)).orElse(null);
     Machine machine =
         machines.get(new ResourceID(machineRef.get().getName(), namespace)).orElse(null);
     if (config == null || machine == null) {

@@ -10,9 +10,10 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +30,10 @@ abstract class Actor implements AutoCloseable {
   protected final Logger log = LoggerFactory.getLogger(getClass());
   protected final KubernetesClient client;
   private final ScheduledExecutorService thread;
-  private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+
+  /** The informers of this actor, by apiVersion and kind: what it watches and what it reads. */
+  private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers =
+      new ConcurrentHashMap<>();
 
   /**
    * @param client a client of its own, closed with the actor
@@ -45,7 +49,8 @@ abstract class Actor implements AutoCloseable {
 
   /** Calls {@code react} for every added or changed object of the kind, in all namespaces. */
   protected void watch(String apiVersion, String kind, Consumer<GenericKubernetesResource> react) {
-    informers.add(
+    informers.put(
+        apiVersion + "/" + kind,
         client
             .genericKubernetesResources(apiVersion, kind)
             .inAnyNamespace()
@@ -107,6 +112,29 @@ abstract class Actor implements AutoCloseable {
         });
   }
 
+  /**
+   * The object as this actor's watch last saw it, as a controller reads its cache; kinds it does
+   * not react to get a watch on first use.
+   */
+  protected GenericKubernetesResource cached(
+      String apiVersion, String kind, String namespace, String name) {
+    return informer(apiVersion, kind).getStore().getByKey(namespace + "/" + name);
+  }
+
+  /** The objects of a kind in a namespace, as this actor's watch last saw them. */
+  protected List<GenericKubernetesResource> cachedIn(
+      String apiVersion, String kind, String namespace) {
+    return informer(apiVersion, kind).getStore().list().stream()
+        .filter(o -> namespace.equals(o.getMetadata().getNamespace()))
+        .toList();
+  }
+
+  private SharedIndexInformer<GenericKubernetesResource> informer(String apiVersion, String kind) {
+    return informers.computeIfAbsent(
+        apiVersion + "/" + kind,
+        k -> client.genericKubernetesResources(apiVersion, kind).inAnyNamespace().inform());
+  }
+
   protected Resource<GenericKubernetesResource> resource(
       String apiVersion, String kind, String namespace, String name) {
     return client
@@ -126,7 +154,7 @@ abstract class Actor implements AutoCloseable {
 
   @Override
   public void close() {
-    informers.forEach(SharedIndexInformer::close);
+    informers.values().forEach(SharedIndexInformer::close);
     thread.shutdownNow();
     client.close();
   }

@@ -98,7 +98,7 @@ final class AssistedService extends Actor {
   }
 
   private void agentChanged(GenericKubernetesResource agent) {
-    GenericKubernetesResource install = clusterInstallOf(client, agent);
+    GenericKubernetesResource install = clusterInstallOf(this, agent);
     if (install != null) {
       reconcileInstall(install);
     }
@@ -233,39 +233,25 @@ final class AssistedService extends Actor {
             .set(info, "status", "debugInfo", "stateInfo"));
   }
 
-  /** The AgentClusterInstall of the ClusterDeployment an Agent is bound to. */
-  static GenericKubernetesResource clusterInstallOf(
-      KubernetesClient client, GenericKubernetesResource agent) {
+  /**
+   * The AgentClusterInstall of the ClusterDeployment an Agent is bound to, from the reader's cache.
+   */
+  static GenericKubernetesResource clusterInstallOf(Actor reader, GenericKubernetesResource agent) {
     String deployment = Fields.string(agent, "spec", "clusterDeploymentName", "name");
     String ns = Fields.string(agent, "spec", "clusterDeploymentName", "namespace");
     if (deployment == null) {
       return null;
     }
     ns = ns == null ? namespace(agent) : ns;
-    GenericKubernetesResource cd =
-        client
-            .genericKubernetesResources(HIVE_API, "ClusterDeployment")
-            .inNamespace(ns)
-            .withName(deployment)
-            .get();
+    GenericKubernetesResource cd = reader.cached(HIVE_API, "ClusterDeployment", ns, deployment);
     String install = cd == null ? null : Fields.string(cd, "spec", "clusterInstallRef", "name");
-    return install == null
-        ? null
-        : client
-            .genericKubernetesResources(ACI_API, "AgentClusterInstall")
-            .inNamespace(ns)
-            .withName(install)
-            .get();
+    return install == null ? null : reader.cached(ACI_API, "AgentClusterInstall", ns, install);
   }
 
+  /** The Agents bound to the installation's ClusterDeployment (in its namespace, as here). */
   private List<GenericKubernetesResource> boundAgents(GenericKubernetesResource install) {
     String deployment = Fields.string(install, "spec", "clusterDeploymentRef", "name");
-    return client
-        .genericKubernetesResources(AGENT_API, "Agent")
-        .inAnyNamespace()
-        .list()
-        .getItems()
-        .stream()
+    return cachedIn(AGENT_API, "Agent", namespace(install)).stream()
         .filter(a -> deployment != null)
         .filter(a -> deployment.equals(Fields.string(a, "spec", "clusterDeploymentName", "name")))
         .filter(

@@ -7,11 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Reads of nested fields of untyped objects, and the small values every actor writes. */
-final class Fields {
+public final class Fields {
   private Fields() {}
 
   /** The value at {@code path}, or null when any step is missing. */
-  static Object get(GenericKubernetesResource object, String... path) {
+  public static Object get(GenericKubernetesResource object, String... path) {
     Object current = object.getAdditionalProperties();
     for (String step : path) {
       if (!(current instanceof Map<?, ?> map)) {
@@ -22,12 +22,12 @@ final class Fields {
     return current;
   }
 
-  static String string(GenericKubernetesResource object, String... path) {
+  public static String string(GenericKubernetesResource object, String... path) {
     Object value = get(object, path);
     return value == null ? null : value.toString();
   }
 
-  static boolean isTrue(GenericKubernetesResource object, String... path) {
+  public static boolean isTrue(GenericKubernetesResource object, String... path) {
     return Boolean.TRUE.equals(get(object, path));
   }
 
@@ -36,16 +36,16 @@ final class Fields {
   }
 
   @SuppressWarnings("unchecked")
-  static Map<String, String> stringMap(GenericKubernetesResource object, String... path) {
+  public static Map<String, String> stringMap(GenericKubernetesResource object, String... path) {
     return get(object, path) instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
   }
 
-  static String label(HasMetadata object, String key) {
+  public static String label(HasMetadata object, String key) {
     Map<String, String> labels = object.getMetadata().getLabels();
     return labels == null ? null : labels.get(key);
   }
 
-  static String annotation(HasMetadata object, String key) {
+  public static String annotation(HasMetadata object, String key) {
     Map<String, String> annotations = object.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(key);
   }

@@ -45,7 +45,7 @@ final class InstalledCluster extends Actor {
     if (!"Joined".equals(stage) && !"Done".equals(stage)) {
       return;
     }
-    GenericKubernetesResource install = AssistedService.clusterInstallOf(client, agent);
+    GenericKubernetesResource install = AssistedService.clusterInstallOf(this, agent);
     if (install == null) {
       return;
     }

@@ -123,8 +123,7 @@ final class Metal3 extends Actor {
       claimHost(m3m, dataSecret);
       return;
     }
-    GenericKubernetesResource host =
-        resource(BMH_API, "BareMetalHost", namespace(m3m), hostName).get();
+    GenericKubernetesResource host = cached(BMH_API, "BareMetalHost", namespace(m3m), hostName);
     if (host != null
         && PROVISIONED.equals(Fields.string(host, "status", "provisioning", "state"))
         && !Fields.isTrue(m3m, "status", "initialization", "provisioned")) {
@@ -149,12 +148,7 @@ final class Metal3 extends Actor {
   private void claimHost(GenericKubernetesResource m3m, String dataSecret) {
     Map<String, String> selector = Fields.stringMap(m3m, "spec", "hostSelector", "matchLabels");
     GenericKubernetesResource host =
-        client
-            .genericKubernetesResources(BMH_API, "BareMetalHost")
-            .inNamespace(namespace(m3m))
-            .list()
-            .getItems()
-            .stream()
+        cachedIn(BMH_API, "BareMetalHost", namespace(m3m)).stream()
             .filter(h -> Fields.get(h, "spec", "consumerRef") == null)
             .filter(h -> !claimedInNamespace(h))
             .filter(h -> h.getMetadata().getDeletionTimestamp() == null)
@@ -203,7 +197,7 @@ final class Metal3 extends Actor {
   /** The baremetal-operator: a host with a consumer and an image gets provisioned. */
   private void reconcileHost(GenericKubernetesResource event) {
     GenericKubernetesResource host =
-        resource(BMH_API, "BareMetalHost", namespace(event), name(event)).get();
+        cached(BMH_API, "BareMetalHost", namespace(event), name(event));
     if (host == null) {
       return;
     }
@@ -211,12 +205,7 @@ final class Metal3 extends Actor {
     String consumer = Fields.string(host, "spec", "consumerRef", "name");
     if (consumer == null) {
       // A freed or new host may be what a waiting Metal3Machine needs.
-      client
-          .genericKubernetesResources(INFRA_API, "Metal3Machine")
-          .inNamespace(namespace(host))
-          .list()
-          .getItems()
-          .stream()
+      cachedIn(INFRA_API, "Metal3Machine", namespace(host)).stream()
           .filter(m -> !claims.containsKey(key(m)))
           .forEach(m -> reconcileMachine(namespace(m), name(m)));
       return;
@@ -262,7 +251,7 @@ final class Metal3 extends Actor {
         : owners.stream()
             .filter(o -> "Machine".equals(o.getKind()))
             .findFirst()
-            .map(o -> resource(CAPI_API, "Machine", namespace(m3m), o.getName()).get())
+            .map(o -> cached(CAPI_API, "Machine", namespace(m3m), o.getName()))
             .orElse(null);
   }
 

@@ -35,6 +35,8 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
   private final KubernetesClient client;
   private final List<CustomResourceDefinition> installedCrds = new ArrayList<>();
   private final Path auditLog;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private KubeApiServerEnvironment(List<String> extraApiServerFlags) {
     requirePrepared(TestPaths.kubeBinaries(), TestPaths.upstreamCrds());
@@ -218,9 +220,12 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     }
   }
 
+  /** Stops the server, once: a shutdown hook may call this again. */
   @Override
   public void close() {
-    client.close();
-    server.stop();
+    if (closed.compareAndSet(false, true)) {
+      client.close();
+      server.stop();
+    }
   }
 }

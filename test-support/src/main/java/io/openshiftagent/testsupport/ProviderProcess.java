@@ -53,7 +53,7 @@ public final class ProviderProcess implements AutoCloseable {
 
   /**
    * How to start a provider: {@code dir} receives its kubeconfig ({@code kubeconfig}) and its log
-   * ({@code provider.log}, appended to across restarts).
+   * ({@code provider.log}, started afresh, appended to across restarts).
    */
   public static Builder builder(ProviderJar jar, String kubeconfigYaml, Path dir) {
     return new Builder(jar, kubeconfigYaml, dir);
@@ -117,6 +117,7 @@ public final class ProviderProcess implements AutoCloseable {
                 dir.resolve("provider.log"),
                 healthPort,
                 metricsPort);
+        Files.deleteIfExists(provider.log);
         provider.launch();
         return provider;
       } catch (IOException e) {
