@@ -28,6 +28,8 @@ import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
 import io.openshiftagent.provider.RelevantChange;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,6 +76,16 @@ public class AgentReconciler implements Reconciler<Agent> {
   private InformerEventSource<InfraEnv, Agent> infraEnvs;
   private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
+
+  /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see {@link #host}). */
+  private final Map<String, String> hostUids =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > 10_000;
+            }
+          });
 
   /**
    * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
@@ -190,21 +202,13 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (Pause.isPaused(cluster, o.config)) {
       return UpdateControl.noUpdate();
     }
-    Optional<BareMetalHost> host =
-        Hosts.isMetal3(o.machine)
-            ? metal3Machines
-                .get(
-                    new ResourceID(
-                        o.machine.getSpec().infrastructureRef.name,
-                        o.machine.getMetadata().getNamespace()))
-                .flatMap(m3m -> Hosts.bareMetalHost(client, m3m))
-            : Optional.empty();
+    Optional<Host> host = Hosts.isMetal3(o.machine) ? host(o.machine, agent) : Optional.empty();
     if (host.isEmpty() && Hosts.isMetal3(o.machine)) {
       // Without the host's UID the Node could not be matched to its Machine: not approved yet.
       // The Metal3Machine's event brings us back once Metal3 has recorded its host.
       return UpdateControl.noUpdate();
     }
-    String hostUid = host.map(h -> h.getMetadata().getUid()).orElse(null);
+    String hostUid = host.map(Host::uid).orElse(null);
     AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
     boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(o, agent, patch);
@@ -228,8 +232,37 @@ public class AgentReconciler implements Reconciler<Agent> {
             "approved as " + desired.role() + " of Machine " + machine);
       }
     }
-    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h)).ifPresent(this::detach);
+    host.flatMap(Host::current).filter(h -> !Hosts.isDetached(h)).ifPresent(this::detach);
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * The Machine's BareMetalHost as far as an Agent needs it: its UID, which never changes and so is
+   * read once per Agent, and, once the Agent boots from disk, the host as it is now (to detach it).
+   */
+  private record Host(String uid, Optional<BareMetalHost> current) {}
+
+  /** The host the Machine's Metal3Machine names, or empty while Metal3 has not recorded one. */
+  private Optional<Host> host(Machine machine, Agent agent) {
+    Optional<String> reference =
+        metal3Machines
+            .get(
+                new ResourceID(
+                    machine.getSpec().infrastructureRef.name, machine.getMetadata().getNamespace()))
+            .flatMap(Hosts::hostReference);
+    if (reference.isEmpty()) {
+      return Optional.empty();
+    }
+    String key = agent.getMetadata().getUid() + " " + reference.get();
+    String knownUid = hostUids.get(key);
+    boolean detaching = bootsFromDisk(agent);
+    if (knownUid != null && !detaching) {
+      return Optional.of(new Host(knownUid, Optional.empty()));
+    }
+    Optional<BareMetalHost> current = Hosts.get(client, reference.get());
+    current.ifPresent(h -> hostUids.put(key, h.getMetadata().getUid()));
+    return current.map(
+        h -> new Host(h.getMetadata().getUid(), detaching ? Optional.of(h) : Optional.empty()));
   }
 
   /**
