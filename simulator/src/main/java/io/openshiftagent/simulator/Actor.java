@@ -22,14 +22,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One simulated system. It reacts to watches of the API server, one event at a time on its own
- * thread, and writes through the same API the real system uses. A simulated duration is a delayed
- * reaction on that thread, never a poll.
+ * One simulated system. It reacts to watches of the API server and writes through the same API the
+ * real system uses. The events of one namespace are handled one at a time, in order, on one of the
+ * actor's lanes (threads); namespaces, and so clusters, proceed in parallel, as in a real
+ * controller with several workers. A simulated duration is a delayed reaction on the same lane,
+ * never a poll.
  */
 abstract class Actor implements AutoCloseable {
   protected final Logger log = LoggerFactory.getLogger(getClass());
   protected final KubernetesClient client;
-  private final ScheduledExecutorService thread;
+
+  /** Enough to overlap the requests of a few clusters; more would only crowd two cores. */
+  private static final int LANES = 4;
+
+  private final ScheduledExecutorService[] lanes = new ScheduledExecutorService[LANES];
+  private final ThreadLocal<Integer> currentLane = new ThreadLocal<>();
 
   /** The informers of this actor, by apiVersion and kind: what it watches and what it reads. */
   private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers =
@@ -40,11 +47,22 @@ abstract class Actor implements AutoCloseable {
    */
   Actor(KubernetesClient client) {
     this.client = client;
-    String name = "sim-" + getClass().getSimpleName();
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, name));
+    for (int i = 0; i < LANES; i++) {
+      int lane = i;
+      String name = "sim-" + getClass().getSimpleName() + "-" + i;
+      lanes[i] =
+          Executors.newSingleThreadScheduledExecutor(
+              r ->
+                  new Thread(
+                      () -> {
+                        currentLane.set(lane);
+                        r.run();
+                      },
+                      name));
+    }
   }
 
-  /** Starts the watches; events then arrive on this actor's thread. */
+  /** Starts the watches; events then arrive on this actor's lanes. */
   abstract void start();
 
   /** Calls {@code react} for every added or changed object of the kind, in all namespaces. */
@@ -58,13 +76,13 @@ abstract class Actor implements AutoCloseable {
                 new ResourceEventHandler<>() {
                   @Override
                   public void onAdd(GenericKubernetesResource object) {
-                    act(() -> react.accept(object));
+                    schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
                   }
 
                   @Override
                   public void onUpdate(
                       GenericKubernetesResource old, GenericKubernetesResource object) {
-                    act(() -> react.accept(object));
+                    schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
                   }
 
                   @Override
@@ -72,17 +90,31 @@ abstract class Actor implements AutoCloseable {
                 }));
   }
 
-  /** Runs {@code action} on this actor's thread. */
+  /** Runs {@code action} on the current lane (the first one outside a lane). */
   protected void act(Runnable action) {
     after(Duration.ZERO, action);
   }
 
-  /** Runs {@code action} on this actor's thread once the simulated duration has passed. */
+  /** Runs {@code action} on the current lane once the simulated duration has passed. */
   protected void after(Duration duration, Runnable action) {
-    if (thread.isShutdown()) {
+    schedule(lane(), duration, action);
+  }
+
+  private int lane() {
+    Integer lane = currentLane.get();
+    return lane == null ? 0 : lane;
+  }
+
+  private static int laneOf(GenericKubernetesResource object) {
+    String namespace = object.getMetadata().getNamespace();
+    return namespace == null ? 0 : Math.floorMod(namespace.hashCode(), LANES);
+  }
+
+  private void schedule(int lane, Duration duration, Runnable action) {
+    if (lanes[lane].isShutdown()) {
       return;
     }
-    thread.schedule(
+    lanes[lane].schedule(
         () -> {
           try {
             action.run();
@@ -98,16 +130,17 @@ abstract class Actor implements AutoCloseable {
   }
 
   /**
-   * Runs {@code action} with the future's value on this actor's thread once it is there (at once
-   * when it is), without blocking the thread meanwhile.
+   * Runs {@code action} with the future's value on the current lane once it is there, without
+   * blocking the lane meanwhile.
    */
   protected <T> void when(CompletableFuture<T> future, Consumer<T> action) {
+    int lane = lane();
     future.whenComplete(
         (value, failure) -> {
           if (failure != null) {
             log.warn("{} cannot go on", getClass().getSimpleName(), failure);
           } else {
-            act(() -> action.accept(value));
+            schedule(lane, Duration.ZERO, () -> action.accept(value));
           }
         });
   }
@@ -155,7 +188,9 @@ abstract class Actor implements AutoCloseable {
   @Override
   public void close() {
     informers.values().forEach(SharedIndexInformer::close);
-    thread.shutdownNow();
+    for (ScheduledExecutorService lane : lanes) {
+      lane.shutdownNow();
+    }
     client.close();
   }
 }

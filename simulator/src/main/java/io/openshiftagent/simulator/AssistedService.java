@@ -11,10 +11,10 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays assisted-service's Kubernetes API: InfraEnv images, the AgentClusterInstall state machine
@@ -40,9 +40,9 @@ final class AssistedService extends Actor {
 
   private final SimulatedDurations durations;
   private final WorkloadClusters workloads;
-  private final Set<String> installsStarted = new HashSet<>();
-  private final Set<String> installsFinished = new HashSet<>();
-  private final Set<String> hostsInstalling = new HashSet<>();
+  private final Set<String> installsStarted = ConcurrentHashMap.newKeySet();
+  private final Set<String> installsFinished = ConcurrentHashMap.newKeySet();
+  private final Set<String> hostsInstalling = ConcurrentHashMap.newKeySet();
 
   /**
    * @param workloads the clusters the installations "produce": their admin kubeconfigs

@@ -13,12 +13,12 @@ import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays the machines: a provisioned BareMetalHost boots its image. A host that boots an InfraEnv's
@@ -30,7 +30,7 @@ final class Hosts extends Actor {
       ExternalKinds.AGENT_INSTALL_GROUP + "/" + ExternalKinds.AGENT_INSTALL_VERSION;
 
   private final SimulatedDurations durations;
-  private final Set<String> booted = new HashSet<>();
+  private final Set<String> booted = ConcurrentHashMap.newKeySet();
 
   Hosts(KubernetesClient client, SimulatedDurations durations) {
     super(client);

@@ -7,12 +7,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays Metal3: CAPM3 (Metal3Cluster, Metal3Machine: choosing a BareMetalHost, handing it the
@@ -31,9 +30,9 @@ final class Metal3 extends Actor {
    * The host each Metal3Machine claimed (namespace/name to host name): a watch event may still show
    * the host free, or the Metal3Machine without its annotation.
    */
-  private final Map<String, String> claims = new HashMap<>();
+  private final Map<String, String> claims = new ConcurrentHashMap<>();
 
-  private final Set<String> provisioning = new HashSet<>();
+  private final Set<String> provisioning = ConcurrentHashMap.newKeySet();
 
   Metal3(KubernetesClient client, SimulatedDurations durations) {
     super(client);

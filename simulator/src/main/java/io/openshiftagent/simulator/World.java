@@ -30,6 +30,9 @@ public final class World implements AutoCloseable {
    */
   static final String CONTAINER_LIMITS = "-XX:MaxRAM=512m -XX:ActiveProcessorCount=1";
 
+  /** The user agent of the simulated systems' requests, in the hub's audit log. */
+  public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";
+
   /** Which API server plays each installed cluster. */
   public enum Workloads {
     /** One per AgentClusterInstall, started when the installation first needs it: faithful. */
@@ -117,10 +120,11 @@ public final class World implements AutoCloseable {
   private void startSimulation() {
     for (Actor actor :
         List.of(
-            new Metal3(hub.newClient(), options.durations()),
-            new Hosts(hub.newClient(), options.durations()),
-            new AssistedService(hub.newClient(), options.durations(), workloads),
-            new InstalledCluster(hub.newClient(), workloads))) {
+            new Metal3(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
+            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
+            new AssistedService(
+                hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads),
+            new InstalledCluster(hub.newClient(SIMULATOR_USER_AGENT), workloads))) {
       actor.start();
       running.push(actor);
     }

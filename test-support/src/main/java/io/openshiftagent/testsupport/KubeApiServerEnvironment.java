@@ -153,6 +153,13 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeConfigYaml)).build();
   }
 
+  /** A new client of its own that names itself {@code userAgent} in requests (and audit logs). */
+  public KubernetesClient newClient(String userAgent) {
+    Config config = Config.fromKubeconfig(kubeConfigYaml);
+    config.setUserAgent(userAgent);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
   public String kubeConfigYaml() {
     return kubeConfigYaml;
   }

@@ -117,17 +117,18 @@ public final class Benchmark {
       }
       // The API server logs a request once its response is complete: let the last ones land.
       Thread.sleep(2_000);
-      List<AuditLog.Request> ours =
+      List<AuditLog.Request> all =
           AuditLog.read(world.hubAuditLog()).stream()
-              .filter(r -> ours(r.userAgent()))
               .filter(r -> r.received().toEpochMilli() >= applyStart)
               .filter(r -> r.received().toEpochMilli() <= end)
               .toList();
+      List<AuditLog.Request> ours = all.stream().filter(r -> ours(r.userAgent())).toList();
 
       timeline.write(workDir.resolve("timeline.tsv"));
       printClusters(timeline, applied);
       printStages(ProviderStages.measure(timeline, applied.keySet()));
       printRequests(ours, machines);
+      printClients(all);
       printProviders(world.providersReadyAfterStart(), footprints);
       System.out.printf("%nload average after: %s%n", loadAverage());
       System.out.println(
@@ -324,6 +325,30 @@ public final class Benchmark {
     }
     System.out.printf(
         "  %-44s %7d  %6.1f per Machine%n", "both", ours.size(), ours.size() / (double) machines);
+  }
+
+  /** Who loads the hub: every client's requests in the same window, and the server's time. */
+  private static void printClients(List<AuditLog.Request> all) {
+    System.out.printf(
+        "%nAll requests to the hub in that window, by client (user agent up to '/'):%n");
+    Map<String, List<AuditLog.Request>> byClient = new TreeMap<>();
+    for (AuditLog.Request r : all) {
+      byClient
+          .computeIfAbsent(r.userAgent().replaceFirst("/.*", ""), k -> new ArrayList<>())
+          .add(r);
+    }
+    System.out.printf("  %-44s %7s %12s %12s%n", "", "requests", "server p50", "server p95");
+    byClient.forEach(
+        (client, requests) -> {
+          Percentiles p =
+              Percentiles.of(
+                  requests.stream()
+                      .filter(r -> !r.verb().equals("watch"))
+                      .map(r -> Duration.between(r.received(), r.completed()).toMillis())
+                      .toList());
+          System.out.printf(
+              "  %-44s %7d %9d ms %9d ms%n", client, requests.size(), p.p50(), p.p95());
+        });
   }
 
   private static void printProviders(
