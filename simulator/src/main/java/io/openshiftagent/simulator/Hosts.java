@@ -57,12 +57,7 @@ final class Hosts extends Actor {
   /** The discovery agent registers: assisted-service creates the Agent under the InfraEnv. */
   private void registerAgent(GenericKubernetesResource host, String isoUrl) {
     GenericKubernetesResource infraEnv =
-        client
-            .genericKubernetesResources(AGENT_API, "InfraEnv")
-            .inNamespace(namespace(host))
-            .list()
-            .getItems()
-            .stream()
+        cachedIn(AGENT_API, "InfraEnv", namespace(host)).stream()
             .filter(i -> isoUrl.equals(Fields.string(i, "status", "isoDownloadURL")))
             .findFirst()
             .orElse(null);

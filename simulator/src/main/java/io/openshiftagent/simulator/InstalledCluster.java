@@ -149,12 +149,7 @@ final class InstalledCluster extends Actor {
   private String providerId(GenericKubernetesResource agent) {
     String hostUid =
         Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
-    return client
-        .genericKubernetesResources(BMH_API, "BareMetalHost")
-        .inNamespace(namespace(agent))
-        .list()
-        .getItems()
-        .stream()
+    return cachedIn(BMH_API, "BareMetalHost", namespace(agent)).stream()
         .filter(h -> h.getMetadata().getUid().equals(hostUid))
         .filter(h -> Fields.string(h, "spec", "consumerRef", "name") != null)
         .map(
