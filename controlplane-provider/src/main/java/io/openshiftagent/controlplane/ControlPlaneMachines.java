@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,18 +73,24 @@ final class ControlPlaneMachines {
   private final String fieldManager;
   private final EventRecorder events;
   private final Clock clock;
+  private final Consumer<Machine> onCreated;
 
+  /**
+   * @param onCreated told of each Machine this creates
+   */
   ControlPlaneMachines(
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       String fieldManager,
       EventRecorder events,
-      Clock clock) {
+      Clock clock,
+      Consumer<Machine> onCreated) {
     this.client = client;
     this.infrastructure = infrastructure;
     this.fieldManager = fieldManager;
     this.events = events;
     this.clock = clock;
+    this.onCreated = onCreated;
   }
 
   void reconcile(ControlPlaneScope scope, StatusBuilder status) {
@@ -313,6 +320,7 @@ final class ControlPlaneMachines {
       created.add(client.resource(config(scope, name)).create());
       Machine machine =
           client.resource(machine(scope, name, template, failureDomain.orElse(null))).create();
+      onCreated.accept(machine);
       LOG.info(
           "created control-plane Machine {}/{} in failure domain {}",
           scope.namespace(),

@@ -97,6 +97,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final Set<String> imageSetsEnsured = ConcurrentHashMap.newKeySet();
 
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
+  private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
   private InfrastructureTemplates infrastructure;
 
   /**
@@ -122,8 +123,7 @@ public class OpenshiftAssistedControlPlaneReconciler
                 .withOnUpdateFilter(WatchedChanges::cluster)
                 .build(),
             context);
-    return List.of(
-        clusters,
+    machines =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     Machine.class, OpenshiftAssistedControlPlane.class)
@@ -131,7 +131,10 @@ public class OpenshiftAssistedControlPlaneReconciler
                 .withSecondaryToPrimaryMapper(ownedBy(true))
                 .withOnUpdateFilter(WatchedChanges::machine)
                 .build(),
-            context),
+            context);
+    return List.of(
+        clusters,
+        machines,
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
@@ -236,7 +239,16 @@ public class OpenshiftAssistedControlPlaneReconciler
       kubeconfig.reconcile(scope, status);
     }
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
-    new ControlPlaneMachines(client, infrastructure, NAME, events, clock).reconcile(scope, status);
+    // A Machine we create is in our cache at once: the next reconcile, woken by its config, sees
+    // it.
+    new ControlPlaneMachines(
+            client,
+            infrastructure,
+            NAME,
+            events,
+            clock,
+            m -> machines.handleRecentResourceCreate(ResourceID.fromResource(m), m))
+        .reconcile(scope, status);
     if (status.initialized() && workloadLookDue) {
       new Upgrades(kubeconfig, connect, events).reconcile(scope, status);
       workloadLooks.put(ResourceID.fromResource(cp), clock.instant());
