@@ -25,6 +25,8 @@ end
 local needsAction = {
   InvalidDiscoveryIgnitionOverride = true,
   InvalidIgnitionOverride = true,
+  InstallIgnitionTooLarge = true,
+  InfraEnvRefused = true,
   UnsupportedInfrastructure = true,
   InvalidDiscoveryIgnition = true,
   DiscoveryIgnitionDownloadFailed = true,

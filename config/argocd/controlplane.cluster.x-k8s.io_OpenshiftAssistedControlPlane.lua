@@ -32,7 +32,7 @@ end
 local function failure()
   local failures = {
     { "Available", "False", { InstallationFailed = true, InvalidConfiguration = true } },
-    { "ClusterInstallConfigured", "False", { InstallConfigOverrideInvalid = true, ImageRegistryConfigInvalid = true } },
+    { "ClusterInstallConfigured", "False", { InstallConfigOverrideInvalid = true, ImageRegistryConfigInvalid = true, ClusterInstallRefused = true } },
     { "UpgradeCompleted", "False", { UpgradeFailed = true, DowngradeNotSupported = true } },
     { "ScalingUp", "True", { MachineCreationFailed = true, TopologyChangeNotSupported = true } },
     { "ScalingDown", "True", { TopologyChangeNotSupported = true } },

@@ -32,6 +32,7 @@ class ValidationRulesTest {
   private static String ns;
   private static GenericKubernetesResource controlPlane;
   private static GenericKubernetesResource config;
+  private static GenericKubernetesResource controlPlaneTemplate;
 
   @BeforeAll
   static void setUp(KubeApiServerEnvironment env) {
@@ -47,6 +48,13 @@ class ValidationRulesTest {
     config.setAdditionalProperty(
         "spec",
         Map.of("pullSecretRef", Map.of("name", "pull-secret"), "cpuArchitecture", "x86_64"));
+    controlPlaneTemplate = new GenericKubernetesResource();
+    controlPlaneTemplate.setApiVersion("controlplane.cluster.x-k8s.io/v1alpha3");
+    controlPlaneTemplate.setKind("OpenshiftAssistedControlPlaneTemplate");
+    controlPlaneTemplate.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    controlPlaneTemplate.setAdditionalProperty(
+        "spec",
+        Map.of("template", Map.of("spec", Map.of("config", Map.of("baseDomain", "example.com")))));
   }
 
   /** A rule, a bad input with the fragments its rejection must contain, and a good input. */
@@ -274,7 +282,93 @@ class ValidationRulesTest {
                     with(
                         c,
                         "spec.nodeRegistration",
-                        Map.of("kubeletExtraLabels", List.of("a=b", "c=")))))
+                        Map.of("kubeletExtraLabels", List.of("a=b", "c=")))),
+            // Found by BadInputAdmissionTest: admitted, then refused in the InfraEnv it is copied
+            // to.
+            new Rule(
+                "label selector expressions have a key and an operator",
+                config,
+                c ->
+                    with(
+                        c,
+                        "spec.nmStateConfigLabelSelector",
+                        Map.of("matchExpressions", List.of(Map.of("operator", "Exists")))),
+                List.of(
+                    "spec.nmStateConfigLabelSelector.matchExpressions[0].key", "Required value"),
+                c ->
+                    with(
+                        c,
+                        "spec.nmStateConfigLabelSelector",
+                        Map.of(
+                            "matchExpressions",
+                            List.of(Map.of("key", "nmstate", "operator", "Exists"))))),
+            new Rule(
+                "label selector operators are Kubernetes' own",
+                config,
+                c ->
+                    with(
+                        c,
+                        "spec.nmStateConfigLabelSelector",
+                        Map.of("matchExpressions", List.of(Map.of("key", "k", "operator", "in")))),
+                List.of(
+                    "spec.nmStateConfigLabelSelector.matchExpressions[0].operator",
+                    "\"In\"",
+                    "\"DoesNotExist\""),
+                c ->
+                    with(
+                        c,
+                        "spec.nmStateConfigLabelSelector",
+                        Map.of(
+                            "matchExpressions",
+                            List.of(
+                                Map.of("key", "k", "operator", "NotIn", "values", List.of("a")))))),
+            // Found by BadInputAdmissionTest: each within its bound, together too large for etcd.
+            new Rule(
+                "trust bundle and bootstrap commands share one size budget",
+                config,
+                c ->
+                    with(
+                        with(c, "spec.additionalTrustBundle", "A".repeat(600_000)),
+                        "spec.preBootstrapCommands",
+                        java.util.Collections.nCopies(30, "b".repeat(16384))),
+                List.of("spec", "may hold at most 1048576 characters together"),
+                c ->
+                    with(
+                        with(c, "spec.additionalTrustBundle", "A".repeat(600_000)),
+                        "spec.preBootstrapCommands",
+                        java.util.Collections.nCopies(20, "b".repeat(16384)))),
+            // Found by BadInputReconcileTest: admitted, then never read by the provider.
+            new Rule(
+                "distributionVersion numbers fit 32 bits",
+                controlPlane,
+                cp -> with(cp, "spec.distributionVersion", "4.14.4294967296"),
+                List.of("spec.distributionVersion", "may be at most 2147483647"),
+                cp -> with(cp, "spec.distributionVersion", "4.21.2147483647")),
+            // Found by BadInputReconcileTest: a larger number stopped the provider's informer.
+            new Rule(
+                "deletion timeouts fit Cluster API's int32",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.deletion",
+                        Map.of("nodeDrainTimeoutSeconds", 1L << 40)),
+                List.of(
+                    "spec.machineTemplate.deletion.nodeDrainTimeoutSeconds",
+                    "should be less than or equal to 2147483647"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.deletion",
+                        Map.of("nodeDrainTimeoutSeconds", Integer.MAX_VALUE))),
+            // Found by BadInputAdmissionTest: the template took versions the control plane refuses.
+            new Rule(
+                "a template's distributionVersion is checked like the control plane's",
+                controlPlaneTemplate,
+                t -> with(t, "spec.template.spec.distributionVersion", "4.13.0"),
+                List.of(
+                    "spec.template.spec.distributionVersion", "OpenShift version 4.14 or later"),
+                t -> with(t, "spec.template.spec.distributionVersion", "4.16.2")))
         .map(Arguments::of);
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.openshiftagent.assisted.AssistedServiceException.Reason;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient.Settings;
 import io.openshiftagent.testsupport.FakeAssistedService;
+import io.openshiftagent.testsupport.LogCapture;
 import io.openshiftagent.testsupport.TestPki;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,5 +1,6 @@
 package io.openshiftagent.bootstrap;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -65,6 +66,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
 
   static final String AGENTS_BY_CONFIG = "agents-by-config";
+  static final String AGENTS_BY_CLUSTER = "agents-by-cluster";
 
   /** A conflicting write of the Agent's may have changed only what we do not wake up for. */
   static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
@@ -106,7 +108,8 @@ public class AgentReconciler implements Reconciler<Agent> {
   /**
    * Machines are cached to map their Metal3Machines back to Agents: the Metal3Machine names the
    * BareMetalHost whose UID the Node is labelled with, and Metal3 may record it only after the host
-   * registered. InfraEnvs, configs and Clusters are cached only to be read without a request.
+   * registered. InfraEnvs are cached only to be read without a request; Clusters and configs also
+   * bring back their Agents when a pause ends.
    */
   @Override
   public List<EventSource<?, Agent>> prepareEventSources(EventSourceContext<Agent> context) {
@@ -150,21 +153,43 @@ public class AgentReconciler implements Reconciler<Agent> {
                 .withSecondaryToPrimaryMapper(infraEnv -> Set.of())
                 .build(),
             context);
-    configs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
-                .withName("configs")
-                .withSecondaryToPrimaryMapper(config -> Set.of())
-                .build(),
-            context);
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            AGENTS_BY_CLUSTER,
+            agent ->
+                Optional.ofNullable(label(agent, ExternalKinds.CLUSTER_NAME_LABEL))
+                    .map(cluster -> List.of(agent.getMetadata().getNamespace() + "/" + cluster))
+                    .orElse(List.of()));
+    // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
+    // Agents then get what they missed while paused.
     clusters =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
                 .withName("clusters")
-                .withSecondaryToPrimaryMapper(cluster -> Set.of())
+                .withSecondaryToPrimaryMapper(
+                    cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, cluster))
                 .build(),
             context);
-    return List.of(machines, metal3Machines, infraEnvs, configs, clusters);
+    configs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
+                .withName("configs")
+                .withSecondaryToPrimaryMapper(
+                    config -> agentsByIndex(context, AGENTS_BY_CONFIG, config))
+                .build(),
+            context);
+    return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
+  }
+
+  private static Set<ResourceID> agentsByIndex(
+      EventSourceContext<Agent> context, String index, HasMetadata object) {
+    return context
+        .getPrimaryCache()
+        .byIndex(index, object.getMetadata().getNamespace() + "/" + object.getMetadata().getName())
+        .stream()
+        .map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
   }
 
   private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
@@ -210,6 +235,13 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
     String hostUid = host.map(Host::uid).orElse(null);
     AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
+    if (tooLarge.isPresent()) {
+      // The override annotation grew after the config was checked: the write would fail forever.
+      refuse(agent, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+      return UpdateControl.noUpdate();
+    }
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
     boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(o, agent, patch);
     if (!patch.isEmpty()) {
@@ -232,7 +264,11 @@ public class AgentReconciler implements Reconciler<Agent> {
             "approved as " + desired.role() + " of Machine " + machine);
       }
     }
-    host.flatMap(Host::current).filter(h -> !Hosts.isDetached(h)).ifPresent(this::detach);
+    // A Machine being deleted needs its host attached again (see the config controller).
+    host.flatMap(Host::current)
+        .filter(h -> !Hosts.isDetached(h))
+        .filter(h -> !OpenshiftAssistedConfigReconciler.isDeleting(o.machine))
+        .ifPresent(this::detach);
     return UpdateControl.noUpdate();
   }
 
@@ -289,6 +325,17 @@ public class AgentReconciler implements Reconciler<Agent> {
       events.warning(agent, "NotApproved", "Approve", why);
     }
     return false;
+  }
+
+  /** Records once, on the Agent and as an Event, why it is not approved. */
+  private void refuse(Agent agent, String reason, String why) {
+    if (why.equals(annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
+      return;
+    }
+    new OwnedFieldsPatch()
+        .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
+        .applyTo(client, agent);
+    events.warning(agent, reason, "Approve", why);
   }
 
   /**

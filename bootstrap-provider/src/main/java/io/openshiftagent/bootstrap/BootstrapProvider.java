@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.EventRecorder;
+import io.openshiftagent.provider.ProviderOperator;
 
 /** The bootstrap provider's controllers, registered on an Operator. */
 public final class BootstrapProvider {
@@ -25,8 +26,11 @@ public final class BootstrapProvider {
       String instance,
       ControllerScope scope) {
     EventRecorder events = new EventRecorder(client, REPORTING_CONTROLLER, instance);
-    operator.register(
-        new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, events), scope.apply());
-    operator.register(new AgentReconciler(client, events), scope.applyNamespaces());
+    ProviderOperator.register(
+        operator,
+        new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, events),
+        scope.apply());
+    ProviderOperator.register(
+        operator, new AgentReconciler(client, events), scope.applyNamespaces());
   }
 }

@@ -13,7 +13,11 @@ import java.util.Objects;
 public final class BootstrapProviderMain implements ProviderRuntime.Provider {
   private final Map<String, String> environment;
 
-  BootstrapProviderMain(Map<String, String> environment) {
+  /**
+   * @param environment the process environment, read for the settings --help lists (tests pass
+   *     their own)
+   */
+  public BootstrapProviderMain(Map<String, String> environment) {
     this.environment = environment;
   }
 
@@ -48,19 +52,26 @@ public final class BootstrapProviderMain implements ProviderRuntime.Provider {
 
   @Override
   public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
+    BootstrapProvider.register(
+        operator,
+        client,
+        discoveryIgnitionSource(client, environment),
+        Objects.requireNonNullElse(environment.get("HOSTNAME"), command()),
+        scope);
+  }
+
+  /**
+   * The DiskImage download from assisted-service's REST API, configured by the environment
+   * variables the description lists (how to reach and trust the service).
+   */
+  public static DiscoveryIgnitionSource discoveryIgnitionSource(
+      KubernetesClient client, Map<String, String> environment) {
     DiscoveryIgnitionClient.Settings settings = DiscoveryIgnitionClient.Settings.defaults();
     String serviceUrl = environment.getOrDefault("ASSISTED_SERVICE_URL", "");
     if (!serviceUrl.isBlank()) {
       settings = settings.withServiceRootOverride(URI.create(serviceUrl));
     }
-    DiscoveryIgnitionSource source =
-        new AssistedServiceIgnitionSource(
-            client, CaBundleSource.fromEnvironment(environment), settings);
-    BootstrapProvider.register(
-        operator,
-        client,
-        source,
-        Objects.requireNonNullElse(environment.get("HOSTNAME"), command()),
-        scope);
+    return new AssistedServiceIgnitionSource(
+        client, CaBundleSource.fromEnvironment(environment), settings);
   }
 }

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The ignition the installed node gets on top of OpenShift's (Agent {@code
@@ -22,6 +24,12 @@ public final class InstallIgnition {
   static final String PRE_UNIT = "openshift-agent-pre-bootstrap.service";
   static final String POST_UNIT = "openshift-agent-post-bootstrap.service";
   private static final int MODE_0700 = 448;
+
+  /**
+   * The most install ignition an Agent can be given: etcd stores an object of up to 1.5 MiB, and
+   * assisted-service keeps the host's inventory in the same Agent.
+   */
+  static final int MAX_BYTES = 1024 * 1024;
 
   private InstallIgnition() {}
 
@@ -70,6 +78,26 @@ public final class InstallIgnition {
       merge(root, read(userOverride));
     }
     return JsonDocuments.write(root);
+  }
+
+  /**
+   * Why {@code ignition} (from {@link #build}) cannot be given to an Agent, if it cannot: each
+   * command and the override are within their bounds, but together they can be too large.
+   */
+  public static Optional<String> tooLargeForAnAgent(String ignition) {
+    int bytes = ignition == null ? 0 : ignition.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes <= MAX_BYTES) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the install ignition made of spec.preBootstrapCommands, spec.postBootstrapCommands and the"
+            + " annotation "
+            + Names.IGNITION_OVERRIDE_ANNOTATION
+            + " is "
+            + bytes
+            + " bytes; an Agent holds at most "
+            + MAX_BYTES
+            + ": shorten them");
   }
 
   /** Merges {@code user} into {@code ours}: its files and units replace ours of the same key. */

@@ -41,6 +41,7 @@ import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
 import io.openshiftagent.provider.PlaceholderPullSecret;
+import io.openshiftagent.provider.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -211,6 +212,11 @@ public class OpenshiftAssistedConfigReconciler
     if (Pause.isPaused(cluster.get(), config)) {
       return report(config, Outcome.paused(Pause.reason(cluster.get(), config)));
     }
+    if (isDeleting(machine.get())) {
+      // Cluster API deletes the Metal3Machine before this config, and CAPM3 releases it only once
+      // the baremetal-operator has deprovisioned the host, which it does not do while detached.
+      reattachHost(machine.get());
+    }
     return report(config, provision(config, machine.get(), cluster.get()));
   }
 
@@ -279,6 +285,11 @@ public class OpenshiftAssistedConfigReconciler
                 + Names.IGNITION_OVERRIDE_ANNOTATION
                 + " is not a JSON object; fix or remove it");
       }
+      Optional<String> tooLarge =
+          InstallIgnition.tooLargeForAnAgent(AgentDecision.ignitionOverride(config));
+      if (tooLarge.isPresent()) {
+        return Outcome.waiting(Reasons.INSTALL_IGNITION_TOO_LARGE, tooLarge.get());
+      }
       String pullSecret = pullSecretName(config, clusterName);
       InfraEnv desired =
           DesiredInfraEnv.build(
@@ -289,7 +300,22 @@ public class OpenshiftAssistedConfigReconciler
               clusterDeployment.get().getMetadata().getName(),
               pullSecret,
               override);
-      Optional<InfraEnv> created = create(desired, infraEnvs);
+      Optional<InfraEnv> created;
+      try {
+        created = create(desired, infraEnvs);
+      } catch (KubernetesClientException e) {
+        Optional<String> refusal = Refusal.of(e);
+        if (refusal.isEmpty()) {
+          throw e;
+        }
+        // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
+        return Outcome.waiting(
+            Reasons.INFRA_ENV_REFUSED,
+            "the API server refused InfraEnv "
+                + desired.getMetadata().getName()
+                + ": "
+                + refusal.get());
+      }
       if (created.isPresent()) {
         LOG.info("created InfraEnv {} ({})", desired.getMetadata().getName(), describe(gate));
         events.normal(
@@ -643,7 +669,7 @@ public class OpenshiftAssistedConfigReconciler
     return labels != null && labels.containsKey(key);
   }
 
-  private static boolean isDeleting(HasMetadata object) {
+  static boolean isDeleting(HasMetadata object) {
     return object.getMetadata().getDeletionTimestamp() != null;
   }
 

@@ -349,6 +349,49 @@ class BootstrapFlowTest {
   }
 
   @Test
+  void anAgentChangedWhileItsClusterWasPausedIsSetRightWhenThePauseEnds() {
+    World world = readyWorld("agent-pause", "");
+    world.host("ocp1-w-0", false, spec());
+    await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
+    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.registerAgent("ocp1-w-0", "agent-w-0");
+    await("approved", () -> approved(world.agent("agent-w-0")));
+
+    world.setPaused(true);
+    await(
+        "Paused condition",
+        () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
+    renameAgent(world, "agent-w-0", "renamed-while-paused");
+    world.setPaused(false);
+    await(
+        "hostname set back once the Cluster is unpaused",
+        () -> "ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
+
+    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
+    await(
+        "Paused by annotation",
+        () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
+    renameAgent(world, "agent-w-0", "renamed-while-paused");
+    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
+    await(
+        "hostname set back once the config's annotation is gone",
+        () -> "ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
+  }
+
+  private static void renameAgent(World world, String agent, String hostname) {
+    world
+        .client
+        .resources(Agent.class)
+        .inNamespace(world.ns)
+        .withName(agent)
+        .edit(
+            a -> {
+              a.getSpec().hostname = hostname;
+              return a;
+            });
+  }
+
+  @Test
   void anInvalidDiscoveryIgnitionOverrideIsAConditionUntilTheUserFixesIt() {
     World world = readyWorld("override", "");
     world.host(
@@ -379,6 +422,44 @@ class BootstrapFlowTest {
             Reasons.INVALID_IGNITION_OVERRIDE.equals(
                 world.reason("ocp1-w-1", Reasons.DATA_SECRET_AVAILABLE)));
     assertThat(world.infraEnv("ocp1-w-1")).isNull();
+  }
+
+  /** Found by BadInputReconcileTest: the Agent write failed forever ("request is too large"). */
+  @Test
+  void anInstallIgnitionTooLargeForAnAgentIsReportedInsteadOfWrittenForever() {
+    World world = readyWorld("too-large", "insufficient");
+    // Each command within its bound and the config storable (1.2 MB), but 1.6 MB in base64.
+    OpenshiftAssistedConfigSpec tooMuch = spec();
+    tooMuch.preBootstrapCommands = java.util.Collections.nCopies(36, "\u00e9".repeat(16384));
+    world.host("ocp1-cp-0", true, tooMuch);
+    await(
+        "InstallIgnitionTooLarge",
+        () ->
+            Reasons.INSTALL_IGNITION_TOO_LARGE.equals(
+                world.reason("ocp1-cp-0", Reasons.DATA_SECRET_AVAILABLE)));
+    assertThat(world.infraEnv("ocp1-cp-0")).isNull();
+
+    // Just fitting at first (1 MB); an override added later makes it too large for the Agent.
+    OpenshiftAssistedConfigSpec almost = spec();
+    almost.preBootstrapCommands = java.util.Collections.nCopies(23, "\u00e9".repeat(16384));
+    world.host("ocp1-cp-1", true, almost);
+    await("InfraEnv ocp1-cp-1", () -> world.infraEnv("ocp1-cp-1"));
+    world.publishIso("ocp1-cp-1", "https://images.example.com/ocp1-cp-1.iso");
+    await("Secret ocp1-cp-1", () -> world.get(Secret.class, "ocp1-cp-1"));
+    world.annotateConfig(
+        "ocp1-cp-1",
+        Names.IGNITION_OVERRIDE_ANNOTATION,
+        "{\"storage\":{\"files\":[{\"path\":\"/etc/big\",\"contents\":{\"source\":\"data:,"
+            + "x".repeat(200_000)
+            + "\"}}]}}");
+    world.registerAgent("ocp1-cp-1", "agent-cp-1");
+    Agent refused =
+        await(
+            "Agent refused",
+            () -> isRefused(world.agent("agent-cp-1")) ? world.agent("agent-cp-1") : null);
+    assertThat(refused.getMetadata().getAnnotations().get(Names.NOT_APPROVED_ANNOTATION))
+        .contains("install ignition", "an Agent holds at most 1048576");
+    assertThat(eventReasons(world)).contains(Reasons.INSTALL_IGNITION_TOO_LARGE);
   }
 
   @Test
@@ -450,6 +531,68 @@ class BootstrapFlowTest {
     await("control-plane config gone", () -> world.config("ocp1-cp-0") == null);
     assertThat(world.infraEnv("ocp1-cp-0")).isNull();
     assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
+  }
+
+  @Test
+  void aHostDetachedAfterInstallationIsAttachedAgainWhenItsMachineIsDeleted() {
+    World world = readyWorld("reattach", "");
+    world.host("ocp1-w-0", false, spec());
+    world.host("ocp1-w-1", false, spec());
+    for (String name : List.of("ocp1-w-0", "ocp1-w-1")) {
+      await("InfraEnv " + name, () -> world.infraEnv(name));
+      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      await("Secret " + name, () -> world.get(Secret.class, name));
+    }
+    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.registerAgent("ocp1-w-1", "agent-w-1");
+    await("approved", () -> approved(world.agent("agent-w-0")));
+    await("approved", () -> approved(world.agent("agent-w-1")));
+    world.agentStage("agent-w-0", "Rebooting");
+    await(
+        "host detached",
+        () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
+
+    // Cluster API deletes the Metal3Machine before the config; CAPM3 waits for the
+    // baremetal-operator to deprovision the host, which it does not do while the host is detached.
+    deleteHeldByFinalizer(world, "ocp1-w-0");
+    await(
+        "host attached again while the config still exists",
+        () -> !Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
+    assertThat(world.config("ocp1-w-0")).isNotNull();
+
+    // A host whose Machine is being deleted is not detached, even at the stages that detach.
+    deleteHeldByFinalizer(world, "ocp1-w-1");
+    world
+        .client
+        .resources(Agent.class)
+        .inNamespace(world.ns)
+        .withName("agent-w-1")
+        .edit(
+            a -> {
+              a.getSpec().hostname = "changed-by-someone";
+              return a;
+            });
+    world.agentStage("agent-w-1", "Rebooting");
+    await(
+        "the Agent reconciled (hostname set back)",
+        () -> "ocp1-w-1".equals(world.agent("agent-w-1").getSpec().hostname));
+    assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-w-1"))).isFalse();
+  }
+
+  /** Deletes the Machine, which a finalizer holds, as Cluster API's does during deletion. */
+  private static void deleteHeldByFinalizer(World world, String machine) {
+    var resource =
+        world
+            .client
+            .resources(io.openshiftagent.api.external.capi.Machine.class)
+            .inNamespace(world.ns)
+            .withName(machine);
+    resource.edit(
+        m -> {
+          m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));
+          return m;
+        });
+    resource.delete();
   }
 
   @Test

@@ -95,4 +95,18 @@ class InstallIgnitionTest {
     assertThat(root.path("systemd").path("units")).hasSize(1);
     assertThat(root.path("systemd").path("units").get(0).path("mask").asBoolean()).isTrue();
   }
+
+  @Test
+  void anIgnitionLargerThanAnAgentHoldsIsNamedWithItsSize() {
+    String fits = "x".repeat(InstallIgnition.MAX_BYTES);
+    String tooLarge = "\u00e9".repeat(InstallIgnition.MAX_BYTES / 2 + 1); // two bytes each
+
+    assertThat(InstallIgnition.tooLargeForAnAgent(fits)).isEmpty();
+    assertThat(InstallIgnition.tooLargeForAnAgent(null)).isEmpty();
+    assertThat(InstallIgnition.tooLargeForAnAgent(tooLarge))
+        .hasValueSatisfying(
+            why ->
+                assertThat(why)
+                    .contains("1048578 bytes", "at most 1048576", "preBootstrapCommands"));
+  }
 }

@@ -153,6 +153,21 @@ final class World {
       boolean controlPlane,
       OpenshiftAssistedConfigSpec spec,
       Map<String, String> configAnnotations) {
+    MachineHost host = machineHost(name, controlPlane);
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.setMetadata(meta(name, host.labels()));
+    config.getMetadata().setOwnerReferences(List.of(OwnerReferences.controller(host.machine())));
+    config.getMetadata().setAnnotations(configAnnotations);
+    config.setSpec(spec);
+    config = client.resource(config).create();
+    return new Host(name, host.bmh(), host.metal3Machine(), host.machine(), config);
+  }
+
+  /**
+   * A Machine as Cluster API creates it, named like its config-to-be, and its claimed Metal3 host;
+   * {@code labels} are those Cluster API gives the config.
+   */
+  MachineHost machineHost(String name, boolean controlPlane) {
     BareMetalHost bmh = new BareMetalHost();
     bmh.setMetadata(meta("bmh-" + name, Map.of()));
     bmh.setSpec(new BareMetalHostSpec());
@@ -191,15 +206,14 @@ final class World {
         new ContractVersionedObjectReference(
             ExternalKinds.INFRASTRUCTURE_GROUP, "Metal3Machine", name);
     machine = client.resource(machine).create();
-
-    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
-    config.setMetadata(meta(name, labels));
-    config.getMetadata().setOwnerReferences(List.of(OwnerReferences.controller(machine)));
-    config.getMetadata().setAnnotations(configAnnotations);
-    config.setSpec(spec);
-    config = client.resource(config).create();
-    return new Host(name, bmh, m3m, machine, config);
+    return new MachineHost(bmh, m3m, machine, labels);
   }
+
+  record MachineHost(
+      BareMetalHost bmh,
+      Metal3Machine metal3Machine,
+      Machine machine,
+      Map<String, String> labels) {}
 
   record Host(
       String name,

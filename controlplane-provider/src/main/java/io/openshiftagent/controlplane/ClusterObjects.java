@@ -1,6 +1,7 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_REFUSED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.CONFIGURED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.IMAGE_REGISTRY_CONFIG_INVALID;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALLATION_STARTED;
@@ -8,12 +9,12 @@ import static io.openshiftagent.controlplane.ControlPlaneConditions.INSTALL_CONF
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
@@ -26,6 +27,7 @@ import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.PlaceholderPullSecret;
+import io.openshiftagent.provider.Refusal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +84,22 @@ final class ClusterObjects {
    * and the AgentClusterInstall is left as it is.
    */
   void reconcile(ControlPlaneScope scope, StatusBuilder status) {
+    try {
+      describeCluster(scope, status);
+    } catch (KubernetesClientException e) {
+      Optional<String> refusal = Refusal.of(e);
+      if (refusal.isEmpty()) {
+        throw e;
+      }
+      // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
+      status.setFalse(
+          CLUSTER_INSTALL_CONFIGURED,
+          CLUSTER_INSTALL_REFUSED,
+          "the API server refused the objects that describe the cluster: " + refusal.get());
+    }
+  }
+
+  private void describeCluster(ControlPlaneScope scope, StatusBuilder status) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterConfig config = cp.getSpec().config;
     OpenShiftVersion version = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
@@ -113,7 +131,11 @@ final class ClusterObjects {
     ensureClusterDeployment(scope);
     AgentClusterInstallSpec desired =
         DesiredClusterInstall.spec(
-            cp, scope.cluster(), workerAgents(scope), imageSet, registryConfigMap);
+            cp,
+            scope.cluster(),
+            DayOneWorkers.count(cp, scope.machineDeployments(), scope.machinePools()),
+            imageSet,
+            registryConfigMap);
     if (scope.clusterInstall().isEmpty()) {
       createClusterInstall(scope, desired, overridesJson);
     } else if (!scope.installationStarted()) {
@@ -365,29 +387,6 @@ final class ClusterObjects {
     return value == null
         ? Map.of()
         : Serialization.jsonMapper().convertValue(value, LinkedHashMap.class);
-  }
-
-  private int workerAgents(ControlPlaneScope scope) {
-    int workers =
-        scope.machineDeployments().stream()
-            .filter(md -> md.getMetadata().getDeletionTimestamp() == null)
-            .mapToInt(
-                md ->
-                    md.getSpec() == null || md.getSpec().replicas == null
-                        ? 0
-                        : md.getSpec().replicas)
-            .sum();
-    return workers
-        + scope.machinePools().stream()
-            .filter(pool -> pool.getMetadata().getDeletionTimestamp() == null)
-            .mapToInt(ClusterObjects::replicas)
-            .sum();
-  }
-
-  private static int replicas(GenericKubernetesResource pool) {
-    Object spec = pool.getAdditionalProperties().get("spec");
-    Object replicas = spec instanceof Map<?, ?> m ? m.get("replicas") : null;
-    return replicas instanceof Number n ? n.intValue() : 0;
   }
 
   static String annotation(io.fabric8.kubernetes.api.model.HasMetadata object, String key) {

@@ -22,7 +22,11 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   private final Map<String, String> environment;
 
-  ControlPlaneProvider(Map<String, String> environment) {
+  /**
+   * @param environment the process environment, read for {@value #WORKLOAD_POLL_INTERVAL_ENV}
+   *     (tests pass their own)
+   */
+  public ControlPlaneProvider(Map<String, String> environment) {
     this.environment = environment;
   }
 
@@ -87,8 +91,10 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   /** Registers the control-plane controller, restricted to {@code scope}. */
   static void register(
       Operator operator, Duration workloadPollInterval, String instance, ControllerScope scope) {
-    operator.register(
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instance), scope.apply());
+    ProviderOperator.register(
+        operator,
+        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instance),
+        scope.apply());
   }
 
   /** An operator with the control-plane controller registered, not started (for tests). */

@@ -40,7 +40,7 @@ public record OpenShiftVersion(int major, int minor, int patch, String preReleas
 
   /** The Kubernetes minor version this release runs: OpenShift 4.N runs Kubernetes 1.(N+13). */
   public String kubernetesMinorVersion() {
-    return "v1." + (minor + 13);
+    return "v1." + (minor + 13L);
   }
 
   @Override
@@ -69,7 +69,11 @@ public record OpenShiftVersion(int major, int minor, int patch, String preReleas
       boolean yNum = y[i].matches("\\d+");
       int c;
       if (xNum && yNum) {
-        c = Long.compare(Long.parseLong(x[i]), Long.parseLong(y[i]));
+        // Semver numbers have no leading zeros and may exceed 64 bits: the longer is larger.
+        c =
+            x[i].length() != y[i].length()
+                ? Integer.compare(x[i].length(), y[i].length())
+                : x[i].compareTo(y[i]);
       } else if (xNum != yNum) {
         c = xNum ? -1 : 1;
       } else {

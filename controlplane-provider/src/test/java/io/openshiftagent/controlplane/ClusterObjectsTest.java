@@ -3,6 +3,7 @@ package io.openshiftagent.controlplane;
 import static io.openshiftagent.controlplane.TestCluster.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -300,6 +301,32 @@ class ClusterObjectsTest {
                             "kind", "Metal3MachineTemplate",
                             "name", "w")))));
     return pool;
+  }
+
+  /** Found by BadInputReconcileTest: the refused AgentClusterInstall was created forever. */
+  @Test
+  void aValueTheInstalledAssistedServiceRefusesIsReportedAndAFixContinues() {
+    TestCluster c = cluster("refused").createCluster("cp", true, true);
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getSpec().config.networkType =
+        "Cilium"; // ours admits it; the pinned AgentClusterInstall not
+    c.createControlPlane(cp);
+
+    Condition refused = c.awaitCondition("cp", "ClusterInstallConfigured", "ClusterInstallRefused");
+    assertThat(refused.getStatus()).isEqualTo("False");
+    assertThat(refused.getMessage())
+        .contains("AgentClusterInstall", "spec.networking.networkType", "Cilium");
+    c.awaitCondition("cp", "Available", "InvalidConfiguration");
+    assertThat(c.clusterInstall("cp")).isNull();
+
+    c.controlPlane("cp")
+        .edit(
+            stored -> {
+              stored.getSpec().config.networkType = "OVNKubernetes";
+              return stored;
+            });
+    c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
+    assertThat(c.clusterInstall("cp").getSpec().networking.networkType).isEqualTo("OVNKubernetes");
   }
 
   @Test

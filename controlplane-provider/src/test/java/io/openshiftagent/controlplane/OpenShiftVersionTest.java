@@ -14,6 +14,9 @@ class OpenShiftVersionTest {
     assertThat(v("4.19.10")).isGreaterThan(v("4.19.9"));
     assertThat(v("4.20.0")).isGreaterThan(v("4.19.30"));
     assertThat(v("4.20.1").compareTo(v("4.20.1"))).isZero();
+    // Pre-release numbers beyond 64 bits, which semver (and so the CRD) allows.
+    assertThat(v("4.20.0-ec.18446744073709551615")).isGreaterThan(v("4.20.0-ec.9"));
+    assertThat(v("4.20.0-ec.18446744073709551615")).isLessThan(v("4.20.0-ec.18446744073709551616"));
   }
 
   @Test
@@ -30,6 +33,7 @@ class OpenShiftVersionTest {
   void openShiftFourNRunsKubernetesOneNPlusThirteen() {
     assertThat(v("4.14.0").kubernetesMinorVersion()).isEqualTo("v1.27");
     assertThat(v("4.20.3").kubernetesMinorVersion()).isEqualTo("v1.33");
+    assertThat(v("4.2147483647.0").kubernetesMinorVersion()).isEqualTo("v1.2147483660");
   }
 
   @Test

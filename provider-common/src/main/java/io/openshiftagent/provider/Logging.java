@@ -13,8 +13,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Configures logging from the command line: everything to standard output, as text or JSON lines.
  */
-final class Logging {
+public final class Logging {
+  /**
+   * The Kubernetes client's logger of whole requests and responses (at TRACE): Secrets, kubeconfigs
+   * and the tokens in InfraEnv status URLs would all be written out.
+   */
+  static final String HTTP_BODIES = "io.fabric8.kubernetes.client.http.HttpLoggingInterceptor";
+
   private Logging() {}
+
+  /** Keeps request and response bodies out of the log at every level (docs/security.md). */
+  public static void neverLogHttpBodies() {
+    ((LoggerContext) LoggerFactory.getILoggerFactory())
+        .getLogger(HTTP_BODIES)
+        .setLevel(Level.DEBUG);
+  }
 
   static void configure(String level, ProviderOptions.LogFormat format) {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
@@ -53,5 +66,6 @@ final class Logging {
         .getLogger("io.fabric8")
         .setLevel(
             level.equals("DEBUG") || level.equals("TRACE") ? Level.toLevel(level) : Level.WARN);
+    neverLogHttpBodies();
   }
 }

@@ -67,7 +67,7 @@ class ProviderRuntimeTest {
 
     @Override
     public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
-      operator.register(reconciler, scope.apply());
+      ProviderOperator.register(operator, reconciler, scope.apply());
     }
   }
 

@@ -9,11 +9,14 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
+import java.net.HttpURLConnection;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,10 @@ abstract class Actor implements AutoCloseable {
   private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers =
       new ConcurrentHashMap<>();
 
+  /** The informers of this actor on other API servers (workload clusters). */
+  private final List<SharedIndexInformer<GenericKubernetesResource>> otherInformers =
+      new CopyOnWriteArrayList<>();
+
   /**
    * @param client a client of its own, closed with the actor
    */
@@ -67,27 +74,43 @@ abstract class Actor implements AutoCloseable {
 
   /** Calls {@code react} for every added or changed object of the kind, in all namespaces. */
   protected void watch(String apiVersion, String kind, Consumer<GenericKubernetesResource> react) {
-    informers.put(
-        apiVersion + "/" + kind,
-        client
-            .genericKubernetesResources(apiVersion, kind)
-            .inAnyNamespace()
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(GenericKubernetesResource object) {
-                    schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
-                  }
+    watch(client, apiVersion, kind, react, gone -> {});
+  }
 
-                  @Override
-                  public void onUpdate(
-                      GenericKubernetesResource old, GenericKubernetesResource object) {
-                    schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
-                  }
+  /**
+   * Calls {@code react} for every added or changed object of the kind in all namespaces of the API
+   * server of {@code source}, and {@code gone} for every object deleted from it. A watch of this
+   * actor's own API server also fills the cache that {@link #cached} reads.
+   */
+  protected void watch(
+      KubernetesClient source,
+      String apiVersion,
+      String kind,
+      Consumer<GenericKubernetesResource> react,
+      Consumer<GenericKubernetesResource> gone) {
+    ResourceEventHandler<GenericKubernetesResource> handler =
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(GenericKubernetesResource object) {
+            schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
+          }
 
-                  @Override
-                  public void onDelete(GenericKubernetesResource object, boolean unknown) {}
-                }));
+          @Override
+          public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
+            schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
+          }
+
+          @Override
+          public void onDelete(GenericKubernetesResource object, boolean unknown) {
+            schedule(laneOf(object), Duration.ZERO, () -> gone.accept(object));
+          }
+        };
+    if (source == client) {
+      informer(apiVersion, kind).addEventHandler(handler);
+    } else {
+      otherInformers.add(
+          source.genericKubernetesResources(apiVersion, kind).inAnyNamespace().inform(handler));
+    }
   }
 
   /** Runs {@code action} on the current lane (the first one outside a lane). */
@@ -119,8 +142,13 @@ abstract class Actor implements AutoCloseable {
           try {
             action.run();
           } catch (KubernetesClientException e) {
-            // A conflict or a vanished object: the next watch event brings the current state.
-            log.debug("{}: {}", getClass().getSimpleName(), e.getMessage());
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT
+                || e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+              // A conflict or a vanished object: the next watch event brings the current state.
+              log.debug("{}: {}", getClass().getSimpleName(), e.getMessage());
+            } else {
+              log.warn("{} failed to write: {}", getClass().getSimpleName(), e.getMessage());
+            }
           } catch (RuntimeException e) {
             log.warn("{} failed to react", getClass().getSimpleName(), e);
           }
@@ -185,9 +213,69 @@ abstract class Actor implements AutoCloseable {
     target.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), p.toJson());
   }
 
+  /**
+   * Adds {@code finalizer}, as the real controller does before it acts on the object, so that its
+   * deletion waits for {@link #releaseFinalizer}. Written with the object's resourceVersion: a
+   * conflict means a newer event is on its way.
+   */
+  protected void holdFinalizer(GenericKubernetesResource object, String finalizer) {
+    List<String> finalizers = finalizers(object);
+    if (!finalizers.contains(finalizer) && object.getMetadata().getDeletionTimestamp() == null) {
+      finalizers.add(finalizer);
+      writeFinalizers(object, finalizers);
+    }
+  }
+
+  /** Removes {@code finalizer}: the real controller's cleanup is done. */
+  protected void releaseFinalizer(GenericKubernetesResource object, String finalizer) {
+    List<String> finalizers = finalizers(object);
+    if (finalizers.remove(finalizer)) {
+      writeFinalizers(object, finalizers);
+    }
+  }
+
+  private void writeFinalizers(GenericKubernetesResource object, List<String> finalizers) {
+    mergePatch(
+        resource(
+            object.getApiVersion(),
+            object.getKind(),
+            object.getMetadata().getNamespace(),
+            object.getMetadata().getName()),
+        new OwnedFieldsPatch()
+            .requireResourceVersion(object.getMetadata().getResourceVersion())
+            .set(finalizers, "metadata", "finalizers"));
+  }
+
+  private static List<String> finalizers(GenericKubernetesResource object) {
+    List<String> finalizers = object.getMetadata().getFinalizers();
+    return finalizers == null ? new ArrayList<>() : new ArrayList<>(finalizers);
+  }
+
+  /** The object as the API server has it now (an event may be older), or null when gone. */
+  protected GenericKubernetesResource current(GenericKubernetesResource event) {
+    return resource(event.getApiVersion(), event.getKind(), namespace(event), name(event)).get();
+  }
+
+  static String key(GenericKubernetesResource object) {
+    return namespace(object) + "/" + name(object);
+  }
+
+  static String namespace(GenericKubernetesResource object) {
+    return object.getMetadata().getNamespace();
+  }
+
+  static String name(GenericKubernetesResource object) {
+    return object.getMetadata().getName();
+  }
+
+  protected static boolean isDeleting(GenericKubernetesResource object) {
+    return object.getMetadata().getDeletionTimestamp() != null;
+  }
+
   @Override
   public void close() {
     informers.values().forEach(SharedIndexInformer::close);
+    otherInformers.forEach(SharedIndexInformer::close);
     for (ScheduledExecutorService lane : lanes) {
       lane.shutdownNow();
     }

@@ -4,9 +4,13 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** Reads of nested fields of untyped objects, and the small values every actor writes. */
+/**
+ * Reads of nested fields of untyped objects, and the small values every actor writes. Public: the
+ * end-to-end tests read the world's objects the same way.
+ */
 public final class Fields {
   private Fields() {}
 
@@ -31,7 +35,7 @@ public final class Fields {
     return Boolean.TRUE.equals(get(object, path));
   }
 
-  static int integer(GenericKubernetesResource object, int otherwise, String... path) {
+  public static int integer(GenericKubernetesResource object, int otherwise, String... path) {
     return get(object, path) instanceof Number n ? n.intValue() : otherwise;
   }
 
@@ -50,8 +54,31 @@ public final class Fields {
     return annotations == null ? null : annotations.get(key);
   }
 
+  /** The metav1 conditions of {@code status.conditions}; none when the object is null. */
+  @SuppressWarnings("unchecked")
+  public static List<Map<String, Object>> conditions(GenericKubernetesResource object) {
+    Object conditions = object == null ? null : get(object, "status", "conditions");
+    return conditions instanceof List<?> list ? (List<Map<String, Object>>) list : List.of();
+  }
+
+  /** The status of the condition {@code type}, or null when the object has no such condition. */
+  public static String conditionStatus(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .filter(c -> type.equals(c.get("type")))
+        .map(c -> String.valueOf(c.get("status")))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** Whether the object has the condition {@code type} with status True. */
+  public static boolean conditionTrue(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .anyMatch(c -> type.equals(c.get("type")) && "True".equals(c.get("status")));
+  }
+
   /** A metav1 condition as the simulated systems report them. */
-  static Map<String, Object> condition(String type, boolean status, String reason, String message) {
+  public static Map<String, Object> condition(
+      String type, boolean status, String reason, String message) {
     Map<String, Object> condition = new LinkedHashMap<>();
     condition.put("type", type);
     condition.put("status", status ? "True" : "False");
@@ -61,7 +88,7 @@ public final class Fields {
     return condition;
   }
 
-  static String now() {
+  public static String now() {
     return Instant.now().toString().replaceAll("\\.\\d+Z$", "Z");
   }
 }

@@ -1,36 +1,42 @@
 package io.openshiftagent.simulator;
 
-import static io.openshiftagent.simulator.Metal3.BMH_API;
-import static io.openshiftagent.simulator.Metal3.name;
-import static io.openshiftagent.simulator.Metal3.namespace;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Plays the machines: a provisioned BareMetalHost boots its image. A host that boots an InfraEnv's
- * discovery ISO runs the discovery agent, which registers with assisted-service: the Agent appears
- * under that InfraEnv with the host's inventory.
+ * Plays the machines: a provisioned, powered-on BareMetalHost boots what Metal3 gave it. A live ISO
+ * of an InfraEnv (found by its {@code status.isoDownloadURL}), or a disk image whose user data is
+ * an InfraEnv's discovery ignition (found by the InfraEnv id on the agent's command line), runs the
+ * discovery agent, which registers with assisted-service: the Agent appears under that InfraEnv
+ * with the host's inventory.
  */
 final class Hosts extends Actor {
-  static final String AGENT_API =
-      ExternalKinds.AGENT_INSTALL_GROUP + "/" + ExternalKinds.AGENT_INSTALL_VERSION;
-
   private final SimulatedDurations durations;
+
+  /** Host UID and image of each boot, so an event does not boot a host twice. */
   private final Set<String> booted = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Registrations waiting for an Agent of the same name to go away: the same hardware, booted for
+   * another InfraEnv, while its previous Agent is still being deleted.
+   */
+  private final Map<String, Runnable> waitingForAgentName = new ConcurrentHashMap<>();
 
   Hosts(KubernetesClient client, SimulatedDurations durations) {
     super(client);
@@ -39,30 +45,96 @@ final class Hosts extends Actor {
 
   @Override
   void start() {
-    watch(BMH_API, "BareMetalHost", this::boot);
+    watch(ApiVersions.METAL3, "BareMetalHost", this::boot);
+    watch(client, ApiVersions.AGENT_INSTALL, "Agent", agent -> {}, this::agentGone);
   }
 
   private void boot(GenericKubernetesResource host) {
-    String image = Fields.string(host, "status", "provisioning", "image", "url");
-    boolean liveIso =
-        "live-iso".equals(Fields.string(host, "status", "provisioning", "image", "format"));
-    if (!Metal3.PROVISIONED.equals(Fields.string(host, "status", "provisioning", "state"))
-        || !liveIso
-        || !booted.add(host.getMetadata().getUid() + " " + image)) {
+    String uid = host.getMetadata().getUid();
+    if (!Metal3.PROVISIONED.equals(Metal3.state(host))
+        || !Fields.isTrue(host, "status", "poweredOn")) {
+      // Deprovisioned or off: the next provisioning boots it again.
+      booted.removeIf(boot -> boot.startsWith(uid + " "));
       return;
     }
-    after(durations.hostBoot(), () -> registerAgent(host, image));
+    String image = Fields.string(host, "status", "provisioning", "image", "url");
+    if (!booted.add(uid + " " + image)) {
+      return;
+    }
+    after(
+        durations.hostBoot(),
+        () -> {
+          Optional<GenericKubernetesResource> infraEnv =
+              "live-iso".equals(Fields.string(host, "status", "provisioning", "image", "format"))
+                  ? infraEnvServingIso(host, image)
+                  : infraEnvOfDiscoveryIgnition(host);
+          infraEnv.ifPresent(i -> registerAgent(host, i));
+        });
   }
 
-  /** The discovery agent registers: assisted-service creates the Agent under the InfraEnv. */
-  private void registerAgent(GenericKubernetesResource host, String isoUrl) {
-    GenericKubernetesResource infraEnv =
-        cachedIn(AGENT_API, "InfraEnv", namespace(host)).stream()
+  private Optional<GenericKubernetesResource> infraEnvServingIso(
+      GenericKubernetesResource host, String isoUrl) {
+    Optional<GenericKubernetesResource> infraEnv =
+        infraEnvs(host).stream()
             .filter(i -> isoUrl.equals(Fields.string(i, "status", "isoDownloadURL")))
-            .findFirst()
-            .orElse(null);
-    if (infraEnv == null) {
+            .findFirst();
+    if (infraEnv.isEmpty()) {
       log.info("host {} booted {}, which no InfraEnv serves", name(host), isoUrl);
+    }
+    return infraEnv;
+  }
+
+  /**
+   * A disk image boots with the host's user data as its ignition: the discovery ignition names the
+   * InfraEnv its agent registers with.
+   */
+  private Optional<GenericKubernetesResource> infraEnvOfDiscoveryIgnition(
+      GenericKubernetesResource host) {
+    Optional<String> id = userData(host).flatMap(DiscoveryIgnition::infraEnvId);
+    if (id.isEmpty()) {
+      log.info("host {} booted a disk image whose user data starts no discovery agent", name(host));
+      return Optional.empty();
+    }
+    Optional<GenericKubernetesResource> infraEnv =
+        infraEnvs(host).stream().filter(i -> id.get().equals(i.getMetadata().getUid())).findFirst();
+    if (infraEnv.isEmpty()) {
+      log.info("host {}: the discovery agent found no InfraEnv {}", name(host), id.get());
+    }
+    return infraEnv;
+  }
+
+  /** The ignition in the Secret of the host's {@code spec.userData} (key userData or value). */
+  private Optional<String> userData(GenericKubernetesResource host) {
+    String name = Fields.string(host, "spec", "userData", "name");
+    String ns = Fields.string(host, "spec", "userData", "namespace");
+    Secret secret =
+        name == null
+            ? null
+            : client.secrets().inNamespace(ns == null ? namespace(host) : ns).withName(name).get();
+    if (secret == null || secret.getData() == null) {
+      return Optional.empty();
+    }
+    String encoded = secret.getData().getOrDefault("userData", secret.getData().get("value"));
+    return Optional.ofNullable(encoded)
+        .map(e -> new String(Base64.getDecoder().decode(e), StandardCharsets.UTF_8));
+  }
+
+  private List<GenericKubernetesResource> infraEnvs(GenericKubernetesResource host) {
+    return cachedIn(ApiVersions.AGENT_INSTALL, "InfraEnv", namespace(host));
+  }
+
+  /**
+   * The discovery agent registers: assisted-service creates the Agent under the InfraEnv, which
+   * owns it, with the InfraEnv's agent labels and cluster.
+   */
+  private void registerAgent(GenericKubernetesResource host, GenericKubernetesResource infraEnv) {
+    String agentName = hostId(host);
+    GenericKubernetesResource existing =
+        resource(ApiVersions.AGENT_INSTALL, "Agent", namespace(host), agentName).get();
+    if (existing != null
+        && !name(infraEnv).equals(Fields.label(existing, ExternalKinds.INFRAENV_LABEL))) {
+      waitingForAgentName.put(
+          namespace(host) + "/" + agentName, () -> registerAgent(host, infraEnv));
       return;
     }
     Map<String, String> labels = new HashMap<>(Fields.stringMap(infraEnv, "spec", "agentLabels"));
@@ -75,13 +147,14 @@ final class Hosts extends Actor {
       spec.put("clusterDeploymentName", clusterRef);
     }
     GenericKubernetesResource agent = new GenericKubernetesResource();
-    agent.setApiVersion(AGENT_API);
+    agent.setApiVersion(ApiVersions.AGENT_INSTALL);
     agent.setKind("Agent");
     agent.setMetadata(
         new ObjectMetaBuilder()
-            .withName(hostId(host))
+            .withName(agentName)
             .withNamespace(namespace(host))
             .withLabels(labels)
+            .withOwnerReferences(AssistedService.ownerReference(infraEnv))
             .build());
     agent.setAdditionalProperty("spec", spec);
     try {
@@ -92,7 +165,7 @@ final class Hosts extends Actor {
       }
     }
     mergePatchStatus(
-        resource(AGENT_API, "Agent", namespace(host), hostId(host)),
+        resource(ApiVersions.AGENT_INSTALL, "Agent", namespace(host), agentName),
         new OwnedFieldsPatch()
             .set(inventory(host), "status", "inventory")
             .set(Map.of("state", "known"), "status", "debugInfo")
@@ -107,7 +180,15 @@ final class Hosts extends Actor {
                         "lastTransitionTime", Fields.now())),
                 "status",
                 "conditions"));
-    log.info("host {} registered as Agent {}", name(host), hostId(host));
+    log.info(
+        "host {} registered as Agent {} of InfraEnv {}", name(host), agentName, name(infraEnv));
+  }
+
+  private void agentGone(GenericKubernetesResource agent) {
+    Runnable registration = waitingForAgentName.remove(key(agent));
+    if (registration != null) {
+      registration.run();
+    }
   }
 
   /** The host's hardware id, which the discovery agent uses as the Agent's name. */
@@ -130,6 +211,8 @@ final class Hosts extends Actor {
                 mac == null ? "00:00:00:00:00:01" : mac,
                 "ipV4Addresses",
                 List.of("192.168.222.10/24"),
+                "ipV6Addresses",
+                List.of(),
                 "flags",
                 List.of("up", "broadcast", "multicast"),
                 "speedMbps",
@@ -151,7 +234,7 @@ final class Hosts extends Actor {
                 "bootable",
                 true,
                 "installationEligibility",
-                Map.of("eligible", true))));
+                Map.of("eligible", true, "notEligibleReasons", List.of()))));
     inventory.put("cpu", Map.of("count", 16, "architecture", "x86_64"));
     inventory.put("memory", Map.of("physicalBytes", 68_719_476_736L));
     return inventory;

@@ -1,43 +1,58 @@
 package io.openshiftagent.simulator;
 
-import static io.openshiftagent.simulator.Hosts.AGENT_API;
-import static io.openshiftagent.simulator.Metal3.BMH_API;
-import static io.openshiftagent.simulator.Metal3.name;
-import static io.openshiftagent.simulator.Metal3.namespace;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays the installed OpenShift clusters, each a real API server of its own ({@link
  * WorkloadClusters}): each host that finished installing joins its cluster as a Node (the labels
- * its Agent asked for; the provider ID CAPM3 gives it), and the Cluster Version Operator reports
- * the installed release once the installation finalizes.
+ * its Agent asked for; the provider ID CAPM3 gives it); the Cluster Version Operator reports the
+ * installed release once the installation finalizes, and moves to the release of {@code
+ * spec.desiredUpdate} when that changes (history entry Partial, the kubelets of every Node updated
+ * in place, then Completed).
  */
 final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;
+  private final SimulatedDurations durations;
+
+  /** The UIDs of the Agents whose host joined as a Node. */
+  private final Set<String> joined = ConcurrentHashMap.newKeySet();
+
+  /** The installed clusters whose ClusterVersion this actor watches (the CVO runs in each). */
+  private final Set<KubeApiServerEnvironment> versionsWatched = ConcurrentHashMap.newKeySet();
 
   /**
    * @param hub the management cluster, watched
    * @param workloads the installed clusters, written
    */
-  InstalledCluster(KubernetesClient hub, WorkloadClusters workloads) {
+  InstalledCluster(KubernetesClient hub, WorkloadClusters workloads, SimulatedDurations durations) {
     super(hub);
     this.workloads = workloads;
+    this.durations = durations;
   }
 
   @Override
   void start() {
-    watch(AGENT_API, "Agent", this::joinNode);
-    watch(AssistedService.ACI_API, "AgentClusterInstall", this::reportVersion);
+    watch(ApiVersions.AGENT_INSTALL, "Agent", this::joinNode);
+    watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::reportVersion);
   }
 
   private void joinNode(GenericKubernetesResource agent) {
@@ -58,23 +73,23 @@ final class InstalledCluster extends Actor {
       GenericKubernetesResource agent,
       GenericKubernetesResource install,
       KubernetesClient workload) {
-    String nodeName = Fields.string(agent, "spec", "hostname");
-    if (nodeName == null) {
-      nodeName = Fields.string(agent, "status", "inventory", "hostname");
-    }
-    if (workload.nodes().withName(nodeName).get() != null) {
+    String nodeName = AssistedService.hostname(agent);
+    // A host joins once, under the name it had then; a later change of the Agent renames nothing.
+    if (!joined.add(agent.getMetadata().getUid())
+        || workload.nodes().withName(nodeName).get() != null) {
       return;
     }
-    String version = openShiftVersion(install);
+    String version = runningVersion(workload).orElse(openShiftVersion(install));
     Map<String, String> labels = new HashMap<>(Fields.stringMap(agent, "spec", "nodeLabels"));
     labels.put("kubernetes.io/hostname", nodeName);
     labels.put("kubernetes.io/os", "linux");
     labels.put("kubernetes.io/arch", "amd64");
-    labels.put(
-        "master".equals(Fields.string(agent, "spec", "role"))
-            ? "node-role.kubernetes.io/control-plane"
-            : "node-role.kubernetes.io/worker",
-        "");
+    if ("master".equals(Fields.string(agent, "spec", "role"))) {
+      labels.put("node-role.kubernetes.io/control-plane", "");
+      labels.put("node-role.kubernetes.io/master", "");
+    } else {
+      labels.put("node-role.kubernetes.io/worker", "");
+    }
     Node node =
         new NodeBuilder()
             .withMetadata(new ObjectMetaBuilder().withName(nodeName).withLabels(labels).build())
@@ -149,7 +164,7 @@ final class InstalledCluster extends Actor {
   private String providerId(GenericKubernetesResource agent) {
     String hostUid =
         Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
-    return cachedIn(BMH_API, "BareMetalHost", namespace(agent)).stream()
+    return cachedIn(ApiVersions.METAL3, "BareMetalHost", namespace(agent)).stream()
         .filter(h -> h.getMetadata().getUid().equals(hostUid))
         .filter(h -> Fields.string(h, "spec", "consumerRef", "name") != null)
         .map(
@@ -167,18 +182,38 @@ final class InstalledCluster extends Actor {
     }
     when(
         workloads.of(namespace(install), name(install)),
-        workload -> reportVersion(install, workload.client()));
+        workload -> {
+          watchClusterVersion(workload);
+          reportVersion(install, workload.client());
+        });
   }
 
-  /** In {@link World.Workloads#SHARED} mode the first installation's release is reported. */
+  /** The CVO of an installed cluster: it reacts to its ClusterVersion from the start. */
+  private void watchClusterVersion(KubeApiServerEnvironment workload) {
+    if (versionsWatched.add(workload)) {
+      KubernetesClient client = workload.client();
+      watch(
+          client,
+          ApiVersions.CLUSTER_VERSION,
+          "ClusterVersion",
+          event -> upgrade(client),
+          gone -> {});
+    }
+  }
+
+  /**
+   * In {@link World.Workloads#SHARED} mode the first installation's release is reported, and
+   * upgrades are not played.
+   */
   private void reportVersion(GenericKubernetesResource install, KubernetesClient workload) {
-    var versions = workload.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion");
+    var versions =
+        workload.genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion");
     if (versions.withName("version").get() != null) {
       return;
     }
     String version = openShiftVersion(install);
     GenericKubernetesResource cv = new GenericKubernetesResource();
-    cv.setApiVersion("config.openshift.io/v1");
+    cv.setApiVersion(ApiVersions.CLUSTER_VERSION);
     cv.setKind("ClusterVersion");
     cv.setMetadata(new ObjectMetaBuilder().withName("version").build());
     cv.setAdditionalProperty("spec", Map.of("clusterID", install.getMetadata().getUid()));
@@ -206,10 +241,132 @@ final class InstalledCluster extends Actor {
             Fields.condition("Failing", false, "", "")));
     cv.setAdditionalProperty("status", status);
     workload
-        .genericKubernetesResources("config.openshift.io/v1", "ClusterVersion")
+        .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
         .resource(cv)
         .updateStatus();
     log.info("installed cluster reports OpenShift {}", version);
+  }
+
+  /**
+   * The Cluster Version Operator: a desiredUpdate naming another release than the newest history
+   * entry starts an upgrade (a Partial entry first in the history, status.desired, Progressing);
+   * the Machine Config Operator then updates every Node in place (its kubelet version), and the
+   * entry becomes Completed.
+   */
+  private void upgrade(KubernetesClient workload) {
+    GenericKubernetesResource cv = clusterVersion(workload).get();
+    String image = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "image");
+    String requested = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "version");
+    String target = requested != null ? requested : image == null ? null : versionOfImage(image);
+    List<Map<String, Object>> history = history(cv);
+    if (target == null || history.isEmpty() || target.equals(history.get(0).get("version"))) {
+      return;
+    }
+    String current = (String) history.get(0).get("image");
+    String targetImage =
+        image != null
+            ? image
+            : current.substring(0, current.lastIndexOf(':') + 1) + target + "-x86_64";
+    Map<String, Object> partial = new LinkedHashMap<>();
+    partial.put("state", "Partial");
+    partial.put("version", target);
+    partial.put("image", targetImage);
+    partial.put("verified", false);
+    partial.put("startedTime", Fields.now());
+    partial.put("completionTime", null); // required, null while the update is applied
+    List<Map<String, Object>> upgrading = new ArrayList<>();
+    upgrading.add(partial);
+    upgrading.addAll(history);
+    writeVersionStatus(
+        workload,
+        upgrading,
+        target,
+        targetImage,
+        List.of(
+            Fields.condition(
+                "Available", true, "", "Done applying " + history.get(0).get("version")),
+            Fields.condition("Progressing", true, "", "Working towards " + target),
+            Fields.condition("Failing", false, "", "")));
+    log.info("installed cluster upgrading to OpenShift {}", target);
+    after(
+        durations.installationStep(),
+        () -> {
+          updateKubelets(workload, target);
+          Map<String, Object> completed = new LinkedHashMap<>(partial);
+          completed.put("state", "Completed");
+          completed.put("completionTime", Fields.now());
+          List<Map<String, Object>> done = new ArrayList<>(upgrading);
+          done.set(0, completed);
+          writeVersionStatus(
+              workload,
+              done,
+              target,
+              targetImage,
+              List.of(
+                  Fields.condition("Available", true, "", "Done applying " + target),
+                  Fields.condition("Progressing", false, "", "Cluster version is " + target),
+                  Fields.condition("Failing", false, "", "")));
+          log.info("installed cluster upgraded to OpenShift {}", target);
+        });
+  }
+
+  private void updateKubelets(KubernetesClient workload, String openShiftVersion) {
+    String kubelet = kubeletVersion(openShiftVersion);
+    for (Node node : workload.nodes().list().getItems()) {
+      workload
+          .nodes()
+          .withName(node.getMetadata().getName())
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              new OwnedFieldsPatch().set(kubelet, "status", "nodeInfo", "kubeletVersion").toJson());
+    }
+  }
+
+  /**
+   * A JSON patch (RFC 6902), not a merge patch: the Partial entry's {@code completionTime} must be
+   * an explicit null, and a merge patch drops nulls inside lists.
+   */
+  private void writeVersionStatus(
+      KubernetesClient workload,
+      List<Map<String, Object>> history,
+      String version,
+      String image,
+      List<Map<String, Object>> conditions) {
+    List<Map<String, Object>> operations =
+        List.of(
+            Map.of("op", "replace", "path", "/status/history", "value", history),
+            Map.of(
+                "op",
+                "replace",
+                "path",
+                "/status/desired",
+                "value",
+                Map.of("version", version, "image", image)),
+            Map.of("op", "replace", "path", "/status/conditions", "value", conditions));
+    clusterVersion(workload)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(operations));
+  }
+
+  private static Resource<GenericKubernetesResource> clusterVersion(KubernetesClient workload) {
+    return workload
+        .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
+        .withName("version");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> history(GenericKubernetesResource cv) {
+    Object history = cv == null ? null : Fields.get(cv, "status", "history");
+    return history instanceof List<?> list ? (List<Map<String, Object>>) list : List.of();
+  }
+
+  /** The release the installed cluster runs: the newest Completed entry of its history. */
+  private static Optional<String> runningVersion(KubernetesClient workload) {
+    return history(clusterVersion(workload).get()).stream()
+        .filter(h -> "Completed".equals(h.get("state")))
+        .map(h -> (String) h.get("version"))
+        .findFirst();
   }
 
   private String releaseImage(GenericKubernetesResource install) {
@@ -218,7 +375,7 @@ final class InstalledCluster extends Actor {
         imageSet == null
             ? null
             : client
-                .genericKubernetesResources(AssistedService.HIVE_API, "ClusterImageSet")
+                .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
                 .withName(imageSet)
                 .get();
     return set == null ? null : Fields.string(set, "spec", "releaseImage");
@@ -227,12 +384,16 @@ final class InstalledCluster extends Actor {
   /** The release's version, from the tag of the ClusterImageSet's release image. */
   private String openShiftVersion(GenericKubernetesResource install) {
     String image = releaseImage(install);
-    if (image == null || !image.contains(":")) {
-      return "0.0.0";
-    }
+    return image == null || !image.contains(":") ? "0.0.0" : versionOfImage(image);
+  }
+
+  /**
+   * The version in a release image's tag: {@code 4.20.0} of {@code ...ocp-release:4.20.0-x86_64}.
+   */
+  static String versionOfImage(String image) {
     return image
         .substring(image.lastIndexOf(':') + 1)
-        .replaceAll("-(x86_64|aarch64|ppc64le|s390x)$", "");
+        .replaceAll("-(x86_64|aarch64|ppc64le|s390x|multi)$", "");
   }
 
   /** OpenShift 4.N ships Kubernetes 1.(N+13). */

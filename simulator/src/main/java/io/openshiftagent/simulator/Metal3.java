@@ -10,19 +10,29 @@ import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Plays Metal3: CAPM3 (Metal3Cluster, Metal3Machine: choosing a BareMetalHost, handing it the
- * image, reporting the provider ID) and the baremetal-operator (provisioning the BareMetalHost).
- * LiveISO and disk images are both "provisioned" alike: the host's boot is {@link Hosts}' part.
+ * Plays Metal3: CAPM3 (Metal3Cluster; Metal3Machine: choosing a BareMetalHost, handing it the image
+ * and user data, reporting the provider ID, releasing the host on deletion) and the
+ * baremetal-operator (inspecting, provisioning and deprovisioning BareMetalHosts). LiveISO and disk
+ * images are both "provisioned" alike: the host's boot is {@link Hosts}' part.
  */
 final class Metal3 extends Actor {
-  static final String INFRA_API = ExternalKinds.INFRASTRUCTURE_GROUP + "/v1beta2";
-  static final String BMH_API = ExternalKinds.METAL3_GROUP + "/" + ExternalKinds.METAL3_VERSION;
-  static final String CAPI_API = ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION;
+  static final String AVAILABLE = "available";
+  static final String PROVISIONING = "provisioning";
   static final String PROVISIONED = "provisioned";
+  static final String DEPROVISIONING = "deprovisioning";
+
+  /** CAPM3's finalizers: deletion waits until the host is released. */
+  static final String MACHINE_FINALIZER = "metal3machine.infrastructure.cluster.x-k8s.io";
+
+  static final String CLUSTER_FINALIZER = "metal3cluster.infrastructure.cluster.x-k8s.io";
+
+  /** The baremetal-operator leaves a host with this annotation alone. */
+  static final String DETACHED_ANNOTATION = "baremetalhost.metal3.io/detached";
 
   private final SimulatedDurations durations;
 
@@ -32,7 +42,8 @@ final class Metal3 extends Actor {
    */
   private final Map<String, String> claims = new ConcurrentHashMap<>();
 
-  private final Set<String> provisioning = ConcurrentHashMap.newKeySet();
+  /** Hosts with a state change scheduled (inspection, provisioning, deprovisioning). */
+  private final Set<String> busy = ConcurrentHashMap.newKeySet();
 
   Metal3(KubernetesClient client, SimulatedDurations durations) {
     super(client);
@@ -41,18 +52,21 @@ final class Metal3 extends Actor {
 
   @Override
   void start() {
-    labelContractVersions();
-    watch(INFRA_API, "Metal3Cluster", this::provisionCluster);
-    watch(INFRA_API, "Metal3Machine", m -> reconcileMachine(namespace(m), name(m)));
-    watch(BMH_API, "BareMetalHost", this::reconcileHost);
-    watch(CAPI_API, "Machine", this::machineChanged);
+    labelContractVersions(client);
+    watch(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Cluster", this::reconcileCluster);
+    watch(
+        ApiVersions.METAL3_INFRASTRUCTURE,
+        "Metal3Machine",
+        m -> reconcileMachine(namespace(m), name(m)));
+    watch(ApiVersions.METAL3, "BareMetalHost", this::reconcileHost);
+    watch(client, ApiVersions.CAPI, "Machine", this::machineChanged, this::machineGone);
   }
 
   /**
    * What CAPM3's release manifests carry and the upstream CRD files lack: the labels that tell
    * Cluster API which version of each kind implements which contract.
    */
-  private void labelContractVersions() {
+  static void labelContractVersions(KubernetesClient client) {
     client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
         .filter(crd -> ExternalKinds.INFRASTRUCTURE_GROUP.equals(crd.getSpec().getGroup()))
         .forEach(
@@ -70,8 +84,24 @@ final class Metal3 extends Actor {
                             .toJson()));
   }
 
-  /** CAPM3: the endpoint is the user's; the infrastructure is "provisioned" after a while. */
-  private void provisionCluster(GenericKubernetesResource cluster) {
+  // ---- CAPM3: Metal3Cluster ----
+
+  /**
+   * CAPM3: the endpoint is the user's; the infrastructure is "provisioned" after a while. A deleted
+   * Metal3Cluster is released once its Cluster has no Machines left.
+   */
+  private void reconcileCluster(GenericKubernetesResource event) {
+    GenericKubernetesResource cluster = current(event);
+    if (cluster == null) {
+      return;
+    }
+    if (isDeleting(cluster)) {
+      if (machinesOf(cluster).isEmpty()) {
+        releaseFinalizer(cluster, CLUSTER_FINALIZER);
+      }
+      return;
+    }
+    holdFinalizer(cluster, CLUSTER_FINALIZER);
     if (Fields.isTrue(cluster, "status", "initialization", "provisioned")) {
       return;
     }
@@ -79,7 +109,11 @@ final class Metal3 extends Actor {
         durations.infrastructure(),
         () ->
             mergePatchStatus(
-                resource(INFRA_API, "Metal3Cluster", namespace(cluster), name(cluster)),
+                resource(
+                    ApiVersions.METAL3_INFRASTRUCTURE,
+                    "Metal3Cluster",
+                    namespace(cluster),
+                    name(cluster)),
                 new OwnedFieldsPatch()
                     .set(true, "status", "initialization", "provisioned")
                     .set(
@@ -87,6 +121,32 @@ final class Metal3 extends Actor {
                         "status",
                         "conditions")));
   }
+
+  /** The Machines of the Metal3Cluster's owner Cluster (CAPM3's "descendants"). */
+  private List<GenericKubernetesResource> machinesOf(GenericKubernetesResource metal3Cluster) {
+    Optional<String> cluster = owner(metal3Cluster, "Cluster").map(OwnerReference::getName);
+    return cluster.isEmpty()
+        ? List.of()
+        : client
+            .genericKubernetesResources(ApiVersions.CAPI, "Machine")
+            .inNamespace(namespace(metal3Cluster))
+            .withLabel(ExternalKinds.CLUSTER_NAME_LABEL, cluster.get())
+            .list()
+            .getItems();
+  }
+
+  private void machineGone(GenericKubernetesResource machine) {
+    client
+        .genericKubernetesResources(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Cluster")
+        .inNamespace(namespace(machine))
+        .list()
+        .getItems()
+        .stream()
+        .filter(Actor::isDeleting)
+        .forEach(this::reconcileCluster);
+  }
+
+  // ---- CAPM3: Metal3Machine ----
 
   private void machineChanged(GenericKubernetesResource machine) {
     String infra = Fields.string(machine, "spec", "infrastructureRef", "name");
@@ -98,39 +158,47 @@ final class Metal3 extends Actor {
 
   /**
    * CAPM3: once the Machine's bootstrap data exists, claim a free host and give it the image and
-   * the user data; once the host is provisioned, report the provider ID and readiness.
+   * the user data; once the host is provisioned, report the provider ID and readiness. On deletion,
+   * release the host.
    */
   private void reconcileMachine(String namespace, String name) {
     // Read the current state, as a controller reading its cache does: an older event may carry the
     // image the bootstrap provider has replaced since.
-    GenericKubernetesResource m3m = resource(INFRA_API, "Metal3Machine", namespace, name).get();
-    if (m3m == null || m3m.getMetadata().getDeletionTimestamp() != null) {
+    GenericKubernetesResource m3m =
+        resource(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace, name).get();
+    if (m3m == null) {
       return;
     }
-    GenericKubernetesResource machine = ownerMachine(m3m);
-    String dataSecret =
-        machine == null ? null : Fields.string(machine, "spec", "bootstrap", "dataSecretName");
+    if (isDeleting(m3m)) {
+      releaseHost(m3m);
+      return;
+    }
+    GenericKubernetesResource machine =
+        owner(m3m, "Machine")
+            .map(o -> cached(ApiVersions.CAPI, "Machine", namespace, o.getName()))
+            .orElse(null);
+    if (machine == null) {
+      return;
+    }
+    holdFinalizer(m3m, MACHINE_FINALIZER);
+    String dataSecret = Fields.string(machine, "spec", "bootstrap", "dataSecretName");
     if (dataSecret == null) {
       return;
     }
-    String hostRef = Fields.annotation(m3m, ExternalKinds.BAREMETALHOST_ANNOTATION);
-    if (hostRef != null) {
-      claims.putIfAbsent(key(m3m), hostRef.substring(hostRef.indexOf('/') + 1));
-    }
-    String hostName = claims.get(key(m3m));
+    String hostName = claimedHost(m3m);
     if (hostName == null) {
       claimHost(m3m, dataSecret);
       return;
     }
-    GenericKubernetesResource host = cached(BMH_API, "BareMetalHost", namespace(m3m), hostName);
+    GenericKubernetesResource host =
+        cached(ApiVersions.METAL3, "BareMetalHost", namespace, hostName);
     if (host != null
-        && PROVISIONED.equals(Fields.string(host, "status", "provisioning", "state"))
+        && PROVISIONED.equals(state(host))
         && !Fields.isTrue(m3m, "status", "initialization", "provisioned")) {
-      var target = resource(INFRA_API, "Metal3Machine", namespace(m3m), name(m3m));
+      var target = resource(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace, name);
       mergePatch(
           target,
-          new OwnedFieldsPatch()
-              .set(providerId(namespace(m3m), hostName, name(m3m)), "spec", "providerID"));
+          new OwnedFieldsPatch().set(providerId(namespace, hostName, name), "spec", "providerID"));
       mergePatchStatus(
           target,
           new OwnedFieldsPatch()
@@ -139,18 +207,33 @@ final class Metal3 extends Actor {
     }
   }
 
+  private String claimedHost(GenericKubernetesResource m3m) {
+    String hostRef = Fields.annotation(m3m, ExternalKinds.BAREMETALHOST_ANNOTATION);
+    if (hostRef != null) {
+      claims.putIfAbsent(key(m3m), hostRef.substring(hostRef.indexOf('/') + 1));
+    }
+    return claims.get(key(m3m));
+  }
+
   /** CAPM3's provider ID: {@code metal3://<namespace>/<host>/<metal3machine>}. */
   static String providerId(String namespace, String host, String metal3Machine) {
     return "metal3://" + namespace + "/" + host + "/" + metal3Machine;
   }
 
+  /**
+   * CAPM3 chooses a host that is available (or ready), not consumed, without error and matching the
+   * host selector; it records itself as the consumer and hands over the image, the user data (the
+   * Machine's bootstrap data Secret, by reference) and power.
+   */
   private void claimHost(GenericKubernetesResource m3m, String dataSecret) {
     Map<String, String> selector = Fields.stringMap(m3m, "spec", "hostSelector", "matchLabels");
     GenericKubernetesResource host =
-        cachedIn(BMH_API, "BareMetalHost", namespace(m3m)).stream()
+        cachedIn(ApiVersions.METAL3, "BareMetalHost", namespace(m3m)).stream()
+            .filter(h -> AVAILABLE.equals(state(h)) || "ready".equals(state(h)))
             .filter(h -> Fields.get(h, "spec", "consumerRef") == null)
             .filter(h -> !claimedInNamespace(h))
-            .filter(h -> h.getMetadata().getDeletionTimestamp() == null)
+            .filter(h -> !isDeleting(h))
+            .filter(h -> isBlank(Fields.string(h, "status", "errorMessage")))
             .filter(h -> labels(h).entrySet().containsAll(selector.entrySet()))
             .findFirst()
             .orElse(null);
@@ -164,14 +247,18 @@ final class Metal3 extends Actor {
     image.put("checksum", Fields.string(m3m, "spec", "image", "checksum"));
     image.put("checksumType", Fields.string(m3m, "spec", "image", "checksumType"));
     image.put("format", Fields.string(m3m, "spec", "image", "diskFormat"));
+    Map<String, String> userData = Map.of("name", dataSecret, "namespace", namespace(m3m));
+    var target =
+        resource(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace(m3m), name(m3m));
+    mergePatchStatus(target, new OwnedFieldsPatch().set(userData, "status", "userData"));
     mergePatch(
-        resource(BMH_API, "BareMetalHost", namespace(host), name(host)),
+        resource(ApiVersions.METAL3, "BareMetalHost", namespace(host), name(host)),
         new OwnedFieldsPatch()
             .requireResourceVersion(host.getMetadata().getResourceVersion())
             .set(
                 Map.of(
                     "apiVersion",
-                    INFRA_API,
+                    ApiVersions.METAL3_INFRASTRUCTURE,
                     "kind",
                     "Metal3Machine",
                     "name",
@@ -182,9 +269,9 @@ final class Metal3 extends Actor {
                 "consumerRef")
             .set(image, "spec", "image")
             .set(true, "spec", "online")
-            .set(Map.of("name", dataSecret, "namespace", namespace(m3m)), "spec", "userData"));
+            .set(userData, "spec", "userData"));
     mergePatch(
-        resource(INFRA_API, "Metal3Machine", namespace(m3m), name(m3m)),
+        target,
         new OwnedFieldsPatch()
             .set(
                 namespace(host) + "/" + name(host),
@@ -193,49 +280,136 @@ final class Metal3 extends Actor {
                 ExternalKinds.BAREMETALHOST_ANNOTATION));
   }
 
-  /** The baremetal-operator: a host with a consumer and an image gets provisioned. */
-  private void reconcileHost(GenericKubernetesResource event) {
+  /**
+   * CAPM3's deletion: take the image, user data and power from the host; wait until the
+   * baremetal-operator has deprovisioned it; then give up the host (no consumer) and release the
+   * Metal3Machine's finalizer.
+   */
+  private void releaseHost(GenericKubernetesResource m3m) {
+    String hostName = claimedHost(m3m);
     GenericKubernetesResource host =
-        cached(BMH_API, "BareMetalHost", namespace(event), name(event));
+        hostName == null
+            ? null
+            : resource(ApiVersions.METAL3, "BareMetalHost", namespace(m3m), hostName).get();
+    if (host != null && name(m3m).equals(Fields.string(host, "spec", "consumerRef", "name"))) {
+      var target = resource(ApiVersions.METAL3, "BareMetalHost", namespace(host), name(host));
+      if (Fields.get(host, "spec", "image") != null
+          || Fields.get(host, "spec", "userData") != null
+          || Fields.isTrue(host, "spec", "online")) {
+        mergePatch(
+            target,
+            new OwnedFieldsPatch()
+                .set(null, "spec", "image")
+                .set(null, "spec", "userData")
+                .set(false, "spec", "online"));
+        return; // the host's deprovisioning brings us back
+      }
+      if (!AVAILABLE.equals(state(host)) && !"ready".equals(state(host))) {
+        return;
+      }
+      mergePatch(
+          target,
+          new OwnedFieldsPatch()
+              .requireResourceVersion(host.getMetadata().getResourceVersion())
+              .set(null, "spec", "consumerRef"));
+      log.info(
+          "BareMetalHost {}/{} released by Metal3Machine {}",
+          namespace(host),
+          name(host),
+          name(m3m));
+    }
+    claims.remove(key(m3m));
+    releaseFinalizer(m3m, MACHINE_FINALIZER);
+  }
+
+  // ---- the baremetal-operator ----
+
+  /**
+   * The baremetal-operator: a new host is inspected and becomes available; a host with a consumer
+   * and an image is provisioned; a provisioned host whose image was taken away is deprovisioned and
+   * becomes available again. A detached host is left alone. Then CAPM3 looks at the host's consumer
+   * (or, for a free host, at the Metal3Machines still waiting for one).
+   */
+  private void reconcileHost(GenericKubernetesResource event) {
+    GenericKubernetesResource host = current(event);
     if (host == null) {
       return;
     }
-    String key = key(host);
-    String consumer = Fields.string(host, "spec", "consumerRef", "name");
-    if (consumer == null) {
-      // A freed or new host may be what a waiting Metal3Machine needs.
-      cachedIn(INFRA_API, "Metal3Machine", namespace(host)).stream()
-          .filter(m -> !claims.containsKey(key(m)))
-          .forEach(m -> reconcileMachine(namespace(m), name(m)));
-      return;
+    if (Fields.annotation(host, DETACHED_ANNOTATION) == null) {
+      operate(host);
     }
-    String state = Fields.string(host, "status", "provisioning", "state");
-    if (PROVISIONED.equals(state)) {
-      provisioning.remove(key);
+    String consumer = Fields.string(host, "spec", "consumerRef", "name");
+    if (consumer != null) {
       reconcileMachine(namespace(host), consumer);
       return;
     }
-    if (Fields.get(host, "spec", "image", "url") == null || !provisioning.add(key)) {
+    // A freed or new host may be what a waiting Metal3Machine needs.
+    cachedIn(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace(host)).stream()
+        .filter(m -> !claims.containsKey(key(m)))
+        .forEach(m -> reconcileMachine(namespace(m), name(m)));
+  }
+
+  private void operate(GenericKubernetesResource host) {
+    String state = state(host);
+    Object image = Fields.get(host, "spec", "image");
+    boolean online = Fields.isTrue(host, "spec", "online");
+    if (state == null || state.isEmpty() || "registering".equals(state)) {
+      schedule(host, provisioning(host, AVAILABLE, null), false);
+    } else if (AVAILABLE.equals(state)
+        && image != null
+        && Fields.string(host, "spec", "consumerRef", "name") != null) {
+      writeProvisioning(host, provisioning(host, PROVISIONING, image));
+      schedule(host, provisioning(host, PROVISIONED, image), online);
+    } else if (PROVISIONED.equals(state) && image == null) {
+      writeProvisioning(host, provisioning(host, DEPROVISIONING, null));
+      schedule(host, provisioning(host, AVAILABLE, null), online);
+    }
+  }
+
+  /** {@code status.provisioning}; a null image is removed (the merge patch names it). */
+  private static Map<String, Object> provisioning(
+      GenericKubernetesResource host, String state, Object image) {
+    Map<String, Object> provisioning = new LinkedHashMap<>();
+    provisioning.put("ID", host.getMetadata().getUid());
+    provisioning.put("state", state);
+    provisioning.put("image", image);
+    provisioning.put("bootMode", "UEFI");
+    return provisioning;
+  }
+
+  private void writeProvisioning(GenericKubernetesResource host, Map<String, Object> provisioning) {
+    mergePatchStatus(
+        resource(ApiVersions.METAL3, "BareMetalHost", namespace(host), name(host)),
+        new OwnedFieldsPatch().set(provisioning, "status", "provisioning"));
+  }
+
+  /** Writes the host's status once the simulated duration has passed. */
+  private void schedule(
+      GenericKubernetesResource host, Map<String, Object> provisioning, boolean poweredOn) {
+    String key = key(host);
+    if (!busy.add(key)) {
       return;
     }
     after(
         durations.hostProvisioning(),
         () -> {
-          Map<String, Object> provisioned = new LinkedHashMap<>();
-          provisioned.put("ID", host.getMetadata().getUid());
-          provisioned.put("state", PROVISIONED);
-          provisioned.put("image", Fields.get(host, "spec", "image"));
-          provisioned.put("bootMode", "UEFI");
+          busy.remove(key);
           mergePatchStatus(
-              resource(BMH_API, "BareMetalHost", namespace(host), name(host)),
+              resource(ApiVersions.METAL3, "BareMetalHost", namespace(host), name(host)),
               new OwnedFieldsPatch()
                   .set("OK", "status", "operationalStatus")
                   .set(0, "status", "errorCount")
                   .set("", "status", "errorMessage")
-                  .set(true, "status", "poweredOn")
-                  .set(provisioned, "status", "provisioning"));
+                  .set(poweredOn, "status", "poweredOn")
+                  .set(provisioning, "status", "provisioning"));
         });
   }
+
+  static String state(GenericKubernetesResource host) {
+    return Fields.string(host, "status", "provisioning", "state");
+  }
+
+  // ---- helpers ----
 
   private boolean claimedInNamespace(GenericKubernetesResource host) {
     return claims.entrySet().stream()
@@ -243,27 +417,15 @@ final class Metal3 extends Actor {
             c -> c.getValue().equals(name(host)) && c.getKey().startsWith(namespace(host) + "/"));
   }
 
-  private GenericKubernetesResource ownerMachine(GenericKubernetesResource m3m) {
-    List<OwnerReference> owners = m3m.getMetadata().getOwnerReferences();
+  private static Optional<OwnerReference> owner(GenericKubernetesResource object, String kind) {
+    List<OwnerReference> owners = object.getMetadata().getOwnerReferences();
     return owners == null
-        ? null
-        : owners.stream()
-            .filter(o -> "Machine".equals(o.getKind()))
-            .findFirst()
-            .map(o -> cached(CAPI_API, "Machine", namespace(m3m), o.getName()))
-            .orElse(null);
+        ? Optional.empty()
+        : owners.stream().filter(o -> kind.equals(o.getKind())).findFirst();
   }
 
-  static String key(GenericKubernetesResource object) {
-    return namespace(object) + "/" + name(object);
-  }
-
-  static String namespace(GenericKubernetesResource object) {
-    return object.getMetadata().getNamespace();
-  }
-
-  static String name(GenericKubernetesResource object) {
-    return object.getMetadata().getName();
+  private static boolean isBlank(String text) {
+    return text == null || text.isBlank();
   }
 
   static Map<String, String> labels(GenericKubernetesResource object) {

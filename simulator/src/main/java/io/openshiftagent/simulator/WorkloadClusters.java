@@ -5,6 +5,7 @@ import io.openshiftagent.testsupport.TestPaths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -43,6 +44,15 @@ final class WorkloadClusters implements AutoCloseable {
     }
     return byInstall.computeIfAbsent(
         namespace + "/" + clusterInstall, key -> startServer("AgentClusterInstall " + key));
+  }
+
+  /** The API server of the cluster this AgentClusterInstall installs, if it has started. */
+  Optional<KubeApiServerEnvironment> ifStarted(String namespace, String clusterInstall) {
+    CompletableFuture<KubeApiServerEnvironment> server =
+        shared != null ? shared : byInstall.get(namespace + "/" + clusterInstall);
+    return server != null && server.isDone() && !server.isCompletedExceptionally()
+        ? Optional.of(server.join())
+        : Optional.empty();
   }
 
   /** The servers started so far. */

@@ -1,6 +1,9 @@
 package io.openshiftagent.simulator;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
@@ -32,6 +35,11 @@ public final class World implements AutoCloseable {
 
   /** The user agent of the simulated systems' requests, in the hub's audit log. */
   public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";
+
+  /** Where the simulated assisted-service's CA is published (the Go provider's defaults). */
+  private static final String ASSISTED_CA_NAMESPACE = "assisted-installer";
+
+  private static final String ASSISTED_CA_SECRET = "assisted-installer-ca";
 
   /** Which API server plays each installed cluster. */
   public enum Workloads {
@@ -77,6 +85,7 @@ public final class World implements AutoCloseable {
   private final Map<ProviderJar, ProviderProcess> providers = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
+  private AssistedService assistedService;
 
   private World(
       Options options, KubeApiServerEnvironment hub, WorkloadClusters workloads, CapiManager capi) {
@@ -104,6 +113,7 @@ public final class World implements AutoCloseable {
       world.running.push(workloads);
       world.running.push(capi);
       world.startSimulation();
+      world.publishAssistedServiceCa();
       world.startProviders();
     } catch (Exception | Error e) {
       if (world != null) {
@@ -118,13 +128,15 @@ public final class World implements AutoCloseable {
   }
 
   private void startSimulation() {
+    assistedService =
+        new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
     for (Actor actor :
         List.of(
             new Metal3(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
-            new AssistedService(
-                hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads),
-            new InstalledCluster(hub.newClient(SIMULATOR_USER_AGENT), workloads))) {
+            assistedService,
+            new InstalledCluster(
+                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()))) {
       actor.start();
       running.push(actor);
     }
@@ -132,9 +144,9 @@ public final class World implements AutoCloseable {
 
   /** Both jars at once, as their Deployments start; then waits until both are ready. */
   private void startProviders() throws InterruptedException {
-    // DiskImage: the jar downloads discovery ignition from the host of the InfraEnv's URLs, or
-    // from ASSISTED_SERVICE_URL (with ASSISTED_CA_BUNDLE_* for its CA) when set here.
-    start(ProviderJar.BOOTSTRAP, Map.of());
+    // DiskImage: the jar downloads discovery ignition from the simulated assisted-service's HTTPS
+    // API, named by the InfraEnv's URLs, trusting the CA this world published.
+    start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
     start(
         ProviderJar.CONTROLPLANE,
         Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
@@ -165,6 +177,40 @@ public final class World implements AutoCloseable {
     ProviderProcess process = builder.start();
     providers.put(jar, process);
     running.push(process);
+  }
+
+  /**
+   * The bootstrap provider's environment: trust the simulated assisted-service's CA, published in
+   * the Secret where the Go provider's defaults look for it ({@code
+   * assisted-installer/assisted-installer-ca}, key {@code ca.crt}).
+   */
+  public Map<String, String> bootstrapEnvironment() {
+    return Map.of(
+        "ASSISTED_CA_BUNDLE_NAMESPACE", ASSISTED_CA_NAMESPACE,
+        "ASSISTED_CA_BUNDLE_NAME", ASSISTED_CA_SECRET);
+  }
+
+  private void publishAssistedServiceCa() {
+    KubernetesClient client = hub.client();
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(ASSISTED_CA_NAMESPACE)
+                .endMetadata()
+                .build())
+        .createOr(NonDeletingOperation::update);
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(ASSISTED_CA_SECRET)
+                .withNamespace(ASSISTED_CA_NAMESPACE)
+                .endMetadata()
+                .addToStringData("ca.crt", assistedService.caPem())
+                .build())
+        .createOr(NonDeletingOperation::update);
   }
 
   /** The management cluster: a cluster-admin client, shared; do not close it. */

@@ -13,10 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Installs CRD manifests with server-side apply and waits until the API server serves them. */
 public final class CrdInstaller {
+  private static final Logger LOG = LoggerFactory.getLogger(CrdInstaller.class);
   private static final String FIELD_MANAGER = "openshift-agent-tests";
+  private static final Duration ESTABLISHED = Duration.ofSeconds(60);
 
   private CrdInstaller() {}
 
@@ -36,6 +40,28 @@ public final class CrdInstaller {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read CRDs under " + dir, e);
     }
+    return crds;
+  }
+
+  /**
+   * Installs every CRD under the directories (see {@link #read}) and waits until each is
+   * Established; returns them.
+   */
+  public static List<CustomResourceDefinition> installFrom(
+      KubernetesClient client, List<Path> dirs) {
+    for (Path dir : dirs) {
+      if (!Files.isDirectory(dir)) {
+        throw new IllegalStateException(dir + " is missing: run hack/fetch-upstream-crds.sh");
+      }
+    }
+    long started = System.nanoTime();
+    List<CustomResourceDefinition> crds = new ArrayList<>();
+    for (Path dir : dirs) {
+      crds.addAll(read(client, dir));
+    }
+    install(client, crds, ESTABLISHED);
+    LOG.info(
+        "{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
     return crds;
   }
 

@@ -2,21 +2,16 @@ package io.openshiftagent.testsupport;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +19,8 @@ import org.slf4j.LoggerFactory;
  * A real kube-apiserver and etcd with every CRD the providers touch. Start it once per test JVM
  * through {@link #shared()}; it stops when the JVM exits.
  */
-public final class KubeApiServerEnvironment implements AutoCloseable {
+public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeApiServerEnvironment.class);
-  private static final AtomicInteger NAMESPACES = new AtomicInteger();
   private static KubeApiServerEnvironment shared;
   private static RuntimeException sharedStartFailure;
 
@@ -35,8 +29,7 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
   private final KubernetesClient client;
   private final List<CustomResourceDefinition> installedCrds = new ArrayList<>();
   private final Path auditLog;
-  private final java.util.concurrent.atomic.AtomicBoolean closed =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private KubeApiServerEnvironment(List<String> extraApiServerFlags) {
     requirePrepared(TestPaths.kubeBinaries(), TestPaths.upstreamCrds());
@@ -80,7 +73,7 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
         Path audit = Path.of("target", "kube-apiserver", "audit.log").toAbsolutePath();
         Files.deleteIfExists(audit);
         env = new KubeApiServerEnvironment(AuditLog.apiServerFlags(audit));
-        env.installAllCrds();
+        env.installedCrds.addAll(CrdInstaller.installFrom(env.client, TestPaths.hubCrds()));
       } catch (RuntimeException | IOException e) {
         // Fail every later test the same way instead of starting one server per test.
         if (env != null) {
@@ -113,19 +106,9 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
    */
   public static KubeApiServerEnvironment startIndependent(
       List<Path> crdDirs, List<String> extraApiServerFlags) {
-    for (Path dir : crdDirs) {
-      if (!Files.isDirectory(dir)) {
-        throw new IllegalStateException(dir + " is missing: run hack/fetch-upstream-crds.sh");
-      }
-    }
     KubeApiServerEnvironment env = new KubeApiServerEnvironment(extraApiServerFlags);
     try {
-      List<CustomResourceDefinition> crds = new ArrayList<>();
-      for (Path dir : crdDirs) {
-        crds.addAll(CrdInstaller.read(env.client, dir));
-      }
-      CrdInstaller.install(env.client, crds, Duration.ofSeconds(60));
-      env.installedCrds.addAll(crds);
+      env.installedCrds.addAll(CrdInstaller.installFrom(env.client, crdDirs));
     } catch (RuntimeException e) {
       env.close();
       throw e;
@@ -139,27 +122,15 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
    * extra kube-apiserver flags; the caller closes it.
    */
   public static KubeApiServerEnvironment startHub(List<String> extraApiServerFlags) {
-    return startIndependent(
-        List.of(TestPaths.ourCrds(), TestPaths.upstreamCrds()), extraApiServerFlags);
+    return startIndependent(TestPaths.hubCrds(), extraApiServerFlags);
   }
 
-  /** A client with cluster-admin rights; shared, do not close it. */
+  @Override
   public KubernetesClient client() {
     return client;
   }
 
-  /** A new client of its own (for a component under test that closes its client). */
-  public KubernetesClient newClient() {
-    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeConfigYaml)).build();
-  }
-
-  /** A new client of its own that names itself {@code userAgent} in requests (and audit logs). */
-  public KubernetesClient newClient(String userAgent) {
-    Config config = Config.fromKubeconfig(kubeConfigYaml);
-    config.setUserAgent(userAgent);
-    return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
+  @Override
   public String kubeConfigYaml() {
     return kubeConfigYaml;
   }
@@ -169,39 +140,9 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     return Optional.ofNullable(auditLog);
   }
 
+  @Override
   public List<CustomResourceDefinition> installedCrds() {
     return List.copyOf(installedCrds);
-  }
-
-  /**
-   * Creates a namespace with a unique name; namespaces are never deleted (no controller-manager
-   * runs).
-   */
-  public String createNamespace(String prefix) {
-    String name =
-        (prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-")
-                + "-"
-                + NAMESPACES.incrementAndGet())
-            .replaceAll("^-+", "");
-    if (name.length() > 63) {
-      name = name.substring(name.length() - 63).replaceAll("^-+", "");
-    }
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-        .create();
-    return name;
-  }
-
-  private void installAllCrds() {
-    long started = System.nanoTime();
-    List<CustomResourceDefinition> crds =
-        new ArrayList<>(CrdInstaller.read(client, TestPaths.ourCrds()));
-    crds.addAll(CrdInstaller.read(client, TestPaths.upstreamCrds()));
-    CrdInstaller.install(client, crds, Duration.ofSeconds(60));
-    installedCrds.addAll(crds);
-    LOG.info(
-        "{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
   }
 
   /**
@@ -227,7 +168,7 @@ public final class KubeApiServerEnvironment implements AutoCloseable {
     }
   }
 
-  /** Stops the server, once: a shutdown hook may call this again. */
+  /** Stops the server; later calls (the JVM-exit hook after an explicit close) do nothing. */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {

@@ -51,6 +51,14 @@ public final class TestPaths {
     }
   }
 
+  /**
+   * Every CRD a management cluster ("hub") of the tests has: {@link #ourCrds()} and {@link
+   * #upstreamCrds()}.
+   */
+  public static List<Path> hubCrds() {
+    return List.of(ourCrds(), upstreamCrds());
+  }
+
   /** The upstream CRDs that {@code hack/fetch-upstream-crds.sh} copied out of their Go modules. */
   public static Path upstreamCrds() {
     return repoRoot().resolve(".cache/upstream-crds");

@@ -16,6 +16,7 @@ import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -30,7 +31,10 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
-/** A throwaway certificate authority, made at test time, and server certificates it signs. */
+/**
+ * A throwaway certificate authority, made at test time, and the server and client certificates it
+ * signs.
+ */
 public final class TestPki {
 
   private static final AtomicLong SERIAL = new AtomicLong(System.nanoTime());
@@ -88,13 +92,47 @@ public final class TestPki {
   public PemKeyPair pemServerCertificateFor127001(String commonName) throws Exception {
     KeyPair keys = newKeyPair();
     X509Certificate certificate = serverCertificateFor127001(keys, commonName);
-    // PKCS#8 with a named curve, which Go's crypto/tls reads.
-    String key =
-        "-----BEGIN PRIVATE KEY-----\n"
-            + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(keys.getPrivate().getEncoded())
-            + "\n-----END PRIVATE KEY-----\n";
-    return new PemKeyPair(pem(certificate), key);
+    return new PemKeyPair(pem(certificate), pem(keys));
+  }
+
+  /**
+   * A client certificate signed by this CA and its private key, both PEM encoded. Kubernetes reads
+   * the common name as the user and the organization as the group ({@code system:masters}: a
+   * cluster admin).
+   */
+  public PemKeyPair pemClientCertificate(String commonName, String organization) throws Exception {
+    // RSA: fabric8 reads a kubeconfig's PKCS#8 client key as RSA unless told otherwise.
+    KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    KeyPair keys = rsa.generateKeyPair();
+    X509v3CertificateBuilder builder = issuedTo("O=" + organization + ",CN=" + commonName, keys);
+    builder.addExtension(
+        Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+    return new PemKeyPair(pem(sign(builder, caKeys)), pem(keys));
+  }
+
+  /** A new key pair, PEM encoded (for example to sign and verify service-account tokens). */
+  public static PemKeys newPemKeys() throws Exception {
+    KeyPair keys = newKeyPair();
+    return new PemKeys(
+        pem("PUBLIC KEY", keys.getPublic().getEncoded()),
+        pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+  }
+
+  /** A PEM public key and its PEM private key. */
+  public record PemKeys(String publicKey, String privateKey) {}
+
+  /** A client TLS context that trusts this CA only. */
+  public SSLContext clientContext() throws Exception {
+    KeyStore trusted = KeyStore.getInstance("PKCS12");
+    trusted.load(null, null);
+    trusted.setCertificateEntry("ca", caCertificate);
+    TrustManagerFactory trust =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(trusted);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, trust.getTrustManagers(), null);
+    return context;
   }
 
   /** A PEM certificate and its PEM private key. */
@@ -102,14 +140,7 @@ public final class TestPki {
 
   private X509Certificate serverCertificateFor127001(KeyPair keys, String commonName)
       throws Exception {
-    X509v3CertificateBuilder builder =
-        new JcaX509v3CertificateBuilder(
-            new X500Name(caCertificate.getSubjectX500Principal().getName()),
-            serial(),
-            notBefore(),
-            notAfter(),
-            new X500Name("CN=" + commonName),
-            keys.getPublic());
+    X509v3CertificateBuilder builder = issuedTo("CN=" + commonName, keys);
     builder.addExtension(
         Extension.subjectAlternativeName,
         false,
@@ -119,12 +150,38 @@ public final class TestPki {
     return sign(builder, caKeys);
   }
 
+  /** A certificate of {@code subject} for {@code keys}, to be signed by this CA. */
+  private X509v3CertificateBuilder issuedTo(String subject, KeyPair keys) {
+    return new JcaX509v3CertificateBuilder(
+        new X500Name(caCertificate.getSubjectX500Principal().getName()),
+        serial(),
+        notBefore(),
+        notAfter(),
+        new X500Name(subject),
+        keys.getPublic());
+  }
+
   public static String pem(X509Certificate certificate) throws Exception {
     StringWriter text = new StringWriter();
     try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
       writer.writeObject(certificate);
     }
     return text.toString();
+  }
+
+  /** PKCS#8 (EC keys with a named curve), which Go's crypto/tls and the kube-apiserver read. */
+  private static String pem(KeyPair keys) {
+    return pem("PRIVATE KEY", keys.getPrivate().getEncoded());
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
   }
 
   private static KeyPair newKeyPair() throws Exception {

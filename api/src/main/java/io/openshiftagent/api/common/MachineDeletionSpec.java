@@ -3,6 +3,7 @@ package io.openshiftagent.api.common;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import java.util.Objects;
 
@@ -13,16 +14,21 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class MachineDeletionSpec {
+  // The maximum is Cluster API's (int32), and what the providers can read: a larger number
+  // admitted here stopped the control-plane provider's informer, and with it the process.
   @Min(0)
+  @Max(Integer.MAX_VALUE)
   @JsonPropertyDescription(
       "How long to drain the Node before deleting the Machine; unset or 0 waits forever.")
   public Integer nodeDrainTimeoutSeconds;
 
   @Min(0)
+  @Max(Integer.MAX_VALUE)
   @JsonPropertyDescription("How long to wait for volumes to detach; unset or 0 waits forever.")
   public Integer nodeVolumeDetachTimeoutSeconds;
 
   @Min(0)
+  @Max(Integer.MAX_VALUE)
   @JsonPropertyDescription("How long to keep retrying the Node deletion (default 10).")
   public Integer nodeDeletionTimeoutSeconds;
 

@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The end-to-end HA LiveISO cluster ({@code e2e/ha-liveiso.yaml}), renamed for one cluster of the
+ * The demo's HA LiveISO cluster ({@code demo/ha-cluster.yaml}), renamed for one cluster of the
  * benchmark, with {@code workers} workers and a BareMetalHost (with its BMC Secret) for each of its
  * Machines, every name unique in the world so that Node names are too.
  */
 final class ClusterManifests {
-  private static final String TEMPLATE = "/e2e/ha-liveiso.yaml";
-  private static final String TEMPLATE_NAME = "test-multinode";
+  private static final String TEMPLATE = "/demo/ha-cluster.yaml";
+  private static final String TEMPLATE_NAME = "demo";
   private static final String TEMPLATE_HOST = "host-0";
 
   private ClusterManifests() {}

@@ -9,6 +9,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.openshiftagent.api.common.ItemsMaxLength;
+import io.openshiftagent.api.common.LabelSelectorRules;
 import io.openshiftagent.api.common.LocalObjectReference;
 import java.util.List;
 
@@ -22,7 +23,23 @@ import java.util.List;
 @SchemaCustomizer(
     value = ItemsMaxLength.class,
     input = "additionalNTPSources=255,preBootstrapCommands=16384,postBootstrapCommands=16384")
+@SchemaCustomizer(value = LabelSelectorRules.class, input = "nmStateConfigLabelSelector")
+// Each field's bound alone would let an object grow past what etcd stores (1.5 MiB): the largest
+// ones share one budget, so such an object is refused with a message that names them.
+@ValidationRule(
+    value =
+        "(has(self.additionalTrustBundle) ? size(self.additionalTrustBundle) : 0)"
+            + " + (has(self.preBootstrapCommands) ? self.preBootstrapCommands.map(c, size(c)).sum() : 0)"
+            + " + (has(self.postBootstrapCommands) ? self.postBootstrapCommands.map(c, size(c)).sum() : 0)"
+            + " <= "
+            + OpenshiftAssistedConfigSpec.TEXT_BUDGET,
+    message =
+        "additionalTrustBundle, preBootstrapCommands and postBootstrapCommands may hold at most 1048576"
+            + " characters together (the object must fit in etcd)")
 public class OpenshiftAssistedConfigSpec {
+  /** Characters the trust bundle and the bootstrap commands may hold together. */
+  public static final int TEXT_BUDGET = 1048576;
+
   /** Absolute, without '..' segments: these paths are created as root on the installed host. */
   static final String SAFE_ABSOLUTE_PATH =
       "self.matches('^/[a-zA-Z0-9_./-]+$') && !self.contains('/../') && !self.endsWith('/..')";

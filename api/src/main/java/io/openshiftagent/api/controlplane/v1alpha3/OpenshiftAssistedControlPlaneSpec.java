@@ -21,18 +21,34 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
         "spec.version must be the Kubernetes version of spec.distributionVersion: OpenShift 4.N runs"
             + " Kubernetes 1.(N+13), for example 4.20 runs v1.33")
 public class OpenshiftAssistedControlPlaneSpec {
+  /** An OpenShift version the provider supports; the template checks it too. */
+  static final String DISTRIBUTION_VERSION_RULE =
+      "isSemver(self) && (semver(self).major() > 4 || (semver(self).major() == 4 && semver(self).minor() >= 14))";
+
+  static final String DISTRIBUTION_VERSION_MESSAGE =
+      "spec.distributionVersion must be an OpenShift version 4.14 or later in the form X.Y.Z, optionally"
+          + " with a pre-release such as -ec.1 or -okd-scos.1";
+
+  /** Version numbers the providers can hold (semver allows 64 bits). */
+  static final String DISTRIBUTION_VERSION_NUMBERS_RULE =
+      "!isSemver(self) || (semver(self).major() <= 2147483647 && semver(self).minor() <= 2147483647"
+          + " && semver(self).patch() <= 2147483647)";
+
+  static final String DISTRIBUTION_VERSION_NUMBERS_MESSAGE =
+      "spec.distributionVersion: X, Y and Z may be at most 2147483647";
+
   /** The OpenShift release the cluster runs; the earliest supported is 4.14. */
   @JsonPropertyDescription(
       "OpenShift (or OKD) version of the cluster, for example 4.20.0 or 4.19.0-okd-scos.ec.6. At least 4.14;"
           + " raising it upgrades the cluster, lowering it is refused.")
   @Required
   @Size(min = 1, max = 64)
+  @ValidationRule(value = DISTRIBUTION_VERSION_RULE, message = DISTRIBUTION_VERSION_MESSAGE)
+  // Found by BadInputReconcileTest: 4.14.4294967296 was admitted and the provider could not read
+  // it.
   @ValidationRule(
-      value =
-          "isSemver(self) && (semver(self).major() > 4 || (semver(self).major() == 4 && semver(self).minor() >= 14))",
-      message =
-          "spec.distributionVersion must be an OpenShift version 4.14 or later in the form X.Y.Z, optionally"
-              + " with a pre-release such as -ec.1 or -okd-scos.1")
+      value = DISTRIBUTION_VERSION_NUMBERS_RULE,
+      message = DISTRIBUTION_VERSION_NUMBERS_MESSAGE)
   @ValidationRule(
       value =
           "!isSemver(oldSelf) || !isSemver(self) || semver(self).compareTo(semver(oldSelf)) >= 0",

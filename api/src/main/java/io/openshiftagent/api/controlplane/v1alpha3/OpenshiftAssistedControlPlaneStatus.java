@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -31,15 +32,24 @@ public class OpenshiftAssistedControlPlaneStatus {
   public String selector;
 
   /** Control-plane Machines that exist. */
-  @StatusReplicas public Integer replicas;
+  @Min(0)
+  @Max(Integer.MAX_VALUE)
+  @StatusReplicas
+  public Integer replicas;
 
   @JsonPropertyDescription("Control-plane Machines whose Ready condition is True.")
+  @Min(0)
+  @Max(Integer.MAX_VALUE)
   public Integer readyReplicas;
 
   @JsonPropertyDescription("Control-plane Machines whose Available condition is True.")
+  @Min(0)
+  @Max(Integer.MAX_VALUE)
   public Integer availableReplicas;
 
   @JsonPropertyDescription("Control-plane Machines that match the current spec.")
+  @Min(0)
+  @Max(Integer.MAX_VALUE)
   public Integer upToDateReplicas;
 
   @JsonPropertyDescription(

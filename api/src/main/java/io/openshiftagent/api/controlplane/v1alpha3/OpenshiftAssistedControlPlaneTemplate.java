@@ -7,6 +7,7 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Labels;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -63,6 +64,14 @@ public class OpenshiftAssistedControlPlaneTemplate
     @JsonPropertyDescription(
         "OpenShift version; may instead be set by a ClusterClass patch. See the control plane's field.")
     @Size(min = 1, max = 64)
+    // Checked here too, so that a ClusterClass with a bad version fails when it is applied rather
+    // than when the topology controller makes the control plane.
+    @ValidationRule(
+        value = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_RULE,
+        message = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_MESSAGE)
+    @ValidationRule(
+        value = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_NUMBERS_RULE,
+        message = OpenshiftAssistedControlPlaneSpec.DISTRIBUTION_VERSION_NUMBERS_MESSAGE)
     public String distributionVersion;
 
     public MachineTemplate machineTemplate;

@@ -1,0 +1,210 @@
+package io.openshiftagent.simulator.demo;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.simulator.Fields;
+import io.openshiftagent.simulator.SimulatedDurations;
+import io.openshiftagent.simulator.World;
+import io.openshiftagent.testsupport.TestPaths;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The project's main job on a laptop: starts the local world, applies a highly available cluster (3
+ * control-plane Machines, 2 workers, LiveISO) with kubectl, shows its progress live until it is
+ * Available, then scales the workers, upgrades OpenShift and deletes the cluster, saying what each
+ * step does and how long it took. Run by {@code hack/demo.sh}.
+ */
+public final class Demo {
+  private static final String NAMESPACE = "demo";
+  private static final String CLUSTER = "demo";
+  private static final String UPGRADE_TO = "4.20.1";
+  private static final Duration STEP_TIMEOUT = Duration.ofMinutes(5);
+
+  private final World world;
+  private final KubernetesClient hub;
+  private final Path kubeconfig;
+  private final Path workDir;
+  private final LiveView view;
+
+  private Demo(World world, Path workDir, PrintStream out, boolean terminal) throws IOException {
+    this.world = world;
+    this.hub = world.hub();
+    this.workDir = workDir;
+    this.kubeconfig = workDir.resolve("hub.kubeconfig");
+    Files.writeString(kubeconfig, world.hubEnvironment().kubeConfigYaml());
+    this.view = new LiveView(hub, NAMESPACE, out, terminal);
+  }
+
+  public static void main(String[] args) throws Exception {
+    DemoOptions options = DemoOptions.parse(args);
+    if (options.help()) {
+      System.out.println(DemoOptions.USAGE);
+      return;
+    }
+    Path workDir = Path.of("target", "demo").toAbsolutePath();
+    Files.createDirectories(workDir);
+    PrintStream out = System.out;
+    out.println(
+        "Starting the local world: a hub API server, the Cluster API manager, our two providers and"
+            + " the simulated Metal3, hosts, assisted-service and installed cluster…");
+    long started = System.nanoTime();
+    Duration step = options.step();
+    SimulatedDurations durations = new SimulatedDurations(step, step, step.multipliedBy(3), step);
+    boolean ok;
+    try (World world = World.start(durations, workDir)) {
+      // Ctrl-C: stop the Cluster API manager and the providers too, not only this JVM.
+      Runtime.getRuntime().addShutdownHook(new Thread(world::close, "demo-stop"));
+      out.printf("World ready in %.1f s.%n", (System.nanoTime() - started) / 1e9);
+      Demo demo = new Demo(world, workDir, out, options.terminal());
+      try {
+        ok = demo.run(options.keep());
+      } finally {
+        demo.view.close();
+      }
+    }
+    out.println(ok ? "Demo finished: every step succeeded." : "Demo FAILED (see above).");
+    System.exit(ok ? 0 : 1);
+  }
+
+  private boolean run(boolean keep) throws Exception {
+    view.say("World ready. To look around: export KUBECONFIG=" + kubeconfig);
+    kubectl("create", "namespace", NAMESPACE);
+
+    Path sample = workDir.resolve("ha-cluster.yaml");
+    try (InputStream in = Demo.class.getResourceAsStream("/demo/ha-cluster.yaml")) {
+      Files.write(sample, in.readAllBytes());
+    }
+    kubectl("apply", "-n", NAMESPACE, "-f", sample.toString());
+    if (!await(
+        "the control plane and the Cluster Available, 5 Machines Running with Nodes",
+        s ->
+            Fields.conditionTrue(s.cluster(), "Available")
+                && Fields.conditionTrue(s.controlPlane(), "Available")
+                && runningWithNode(s) == 5)) {
+      return false;
+    }
+
+    kubectl("scale", "-n", NAMESPACE, "machinedeployment/" + CLUSTER + "-worker", "--replicas=3");
+    if (!await("a third worker Running with its Node", s -> runningWithNode(s) == 6)) {
+      return false;
+    }
+
+    kubectl(
+        "patch",
+        "-n",
+        NAMESPACE,
+        "openshiftassistedcontrolplane/" + CLUSTER,
+        "--type=merge",
+        "-p",
+        "{\"spec\":{\"distributionVersion\":\"" + UPGRADE_TO + "\"}}");
+    if (!await(
+        "the control plane to report OpenShift " + UPGRADE_TO,
+        s ->
+            UPGRADE_TO.equals(Fields.string(s.controlPlane(), "status", "distributionVersion"))
+                && Fields.conditionTrue(s.controlPlane(), "Available"))) {
+      return false;
+    }
+
+    if (keep) {
+      view.say(
+          "Keeping the world running (--keep). export KUBECONFIG="
+              + kubeconfig
+              + "; Ctrl-C stops.");
+      Thread.currentThread().join();
+    }
+
+    kubectl("delete", "-n", NAMESPACE, "cluster/" + CLUSTER, "--wait=false");
+    return await(
+        "the Cluster and everything it owned gone, every host free again",
+        s ->
+            s.cluster() == null
+                && s.controlPlane() == null
+                && s.machines().isEmpty()
+                && s.agents().isEmpty()
+                && s.hosts().stream().allMatch(h -> Fields.get(h, "spec", "consumerRef") == null));
+  }
+
+  private static long runningWithNode(ProgressTable.Snapshot s) {
+    return s.machines().stream()
+        .filter(m -> "Running".equals(Fields.string(m, "status", "phase")))
+        .filter(m -> Fields.string(m, "status", "nodeRef", "name") != null)
+        .count();
+  }
+
+  /** Waits, watching the live view, until {@code done} holds; says how long it took. */
+  private boolean await(String what, Predicate<ProgressTable.Snapshot> done)
+      throws InterruptedException {
+    view.say("Waiting for " + what + "…");
+    long started = System.nanoTime();
+    long deadline = started + STEP_TIMEOUT.toNanos();
+    while (!done.test(view.snapshot())) {
+      if (System.nanoTime() > deadline) {
+        view.say("Gave up after " + STEP_TIMEOUT.toMinutes() + " min waiting for " + what);
+        view.say("Cluster API manager log: " + world.capiManagerLog());
+        return false;
+      }
+      Thread.sleep(100);
+    }
+    view.say("Done in %.1f s: %s".formatted((System.nanoTime() - started) / 1e9, what));
+    return true;
+  }
+
+  /** Runs the real kubectl against the hub, as a user would, and shows the command and output. */
+  private void kubectl(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(TestPaths.kubectl().toString());
+    command.add("--kubeconfig=" + kubeconfig);
+    command.addAll(List.of(args));
+    view.say("$ kubectl " + String.join(" ", args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
+      throw new IllegalStateException("kubectl " + String.join(" ", args) + " failed:\n" + output);
+    }
+    output.lines().forEach(line -> view.say("  " + line));
+  }
+
+  /** The demo's command line. */
+  record DemoOptions(boolean help, boolean keep, boolean terminal, Duration step) {
+    static final String USAGE =
+        """
+        Usage: hack/demo.sh [--keep] [--step-millis N] [--plain]
+          --keep            after the upgrade, keep the world running for kubectl (Ctrl-C stops it)
+                            instead of deleting the cluster
+          --step-millis N   duration of each simulated step (default 300)
+          --plain           print each new table below the last instead of redrawing the screen
+                            (the default when the output is not a terminal)
+        """;
+
+    static DemoOptions parse(String[] args) {
+      boolean help = false;
+      boolean keep = false;
+      boolean terminal = System.console() != null;
+      Duration step = Duration.ofMillis(300);
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--help", "-h" -> help = true;
+          case "--keep" -> keep = true;
+          case "--plain" -> terminal = false;
+          case "--step-millis" -> {
+            if (i + 1 == args.length) {
+              throw new IllegalArgumentException("--step-millis needs a value\n" + USAGE);
+            }
+            step = Duration.ofMillis(Long.parseLong(args[++i]));
+          }
+          default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
+        }
+      }
+      return new DemoOptions(help, keep, terminal, step);
+    }
+  }
+}

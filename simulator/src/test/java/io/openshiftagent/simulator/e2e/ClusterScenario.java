@@ -1,0 +1,440 @@
+package io.openshiftagent.simulator.e2e;
+
+import static io.openshiftagent.simulator.Fields.conditionTrue;
+import static io.openshiftagent.simulator.Fields.conditions;
+import static io.openshiftagent.simulator.Fields.label;
+import static io.openshiftagent.simulator.Fields.string;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.World;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cluster of an end-to-end test, in a namespace of its own on the world's hub: what a user does
+ * (register hosts, apply manifests, patch), what they look at (the Cluster, its control plane,
+ * Machines) and waiting for Cluster API to report an outcome. {@link #dump()} describes everything
+ * that tells why a wait did not end.
+ */
+final class ClusterScenario {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
+  static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+  private final World world;
+  private final KubernetesClient hub;
+  private final String namespace;
+  private final String clusterName;
+
+  /** What the user created: {@code apiVersion kind name} of each object. */
+  private final Set<String> created = new TreeSet<>();
+
+  ClusterScenario(World world, String namespace, String clusterName) {
+    this.world = world;
+    this.hub = world.hub();
+    this.namespace = namespace;
+    this.clusterName = clusterName;
+  }
+
+  String namespace() {
+    return namespace;
+  }
+
+  String clusterName() {
+    return clusterName;
+  }
+
+  KubernetesClient hub() {
+    return hub;
+  }
+
+  /**
+   * The installed cluster's API server (one per installation: its AgentClusterInstall is named like
+   * the control plane), waiting for it if it is starting.
+   */
+  KubernetesClient workload() {
+    GenericKubernetesResource cluster = cluster();
+    String controlPlane =
+        cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
+    if (controlPlane == null) {
+      throw new IllegalStateException("Cluster " + clusterName + " names no control plane yet");
+    }
+    return world.workload(namespace, controlPlane);
+  }
+
+  // ---- what the user does ----
+
+  /**
+   * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
+   * credentials, as a Metal3 user does before creating clusters.
+   */
+  void enrolHosts(int count) {
+    for (int i = 0; i < count; i++) {
+      String name = "host-" + i;
+      hub.resource(
+              new SecretBuilder()
+                  .withNewMetadata()
+                  .withName(name + "-bmc")
+                  .withNamespace(namespace)
+                  .endMetadata()
+                  .addToStringData("username", "admin")
+                  .addToStringData("password", "secret")
+                  .build())
+          .create();
+      GenericKubernetesResource host = new GenericKubernetesResource();
+      host.setApiVersion(ApiVersions.METAL3);
+      host.setKind("BareMetalHost");
+      host.setMetadata(
+          new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+              .withName(name)
+              .withNamespace(namespace)
+              .build());
+      host.setAdditionalProperty(
+          "spec",
+          Map.of(
+              "online", false,
+              "bootMACAddress", String.format("52:54:00:00:00:%02x", i),
+              "bmc",
+                  Map.of(
+                      "address",
+                      "redfish-virtualmedia://192.168.222.1:8000/redfish/v1/Systems/" + name,
+                      "credentialsName",
+                      name + "-bmc")));
+      hub.resource(host).create();
+      created.add(describe("v1", "Secret", name + "-bmc"));
+      created.add(describe(ApiVersions.METAL3, "BareMetalHost", name));
+    }
+  }
+
+  /**
+   * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
+   * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
+   */
+  void apply(String resource, Map<String, String> variables) {
+    String text;
+    try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalArgumentException("no test resource " + resource);
+      }
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (Map.Entry<String, String> variable : variables.entrySet()) {
+      text = text.replace("${" + variable.getKey() + "}", variable.getValue());
+    }
+    assertThat(text).as("unreplaced variables in " + resource).doesNotContain("${");
+    for (HasMetadata object : hub.load(new java.io.ByteArrayInputStream(text.getBytes())).items()) {
+      object.getMetadata().setNamespace(namespace);
+      hub.resource(object).create();
+      created.add(describe(object));
+    }
+  }
+
+  /** A JSON merge patch of the object's spec or metadata, as {@code kubectl patch --type merge}. */
+  void patch(String apiVersion, String kind, String name, Map<String, Object> patch) {
+    resource(apiVersion, kind, name)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
+  }
+
+  void delete(String apiVersion, String kind, String name) {
+    resource(apiVersion, kind, name).delete();
+  }
+
+  /**
+   * Deletes the Cluster, as {@code kubectl delete cluster} does, and waits until Cluster API and
+   * the providers have deleted everything it owns and it is gone. Returns how long that took.
+   */
+  Duration deleteCluster() {
+    delete(ApiVersions.CAPI, "Cluster", clusterName);
+    Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
+    LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
+    return took;
+  }
+
+  /**
+   * What the user created ({@code apiVersion kind name}), less the kinds Cluster API deletes with
+   * the Cluster: what deleting the Cluster must leave in the namespace.
+   */
+  Set<String> createdAndNotOwnedByTheCluster() {
+    Set<String> kept = new TreeSet<>(created);
+    kept.removeIf(
+        o ->
+            o.startsWith(ApiVersions.CAPI + " Cluster ")
+                || o.startsWith(ApiVersions.CAPI + " MachineDeployment ")
+                || o.startsWith(ApiVersions.METAL3_INFRASTRUCTURE + " Metal3Cluster ")
+                || o.startsWith(ApiVersions.CONTROL_PLANE + " OpenshiftAssistedControlPlane "));
+    return kept;
+  }
+
+  /**
+   * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
+   * serves, but Events (they expire by themselves).
+   */
+  Set<String> everythingInTheNamespace() {
+    return ApiObjects.list(hub, true, namespace);
+  }
+
+  static String describe(HasMetadata object) {
+    return describe(object.getApiVersion(), object.getKind(), object.getMetadata().getName());
+  }
+
+  static String describe(String apiVersion, String kind, String name) {
+    return apiVersion + " " + kind + " " + name;
+  }
+
+  // ---- what the user looks at ----
+
+  GenericKubernetesResource get(String apiVersion, String kind, String name) {
+    return resource(apiVersion, kind, name).get();
+  }
+
+  List<GenericKubernetesResource> list(String apiVersion, String kind) {
+    return hub.genericKubernetesResources(apiVersion, kind)
+        .inNamespace(namespace)
+        .list()
+        .getItems();
+  }
+
+  GenericKubernetesResource cluster() {
+    return get(ApiVersions.CAPI, "Cluster", clusterName);
+  }
+
+  /** The OpenshiftAssistedControlPlane named in the Cluster's spec.controlPlaneRef. */
+  GenericKubernetesResource controlPlane() {
+    GenericKubernetesResource cluster = cluster();
+    String name = cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
+    return name == null
+        ? null
+        : get(ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", name);
+  }
+
+  List<GenericKubernetesResource> machines() {
+    return list(ApiVersions.CAPI, "Machine");
+  }
+
+  List<GenericKubernetesResource> controlPlaneMachines() {
+    return machines().stream()
+        .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) != null)
+        .toList();
+  }
+
+  List<GenericKubernetesResource> workerMachines() {
+    return machines().stream()
+        .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) == null)
+        .toList();
+  }
+
+  /** Machines Cluster API reports {@code Running} with a Node of the installed cluster. */
+  static long runningWithNode(List<GenericKubernetesResource> machines) {
+    return machines.stream()
+        .filter(m -> "Running".equals(string(m, "status", "phase")))
+        .filter(m -> string(m, "status", "nodeRef", "name") != null)
+        .count();
+  }
+
+  // ---- waiting for outcomes ----
+
+  /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
+  Duration await(String what, BooleanSupplier done) {
+    long started = System.nanoTime();
+    long deadline = started + TIMEOUT.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + what, e);
+      }
+    }
+    return Duration.ofNanos(System.nanoTime() - started);
+  }
+
+  /**
+   * Waits until the cluster is installed as Cluster API sees it: the control plane {@code
+   * Available}; the Cluster's {@code InfrastructureReady}, {@code ControlPlaneInitialized}, {@code
+   * ControlPlaneAvailable}, {@code WorkersAvailable}, {@code RemoteConnectionProbe} and {@code
+   * Available} True, as Cluster API computes them; exactly {@code machines} Machines, all {@code
+   * Running} with a Node. Logs how long it took and how much of it Cluster API's ClusterCache spent
+   * connecting after the kubeconfig existed.
+   */
+  Duration awaitInstalled(int machines) {
+    Duration took =
+        await(
+            "the control plane Available, the Cluster's conditions as Cluster API computes them, "
+                + machines
+                + " Machines Running with a Node",
+            () -> {
+              GenericKubernetesResource cluster = cluster();
+              List<GenericKubernetesResource> all = machines();
+              return conditionTrue(controlPlane(), "Available")
+                  && conditionTrue(cluster, "InfrastructureReady")
+                  && conditionTrue(cluster, "ControlPlaneInitialized")
+                  && conditionTrue(cluster, "ControlPlaneAvailable")
+                  && conditionTrue(cluster, "WorkersAvailable")
+                  && conditionTrue(cluster, "RemoteConnectionProbe")
+                  && conditionTrue(cluster, "Available")
+                  && all.size() == machines
+                  && runningWithNode(all) == machines;
+            });
+    LOG.info(
+        "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
+            + " connected {} s after the kubeconfig Secret was written)",
+        namespace,
+        clusterName,
+        machines,
+        took.toMillis(),
+        clusterCacheConnectDelaySeconds());
+    return took;
+  }
+
+  /**
+   * Seconds from the creation of {@code <cluster>-kubeconfig} to the Cluster's {@code
+   * RemoteConnectionProbe=True}: how long Cluster API took to connect once it could.
+   */
+  long clusterCacheConnectDelaySeconds() {
+    var kubeconfig =
+        hub.secrets().inNamespace(namespace).withName(clusterName + "-kubeconfig").get();
+    String probe =
+        conditions(cluster()).stream()
+            .filter(c -> "RemoteConnectionProbe".equals(c.get("type")))
+            .map(c -> (String) c.get("lastTransitionTime"))
+            .findFirst()
+            .orElse(null);
+    if (kubeconfig == null || probe == null) {
+      return -1;
+    }
+    return Duration.between(
+            Instant.parse(kubeconfig.getMetadata().getCreationTimestamp()), Instant.parse(probe))
+        .toSeconds();
+  }
+
+  /** Each Machine's provider ID is CAPM3's and equals the provider ID of its Node. */
+  void assertMachinesMatchTheirNodes() {
+    for (GenericKubernetesResource machine : machines()) {
+      String providerId = string(machine, "spec", "providerID");
+      String nodeName = string(machine, "status", "nodeRef", "name");
+      assertThat(providerId).startsWith("metal3://" + namespace + "/host-");
+      Node node = workload().nodes().withName(nodeName).get();
+      assertThat(node).as("Node " + nodeName + " of Machine " + name(machine)).isNotNull();
+      assertThat(node.getSpec().getProviderID()).isEqualTo(providerId);
+    }
+  }
+
+  static String name(HasMetadata object) {
+    return object.getMetadata().getName();
+  }
+
+  // ---- why ----
+
+  /**
+   * The conditions of the Cluster, the control plane, each Machine, MachineSet and
+   * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
+   * Nodes.
+   */
+  String dump() {
+    StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
+    dumpConditions(out, cluster());
+    dumpConditions(out, controlPlane());
+    machines().forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
+    for (GenericKubernetesResource aci : list(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")) {
+      line(out, aci, "state", string(aci, "status", "debugInfo", "state"));
+    }
+    for (GenericKubernetesResource agent : list(ApiVersions.AGENT_INSTALL, "Agent")) {
+      line(
+          out,
+          agent,
+          "hostname",
+          string(agent, "spec", "hostname"),
+          "role",
+          string(agent, "spec", "role"),
+          "approved",
+          string(agent, "spec", "approved"),
+          "stage",
+          string(agent, "status", "progress", "currentStage"));
+    }
+    for (GenericKubernetesResource host : list(ApiVersions.METAL3, "BareMetalHost")) {
+      line(
+          out,
+          host,
+          "state",
+          string(host, "status", "provisioning", "state"),
+          "consumer",
+          string(host, "spec", "consumerRef", "name"),
+          "image",
+          string(host, "spec", "image", "url"));
+    }
+    out.append("installed cluster's Nodes: ").append(workloadNodes()).append('\n');
+    return out.toString();
+  }
+
+  private Object workloadNodes() {
+    try {
+      return workload().nodes().list().getItems().stream().map(ClusterScenario::name).toList();
+    } catch (RuntimeException e) {
+      return "(installed cluster unavailable: " + e.getMessage() + ")";
+    }
+  }
+
+  private static void dumpConditions(StringBuilder out, GenericKubernetesResource object) {
+    if (object == null) {
+      return;
+    }
+    line(out, object, "phase", string(object, "status", "phase"));
+    for (Map<String, Object> c : conditions(object)) {
+      out.append("    ")
+          .append(c.get("type"))
+          .append('=')
+          .append(c.get("status"))
+          .append(' ')
+          .append(c.get("reason"))
+          .append(": ")
+          .append(c.get("message"))
+          .append('\n');
+    }
+  }
+
+  private static void line(StringBuilder out, HasMetadata object, String... fields) {
+    out.append("  ").append(object.getKind()).append(' ').append(name(object));
+    if (object.getMetadata().getDeletionTimestamp() != null) {
+      out.append(" (deleting, finalizers ")
+          .append(object.getMetadata().getFinalizers())
+          .append(')');
+    }
+    for (int i = 0; i + 1 < fields.length; i += 2) {
+      out.append(' ').append(fields[i]).append('=').append(fields[i + 1]);
+    }
+    out.append('\n');
+  }
+
+  private Resource<GenericKubernetesResource> resource(
+      String apiVersion, String kind, String name) {
+    return hub.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name);
+  }
+}

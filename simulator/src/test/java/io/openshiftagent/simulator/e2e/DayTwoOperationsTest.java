@@ -1,0 +1,366 @@
+package io.openshiftagent.simulator.e2e;
+
+import static io.openshiftagent.simulator.Fields.annotation;
+import static io.openshiftagent.simulator.Fields.conditionTrue;
+import static io.openshiftagent.simulator.Fields.get;
+import static io.openshiftagent.simulator.Fields.string;
+import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The life of one installed HA cluster after day 1, step by step (each step starts from where the
+ * previous one left the cluster): worker scale-up and scale-down through the MachineDeployment,
+ * control-plane scale-up, an OpenShift upgrade through {@code distributionVersion}, pause and
+ * resume, and deletion leaving nothing behind. One cluster for all steps: an installation costs
+ * about 35 s.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DayTwoOperationsTest {
+  @RegisterExtension static final E2eWorld world = new E2eWorld();
+
+  private static final String WORKERS = "test-multinode-worker";
+  private static final String CONTROL_PLANE = "test-multinode";
+
+  private static ClusterScenario cluster;
+
+  /** The cluster-scoped objects before the cluster was applied. */
+  private static Set<String> clusterScopedBefore;
+
+  @BeforeAll
+  static void installCluster() {
+    cluster = world.scenario("e2e-day2", "test-multinode");
+    clusterScopedBefore = ApiObjects.list(cluster.hub(), false, null);
+    // 3 control-plane hosts and 1 worker, and one spare host for the scale-ups.
+    cluster.enrolHosts(5);
+    cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "1"));
+    cluster.awaitInstalled(4);
+  }
+
+  @Test
+  @Order(1)
+  void scalesWorkersUpThroughTheMachineDeployment() {
+    scaleWorkers(2);
+
+    cluster.awaitInstalled(5);
+    assertThat(cluster.workerMachines()).hasSize(2);
+    // The new worker joined the installed cluster as a day-2 host.
+    assertThat(
+            string(
+                cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", CONTROL_PLANE),
+                "status",
+                "debugInfo",
+                "state"))
+        .isEqualTo("adding-hosts");
+    assertThat(
+            cluster
+                .workload()
+                .nodes()
+                .withLabel("node-role.kubernetes.io/worker")
+                .list()
+                .getItems())
+        .hasSize(2);
+    cluster.assertMachinesMatchTheirNodes();
+  }
+
+  @Test
+  @Order(2)
+  void scalesWorkersDownReleasingTheHostAndRemovingTheNodeAndAgent() {
+    GenericKubernetesResource victim = cluster.workerMachines().get(0);
+    MachineParts parts = partsOf(victim);
+    // Cluster API's MachineSet deletes the Machine marked for deletion first.
+    cluster.patch(
+        ApiVersions.CAPI,
+        "Machine",
+        name(victim),
+        Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+    scaleWorkers(1);
+
+    cluster.await(
+        "Machine " + name(victim) + " and its Node, host, Agent and InfraEnv released",
+        () ->
+            cluster.get(ApiVersions.CAPI, "Machine", name(victim)) == null
+                && cluster.workload().nodes().withName(parts.node).get() == null
+                && cluster.get(ApiVersions.AGENT_INSTALL, "Agent", parts.agent) == null
+                && isFree(cluster.get(ApiVersions.METAL3, "BareMetalHost", parts.host)));
+    cluster.awaitInstalled(4);
+    // Everything made for that Machine is gone.
+    assertThat(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", parts.config))
+        .isNull();
+    assertThat(cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", parts.config)).isNull();
+    assertThat(
+            cluster.hub().secrets().inNamespace(cluster.namespace()).withName(parts.config).get())
+        .isNull();
+    assertThat(cluster.get(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", parts.metal3Machine))
+        .isNull();
+    // The host is deprovisioned and free for another Machine.
+    GenericKubernetesResource host = cluster.get(ApiVersions.METAL3, "BareMetalHost", parts.host);
+    assertThat(get(host, "spec", "image")).isNull();
+    assertThat(get(host, "spec", "userData")).isNull();
+    assertThat(get(host, "spec", "online")).isEqualTo(false);
+    assertThat(annotation(host, "baremetalhost.metal3.io/detached")).isNull();
+  }
+
+  @Test
+  @Order(3)
+  void scalesTheControlPlaneUpWithADayTwoControlPlaneHost() {
+    cluster.patch(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        CONTROL_PLANE,
+        Map.of("spec", Map.of("replicas", 4)));
+
+    cluster.awaitInstalled(5);
+    assertThat(cluster.controlPlaneMachines()).hasSize(4);
+    cluster.await(
+        "the control plane to count 4 ready replicas",
+        () ->
+            "4".equals(string(cluster.controlPlane(), "status", "readyReplicas"))
+                && conditionTrue(cluster.controlPlane(), "MachinesReady"));
+    assertThat(
+            cluster
+                .workload()
+                .nodes()
+                .withLabel("node-role.kubernetes.io/control-plane")
+                .list()
+                .getItems())
+        .hasSize(4);
+    cluster.assertMachinesMatchTheirNodes();
+  }
+
+  @Test
+  @Order(4)
+  void upgradesOpenShiftThroughDistributionVersion() {
+    setDistributionVersion("4.21.0");
+
+    cluster.await(
+        "the installed cluster to run 4.21.0 and the control plane to report it",
+        () -> {
+          GenericKubernetesResource cp = cluster.controlPlane();
+          return "4.21.0".equals(string(cp, "status", "distributionVersion"))
+              && "v1.34.0".equals(string(cp, "status", "version"))
+              && conditionTrue(cp, "UpgradeCompleted");
+        });
+    GenericKubernetesResource version = clusterVersion();
+    // Our provider asked for the release image (the repository is overridden, so not by version).
+    assertThat(string(version, "spec", "desiredUpdate", "image"))
+        .isEqualTo("registry.ci.openshift.org/ocp/release:4.21.0-x86_64");
+    assertThat(get(version, "spec", "desiredUpdate", "force")).isEqualTo(true);
+    List<Map<String, Object>> history = history(version);
+    assertThat(history).extracting(h -> h.get("version")).containsExactly("4.21.0", "4.20.0");
+    assertThat(history).extracting(h -> h.get("state")).containsOnly("Completed");
+    assertThat(string(version, "status", "desired", "version")).isEqualTo("4.21.0");
+    // The kubelets were updated in place; the Machines stay, and Running.
+    assertThat(cluster.workload().nodes().list().getItems())
+        .allMatch(n -> "v1.34.0".equals(n.getStatus().getNodeInfo().getKubeletVersion()));
+    cluster.awaitInstalled(5);
+  }
+
+  @Test
+  @Order(5)
+  void pauseStopsAllOurWritesAndResumeContinues() throws InterruptedException {
+    setPaused(true);
+    GenericKubernetesResource agent = cluster.list(ApiVersions.AGENT_INSTALL, "Agent").get(0);
+    String hostname = string(agent, "spec", "hostname");
+    // What would make our providers write if they were not paused: an upgrade requested, and an
+    // Agent's hostname changed behind the bootstrap provider's back.
+    setDistributionVersion("4.21.1");
+    cluster.patch(
+        ApiVersions.AGENT_INSTALL,
+        "Agent",
+        name(agent),
+        Map.of("spec", Map.of("hostname", "changed-while-paused")));
+    // Once paused, each object's Paused condition is all that is written (Cluster API's contract:
+    // it describes the object's current generation), by us on ours, by Cluster API on its own.
+    cluster.await(
+        "Paused on the control plane (at its new generation), every config and every Machine",
+        () ->
+            pausedAtCurrentGeneration(cluster.controlPlane())
+                && cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig").stream()
+                    .allMatch(c -> conditionTrue(c, "Paused"))
+                && cluster.machines().stream().allMatch(m -> conditionTrue(m, "Paused")));
+    Map<String, String> before = resourceVersionsOfWhatWeWrite();
+    String desiredBefore = string(clusterVersion(), "spec", "desiredUpdate", "image");
+    // A claim that nothing happens needs a window: longer than the control plane's look at the
+    // installed cluster (5 s in the world) and than any event delivery.
+    Thread.sleep(Duration.ofSeconds(10).toMillis());
+    assertThat(resourceVersionsOfWhatWeWrite()).isEqualTo(before);
+    assertThat(string(clusterVersion(), "spec", "desiredUpdate", "image")).isEqualTo(desiredBefore);
+    assertThat(
+            string(
+                cluster.get(ApiVersions.AGENT_INSTALL, "Agent", name(agent)), "spec", "hostname"))
+        .isEqualTo("changed-while-paused");
+
+    setPaused(false);
+    cluster.await(
+        "the providers to resume: the Agent's hostname set back, the upgrade to 4.21.1 done",
+        () ->
+            hostname.equals(
+                    string(
+                        cluster.get(ApiVersions.AGENT_INSTALL, "Agent", name(agent)),
+                        "spec",
+                        "hostname"))
+                && !conditionTrue(cluster.controlPlane(), "Paused")
+                && "4.21.1"
+                    .equals(string(cluster.controlPlane(), "status", "distributionVersion")));
+    cluster.awaitInstalled(5);
+  }
+
+  @Test
+  @Order(6)
+  void deletingTheClusterLeavesNothingBehind() {
+    cluster.deleteCluster();
+
+    cluster.await(
+        "the namespace to hold only what the user created and the Cluster did not own",
+        () -> cluster.everythingInTheNamespace().equals(cluster.createdAndNotOwnedByTheCluster()));
+    assertThat(ApiObjects.list(cluster.hub(), false, null)).isEqualTo(clusterScopedBefore);
+    for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
+      assertThat(isFree(host)).as("host " + name(host) + " released").isTrue();
+    }
+    assertThat(cluster.list(ApiVersions.METAL3, "BareMetalHost"))
+        .allMatch(h -> h.getMetadata().getDeletionTimestamp() == null);
+  }
+
+  // ---- steps ----
+
+  private static void scaleWorkers(int replicas) {
+    cluster.patch(
+        ApiVersions.CAPI,
+        "MachineDeployment",
+        WORKERS,
+        Map.of("spec", Map.of("replicas", replicas)));
+  }
+
+  private static void setDistributionVersion(String version) {
+    cluster.patch(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        CONTROL_PLANE,
+        Map.of("spec", Map.of("distributionVersion", version)));
+  }
+
+  private static void setPaused(boolean paused) {
+    cluster.patch(
+        ApiVersions.CAPI,
+        "Cluster",
+        cluster.clusterName(),
+        Map.of("spec", Map.of("paused", paused)));
+  }
+
+  // ---- reading ----
+
+  private static boolean pausedAtCurrentGeneration(GenericKubernetesResource object) {
+    return Fields.conditions(object).stream()
+        .anyMatch(
+            c ->
+                "Paused".equals(c.get("type"))
+                    && "True".equals(c.get("status"))
+                    && object
+                        .getMetadata()
+                        .getGeneration()
+                        .equals(((Number) c.get("observedGeneration")).longValue()));
+  }
+
+  /** What a Machine was made of: its config (and InfraEnv), Metal3Machine, host, Node and Agent. */
+  private record MachineParts(
+      String config, String metal3Machine, String host, String node, String agent) {}
+
+  private static MachineParts partsOf(GenericKubernetesResource machine) {
+    String metal3Machine = string(machine, "spec", "infrastructureRef", "name");
+    String hostRef =
+        annotation(
+            cluster.get(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", metal3Machine),
+            ExternalKinds.BAREMETALHOST_ANNOTATION);
+    String node = string(machine, "status", "nodeRef", "name");
+    String agent =
+        cluster.list(ApiVersions.AGENT_INSTALL, "Agent").stream()
+            .filter(a -> node.equals(string(a, "spec", "hostname")))
+            .map(ClusterScenario::name)
+            .findFirst()
+            .orElseThrow();
+    return new MachineParts(
+        string(machine, "spec", "bootstrap", "configRef", "name"),
+        metal3Machine,
+        hostRef.substring(hostRef.indexOf('/') + 1),
+        node,
+        agent);
+  }
+
+  /** Released by Metal3: no consumer, deprovisioned, available for another Machine. */
+  private static boolean isFree(GenericKubernetesResource host) {
+    return host != null
+        && get(host, "spec", "consumerRef") == null
+        && "available".equals(string(host, "status", "provisioning", "state"));
+  }
+
+  private static GenericKubernetesResource clusterVersion() {
+    return cluster
+        .workload()
+        .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
+        .withName("version")
+        .get();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> history(GenericKubernetesResource clusterVersion) {
+    return (List<Map<String, Object>>) get(clusterVersion, "status", "history");
+  }
+
+  /**
+   * The resourceVersion of each object our providers write: the control plane, every config,
+   * InfraEnv, Agent, ClusterDeployment, AgentClusterInstall and Machine, the ClusterImageSet and
+   * the kubeconfig Secret. Any write, by us or anyone, changes it.
+   */
+  private static Map<String, String> resourceVersionsOfWhatWeWrite() {
+    Map<String, String> versions = new HashMap<>();
+    List<HasMetadata> objects = new java.util.ArrayList<>(List.of(cluster.controlPlane()));
+    for (String[] kind :
+        List.of(
+            new String[] {ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig"},
+            new String[] {ApiVersions.AGENT_INSTALL, "InfraEnv"},
+            new String[] {ApiVersions.AGENT_INSTALL, "Agent"},
+            new String[] {ApiVersions.HIVE, "ClusterDeployment"},
+            new String[] {ApiVersions.HIVE_EXTENSION, "AgentClusterInstall"},
+            new String[] {ApiVersions.CAPI, "Machine"})) {
+      objects.addAll(cluster.list(kind[0], kind[1]));
+    }
+    objects.add(
+        cluster
+            .hub()
+            .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
+            .withName(cluster.namespace() + "." + CONTROL_PLANE)
+            .get());
+    objects.add(
+        cluster
+            .hub()
+            .secrets()
+            .inNamespace(cluster.namespace())
+            .withName(cluster.clusterName() + "-kubeconfig")
+            .get());
+    for (HasMetadata object : objects) {
+      versions.put(
+          object.getKind() + " " + object.getMetadata().getName(),
+          object.getMetadata().getResourceVersion());
+    }
+    return versions;
+  }
+}
