@@ -432,8 +432,17 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (configRef.isEmpty() || machineRef.isEmpty()) {
       return Optional.empty();
     }
+    String configName = configRef.get().getName();
+    // An approval cannot be taken back: it is decided on the config as it is now (its overrides may
+    // have changed just before the host registered), afterwards the cache will do.
     OpenshiftAssistedConfig config =
-        configs.get(new ResourceID(configRef.get().getName(), namespace)).orElse(null);
+        Boolean.TRUE.equals(agent.getSpec().approved)
+            ? configs.get(new ResourceID(configName, namespace)).orElse(null)
+            : client
+                .resources(OpenshiftAssistedConfig.class)
+                .inNamespace(namespace)
+                .withName(configName)
+                .get();
     Machine machine =
         machines.get(new ResourceID(machineRef.get().getName(), namespace)).orElse(null);
     if (config == null || machine == null) {
