@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -26,8 +27,13 @@ import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
+import io.openshiftagent.provider.RelevantChange;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -45,7 +51,10 @@ import org.slf4j.LoggerFactory;
  */
 @ControllerConfiguration(
     name = "agent",
-    informer = @Informer(labelSelector = Names.CONFIG_LABEL),
+    informer =
+        @Informer(
+            labelSelector = Names.CONFIG_LABEL,
+            onUpdateFilter = AgentReconciler.RelevantAgentChange.class),
     generationAwareEventProcessing = false)
 public class AgentReconciler implements Reconciler<Agent> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
@@ -59,11 +68,37 @@ public class AgentReconciler implements Reconciler<Agent> {
   static final String AGENTS_BY_CONFIG = "agents-by-config";
   static final String AGENTS_BY_CLUSTER = "agents-by-cluster";
 
+  /** A conflicting write of the Agent's may have changed only what we do not wake up for. */
+  static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
+
   private final KubernetesClient client;
   private final EventRecorder events;
   private InformerEventSource<Machine, Agent> machines;
   private InformerEventSource<Metal3Machine, Agent> metal3Machines;
+  private InformerEventSource<InfraEnv, Agent> infraEnvs;
+  private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
+
+  /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see {@link #host}). */
+  private final Map<String, String> hostUids =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > 10_000;
+            }
+          });
+
+  /**
+   * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
+   * (then its host is detached). The install progress in between and the inventory do not.
+   */
+  public static final class RelevantAgentChange implements OnUpdateFilter<Agent> {
+    @Override
+    public boolean accept(Agent updated, Agent old) {
+      return RelevantChange.ofMetadataOr(updated, old, AgentReconciler::bootsFromDisk);
+    }
+  }
 
   public AgentReconciler(KubernetesClient client, EventRecorder events) {
     this.client = client;
@@ -73,7 +108,8 @@ public class AgentReconciler implements Reconciler<Agent> {
   /**
    * Machines are cached to map their Metal3Machines back to Agents: the Metal3Machine names the
    * BareMetalHost whose UID the Node is labelled with, and Metal3 may record it only after the host
-   * registered.
+   * registered. InfraEnvs are cached only to be read without a request; Clusters and configs also
+   * bring back their Agents when a pause ends.
    */
   @Override
   public List<EventSource<?, Agent>> prepareEventSources(EventSourceContext<Agent> context) {
@@ -101,6 +137,20 @@ public class AgentReconciler implements Reconciler<Agent> {
             InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
                 .withName("metal3machines")
                 .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
+                // Only the host it names matters here.
+                .withOnUpdateFilter(
+                    (updated, old) ->
+                        !Objects.equals(
+                            annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
+                            annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION)))
+                .build(),
+            context);
+    infraEnvs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(InfraEnv.class, Agent.class)
+                .withName("infraenvs")
+                .withLabelSelector(Names.CONFIG_LABEL)
+                .withSecondaryToPrimaryMapper(infraEnv -> Set.of())
                 .build(),
             context);
     context
@@ -121,7 +171,7 @@ public class AgentReconciler implements Reconciler<Agent> {
                     cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, cluster))
                 .build(),
             context);
-    InformerEventSource<OpenshiftAssistedConfig, Agent> configs =
+    configs =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
                 .withName("configs")
@@ -129,7 +179,7 @@ public class AgentReconciler implements Reconciler<Agent> {
                     config -> agentsByIndex(context, AGENTS_BY_CONFIG, config))
                 .build(),
             context);
-    return List.of(machines, metal3Machines, clusters, configs);
+    return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
   }
 
   private static Set<ResourceID> agentsByIndex(
@@ -177,21 +227,13 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (Pause.isPaused(cluster, o.config)) {
       return UpdateControl.noUpdate();
     }
-    Optional<BareMetalHost> host =
-        Hosts.isMetal3(o.machine)
-            ? metal3Machines
-                .get(
-                    new ResourceID(
-                        o.machine.getSpec().infrastructureRef.name,
-                        o.machine.getMetadata().getNamespace()))
-                .flatMap(m3m -> Hosts.bareMetalHost(client, m3m))
-            : Optional.empty();
+    Optional<Host> host = Hosts.isMetal3(o.machine) ? host(o.machine, agent) : Optional.empty();
     if (host.isEmpty() && Hosts.isMetal3(o.machine)) {
       // Without the host's UID the Node could not be matched to its Machine: not approved yet.
       // The Metal3Machine's event brings us back once Metal3 has recorded its host.
       return UpdateControl.noUpdate();
     }
-    String hostUid = host.map(h -> h.getMetadata().getUid()).orElse(null);
+    String hostUid = host.map(Host::uid).orElse(null);
     AgentDecision.DesiredAgent desired = AgentDecision.desired(o.config, o.machine, hostUid);
     Optional<String> tooLarge =
         InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
@@ -209,8 +251,8 @@ public class AgentReconciler implements Reconciler<Agent> {
         if (e.getCode() != 409) {
           throw e;
         }
-        // Changed meanwhile: its update event brings the next reconcile.
-        return UpdateControl.noUpdate();
+        // Changed meanwhile, perhaps only in what wakes no reconcile: look again shortly.
+        return UpdateControl.<Agent>noUpdate().rescheduleAfter(CONFLICT_RETRY);
       }
       if (approving) {
         String machine = o.machine.getMetadata().getName();
@@ -223,10 +265,40 @@ public class AgentReconciler implements Reconciler<Agent> {
       }
     }
     // A Machine being deleted needs its host attached again (see the config controller).
-    host.filter(h -> bootsFromDisk(agent) && !Hosts.isDetached(h))
+    host.flatMap(Host::current)
+        .filter(h -> !Hosts.isDetached(h))
         .filter(h -> !OpenshiftAssistedConfigReconciler.isDeleting(o.machine))
         .ifPresent(this::detach);
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * The Machine's BareMetalHost as far as an Agent needs it: its UID, which never changes and so is
+   * read once per Agent, and, once the Agent boots from disk, the host as it is now (to detach it).
+   */
+  private record Host(String uid, Optional<BareMetalHost> current) {}
+
+  /** The host the Machine's Metal3Machine names, or empty while Metal3 has not recorded one. */
+  private Optional<Host> host(Machine machine, Agent agent) {
+    Optional<String> reference =
+        metal3Machines
+            .get(
+                new ResourceID(
+                    machine.getSpec().infrastructureRef.name, machine.getMetadata().getNamespace()))
+            .flatMap(Hosts::hostReference);
+    if (reference.isEmpty()) {
+      return Optional.empty();
+    }
+    String key = agent.getMetadata().getUid() + " " + reference.get();
+    String knownUid = hostUids.get(key);
+    boolean detaching = bootsFromDisk(agent);
+    if (knownUid != null && !detaching) {
+      return Optional.of(new Host(knownUid, Optional.empty()));
+    }
+    Optional<BareMetalHost> current = Hosts.get(client, reference.get());
+    current.ifPresent(h -> hostUids.put(key, h.getMetadata().getUid()));
+    return current.map(
+        h -> new Host(h.getMetadata().getUid(), detaching ? Optional.of(h) : Optional.empty()));
   }
 
   /**
@@ -334,7 +406,7 @@ public class AgentReconciler implements Reconciler<Agent> {
         "the installer wrote the disk; detached so the discovery ISO is not booted again");
   }
 
-  private static boolean bootsFromDisk(Agent agent) {
+  static boolean bootsFromDisk(Agent agent) {
     return agent.getStatus() != null
         && agent.getStatus().progress != null
         && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
@@ -347,8 +419,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (infraEnvName == null) {
       return Optional.empty();
     }
-    InfraEnv infraEnv =
-        client.resources(InfraEnv.class).inNamespace(namespace).withName(infraEnvName).get();
+    InfraEnv infraEnv = infraEnvs.get(new ResourceID(infraEnvName, namespace)).orElse(null);
     if (infraEnv == null) {
       return Optional.empty();
     }
@@ -361,12 +432,17 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (configRef.isEmpty() || machineRef.isEmpty()) {
       return Optional.empty();
     }
+    String configName = configRef.get().getName();
+    // An approval cannot be taken back: it is decided on the config as it is now (its overrides may
+    // have changed just before the host registered), afterwards the cache will do.
     OpenshiftAssistedConfig config =
-        client
-            .resources(OpenshiftAssistedConfig.class)
-            .inNamespace(namespace)
-            .withName(configRef.get().getName())
-            .get();
+        Boolean.TRUE.equals(agent.getSpec().approved)
+            ? configs.get(new ResourceID(configName, namespace)).orElse(null)
+            : client
+                .resources(OpenshiftAssistedConfig.class)
+                .inNamespace(namespace)
+                .withName(configName)
+                .get();
     Machine machine =
         machines.get(new ResourceID(machineRef.get().getName(), namespace)).orElse(null);
     if (config == null || machine == null) {

@@ -54,12 +54,17 @@ final class Hosts {
   /** The host a Metal3Machine consumed, once Metal3 has recorded it. */
   static Optional<BareMetalHost> bareMetalHost(
       KubernetesClient client, Metal3Machine metal3Machine) {
-    return Optional.ofNullable(metal3Machine.getMetadata().getAnnotations())
-        .map(annotations -> annotations.get(ExternalKinds.BAREMETALHOST_ANNOTATION))
-        .flatMap(ref -> get(client, ref));
+    return hostReference(metal3Machine).flatMap(ref -> get(client, ref));
   }
 
-  private static Optional<BareMetalHost> get(KubernetesClient client, String namespacedName) {
+  /** {@code namespace/name} of the host a Metal3Machine consumed, once Metal3 has recorded it. */
+  static Optional<String> hostReference(Metal3Machine metal3Machine) {
+    return Optional.ofNullable(metal3Machine.getMetadata().getAnnotations())
+        .map(annotations -> annotations.get(ExternalKinds.BAREMETALHOST_ANNOTATION));
+  }
+
+  /** The host named {@code namespace/name}, read now. */
+  static Optional<BareMetalHost> get(KubernetesClient client, String namespacedName) {
     int slash = namespacedName.indexOf('/');
     if (slash <= 0) {
       return Optional.empty();

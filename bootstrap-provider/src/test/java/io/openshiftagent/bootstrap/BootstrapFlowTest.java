@@ -204,6 +204,20 @@ class BootstrapFlowTest {
         .containsEntry("topology.kubernetes.io/zone", "rack-a")
         .containsEntry("topology.kubernetes.io/region", "eu");
     // Still installing from the ISO: the host stays under the baremetal-operator's management.
+    // The reconcile that approved has ended once a later one has undone someone's hostname change.
+    world
+        .client
+        .resources(Agent.class)
+        .inNamespace(world.ns)
+        .withName("agent-cp-0")
+        .edit(
+            a -> {
+              a.getSpec().hostname = "renamed-by-someone";
+              return a;
+            });
+    await(
+        "hostname restored",
+        () -> "ocp1-cp-0".equals(world.agent("agent-cp-0").getSpec().hostname));
     assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-cp-0"))).isFalse();
     world.agentStage("agent-cp-0", "Writing image to disk");
     world.agentStage("agent-cp-0", "Rebooting");

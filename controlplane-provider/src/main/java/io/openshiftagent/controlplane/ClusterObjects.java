@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The objects that describe the cluster to assisted-service: ClusterImageSet, mirror-registry
@@ -65,9 +66,17 @@ final class ClusterObjects {
       List.of("clusterNetwork", "serviceNetwork", "machineNetwork", "networkType");
 
   private final KubernetesClient client;
+  private final Set<String> imageSetsEnsured;
 
-  ClusterObjects(KubernetesClient client) {
+  /**
+   * @param imageSetsEnsured the ClusterImageSets (control plane UID, name, release image) this
+   *     process has made or found as wanted: not read again at every reconcile (the provider may
+   *     not watch them). One deleted behind our back is made again when the release changes or the
+   *     provider restarts.
+   */
+  ClusterObjects(KubernetesClient client, Set<String> imageSetsEnsured) {
     this.client = client;
+    this.imageSetsEnsured = imageSetsEnsured;
   }
 
   /**
@@ -159,6 +168,10 @@ final class ClusterObjects {
 
   private String ensureClusterImageSet(ControlPlaneScope scope, String releaseImage) {
     String name = Names.clusterImageSet(scope.cp());
+    String ensured = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
+    if (imageSetsEnsured.contains(ensured)) {
+      return name;
+    }
     ClusterImageSet existing = client.resources(ClusterImageSet.class).withName(name).get();
     if (existing == null) {
       ClusterImageSet set = new ClusterImageSet();
@@ -174,6 +187,7 @@ final class ClusterObjects {
         || !releaseImage.equals(existing.getSpec().releaseImage)) {
       new OwnedFieldsPatch().set(releaseImage, "spec", "releaseImage").applyTo(client, existing);
     }
+    imageSetsEnsured.add(ensured);
     return name;
   }
 

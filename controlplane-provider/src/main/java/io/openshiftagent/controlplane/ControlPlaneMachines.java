@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,18 +73,24 @@ final class ControlPlaneMachines {
   private final String fieldManager;
   private final EventRecorder events;
   private final Clock clock;
+  private final Consumer<Machine> onCreated;
 
+  /**
+   * @param onCreated told of each Machine this creates
+   */
   ControlPlaneMachines(
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       String fieldManager,
       EventRecorder events,
-      Clock clock) {
+      Clock clock,
+      Consumer<Machine> onCreated) {
     this.client = client;
     this.infrastructure = infrastructure;
     this.fieldManager = fieldManager;
     this.events = events;
     this.clock = clock;
+    this.onCreated = onCreated;
   }
 
   void reconcile(ControlPlaneScope scope, StatusBuilder status) {
@@ -169,7 +176,17 @@ final class ControlPlaneMachines {
       }
       status.setTrue(SCALING_UP, SCALING_UP, what);
       if (liveMachines(scope).size() == current) { // the cache may lag behind our last creation
-        createMachine(scope, machines, status);
+        Optional<GenericKubernetesResource> template = infrastructureTemplate(scope, status);
+        List<Machine> all = new ArrayList<>(machines);
+        // Before the installation every missing Machine is made at once; after it, one.
+        int missing = template.isEmpty() ? 0 : installed ? 1 : desired - current;
+        for (int i = 0; i < missing; i++) {
+          Optional<Machine> created = createMachine(scope, template.get(), all, status);
+          if (created.isEmpty()) {
+            break;
+          }
+          all.add(created.get());
+        }
       }
     } else if (current > desired) {
       String what = "scaling down from " + current + " to " + desired + " Machines";
@@ -254,18 +271,19 @@ final class ControlPlaneMachines {
     }
   }
 
-  /** Creates the infrastructure clone, the config and the Machine, undoing the first on failure. */
-  private void createMachine(
-      ControlPlaneScope scope, List<Machine> machines, StatusBuilder status) {
-    OpenshiftAssistedControlPlane cp = scope.cp();
-    ControlPlaneMachineTemplate machineTemplate = cp.getSpec().machineTemplate;
-    ContractVersionedObjectReference templateRef = machineTemplate.effectiveInfrastructureRef();
+  /**
+   * The infrastructure template to clone, or empty when it cannot be read (the status says why).
+   */
+  private Optional<GenericKubernetesResource> infrastructureTemplate(
+      ControlPlaneScope scope, StatusBuilder status) {
+    ContractVersionedObjectReference templateRef =
+        scope.cp().getSpec().machineTemplate.effectiveInfrastructureRef();
     GenericKubernetesResource template;
     try {
       template = infrastructure.get(templateRef, scope.namespace());
     } catch (RuntimeException e) {
       status.setTrue(SCALING_UP, INFRASTRUCTURE_TEMPLATE_UNAVAILABLE, e.getMessage());
-      return;
+      return Optional.empty();
     }
     if (template == null) {
       status.setTrue(
@@ -274,8 +292,20 @@ final class ControlPlaneMachines {
           "infrastructure template "
               + templateRef
               + " (spec.machineTemplate.spec.infrastructureRef) not found; create it");
-      return;
     }
+    return Optional.ofNullable(template);
+  }
+
+  /**
+   * Creates the infrastructure clone, the config and the Machine, undoing the first on failure;
+   * returns the Machine, or empty when it could not be made (the status says why).
+   */
+  private Optional<Machine> createMachine(
+      ControlPlaneScope scope,
+      GenericKubernetesResource template,
+      List<Machine> machines,
+      StatusBuilder status) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
     String name = ObjectNames.fit(cp.getMetadata().getName(), 240) + "-" + randomSuffix();
     Optional<String> failureDomain =
         MachineSelection.failureDomainForNewMachine(
@@ -283,9 +313,14 @@ final class ControlPlaneMachines {
             machines);
     List<HasMetadata> created = new ArrayList<>();
     try {
-      created.add(client.resource(infrastructureMachine(scope, template, name)).create());
+      GenericKubernetesResource clone =
+          client.resource(infrastructureMachine(scope, template, name)).create();
+      created.add(clone);
+      infrastructure.remember(clone);
       created.add(client.resource(config(scope, name)).create());
-      client.resource(machine(scope, name, template, failureDomain.orElse(null))).create();
+      Machine machine =
+          client.resource(machine(scope, name, template, failureDomain.orElse(null))).create();
+      onCreated.accept(machine);
       LOG.info(
           "created control-plane Machine {}/{} in failure domain {}",
           scope.namespace(),
@@ -298,6 +333,7 @@ final class ControlPlaneMachines {
           "Created Machine "
               + name
               + failureDomain.map(fd -> " in failure domain " + fd).orElse(""));
+      return Optional.of(machine);
     } catch (KubernetesClientException e) {
       for (HasMetadata object : created) {
         client.resource(object).delete();
@@ -308,6 +344,7 @@ final class ControlPlaneMachines {
               + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
       events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
       status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, message);
+      return Optional.empty();
     }
   }
 
@@ -508,14 +545,23 @@ final class ControlPlaneMachines {
         .patch(ssa, Serialization.asJson(apply));
   }
 
-  private GenericKubernetesResource infrastructureMachine(Machine machine) {
+  /** What UpToDate reads of the Machine's infrastructure machine: its name and annotations. */
+  private HasMetadata infrastructureMachine(Machine machine) {
     ContractVersionedObjectReference ref =
         machine.getSpec() == null ? null : machine.getSpec().infrastructureRef;
     if (ref == null) {
       return null;
     }
     try {
-      return infrastructure.get(ref, machine.getMetadata().getNamespace());
+      Map<String, String> annotations =
+          infrastructure.annotations(ref, machine.getMetadata().getNamespace());
+      if (annotations == null) {
+        return null;
+      }
+      GenericKubernetesResource metadataOnly = new GenericKubernetesResource();
+      metadataOnly.setMetadata(
+          new ObjectMetaBuilder().withName(ref.name).withAnnotations(annotations).build());
+      return metadataOnly;
     } catch (RuntimeException e) {
       LOG.debug("cannot read infrastructure machine {}: {}", ref, e.getMessage());
       return null;

@@ -6,14 +6,32 @@ import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.provider.ProviderRuntime;
 import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The control-plane provider process: {@code java -jar controlplane-provider.jar --help}. */
 public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   /** How often an installed cluster is looked at for versions and upgrade progress. */
   static final Duration WORKLOAD_POLL_INTERVAL = Duration.ofMinutes(1);
 
+  /** The environment variable that overrides {@link #WORKLOAD_POLL_INTERVAL}. */
+  static final String WORKLOAD_POLL_INTERVAL_ENV = "WORKLOAD_POLL_INTERVAL";
+
+  private static final Pattern INTERVAL = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+  private final Map<String, String> environment;
+
+  /**
+   * @param environment the process environment, read for {@value #WORKLOAD_POLL_INTERVAL_ENV}
+   *     (tests pass their own)
+   */
+  public ControlPlaneProvider(Map<String, String> environment) {
+    this.environment = environment;
+  }
+
   public static void main(String[] args) {
-    ProviderRuntime.main(new ControlPlaneProvider(), args);
+    ProviderRuntime.main(new ControlPlaneProvider(System.getenv()), args);
   }
 
   @Override
@@ -26,7 +44,12 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
     return """
         The openshift-agent Cluster API control-plane provider: OpenshiftAssistedControlPlane ->
         ClusterDeployment, AgentClusterInstall and control-plane Machines -> an installed, upgradable
-        OpenShift control plane.""";
+        OpenShift control plane.
+
+        Environment:
+          WORKLOAD_POLL_INTERVAL       how often an installed cluster's versions and upgrade progress are
+                                       looked at (nothing there can be watched from the hub), e.g. 30s,
+                                       5m (default 1m)""";
   }
 
   @Override
@@ -36,7 +59,33 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   @Override
   public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
-    register(operator, WORKLOAD_POLL_INTERVAL, instanceName(), scope);
+    register(operator, workloadPollInterval(environment), instanceName(), scope);
+  }
+
+  /**
+   * {@value #WORKLOAD_POLL_INTERVAL_ENV} as {@code <n>ms}, {@code <n>s}, {@code <n>m} or {@code
+   * <n>h}.
+   */
+  static Duration workloadPollInterval(Map<String, String> environment) {
+    String value = environment.getOrDefault(WORKLOAD_POLL_INTERVAL_ENV, "").trim();
+    if (value.isEmpty()) {
+      return WORKLOAD_POLL_INTERVAL;
+    }
+    Matcher m = INTERVAL.matcher(value);
+    if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+      throw new IllegalArgumentException(
+          WORKLOAD_POLL_INTERVAL_ENV
+              + " must be a positive duration such as 500ms, 30s, 5m or 1h, not '"
+              + value
+              + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      default -> Duration.ofHours(n);
+    };
   }
 
   /** Registers the control-plane controller, restricted to {@code scope}. */

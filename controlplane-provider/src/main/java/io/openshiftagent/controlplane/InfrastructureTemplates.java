@@ -19,6 +19,12 @@ final class InfrastructureTemplates {
   private final KubernetesClient client;
   private final Map<String, String> versions = new ConcurrentHashMap<>();
 
+  /**
+   * The clone annotations of infrastructure machines, by namespace/kind/name: set when the machine
+   * is made and never changed, so each is read once (names carry a random suffix, never reused).
+   */
+  private final Map<String, Map<String, String>> cloneAnnotations = new ConcurrentHashMap<>();
+
   InfrastructureTemplates(KubernetesClient client) {
     this.client = client;
   }
@@ -65,7 +71,38 @@ final class InfrastructureTemplates {
     return found;
   }
 
+  /**
+   * The annotations of an infrastructure machine, {@link UpToDate#CLONED_FROM_NAME} among them, or
+   * null when it does not exist (yet).
+   */
+  Map<String, String> annotations(ContractVersionedObjectReference ref, String namespace) {
+    String key = namespace + "/" + ref.kind + "/" + ref.name;
+    Map<String, String> known = cloneAnnotations.get(key);
+    if (known != null) {
+      return known;
+    }
+    GenericKubernetesResource machine = get(ref, namespace);
+    return machine == null ? null : remember(machine);
+  }
+
+  /** Keeps the annotations of an infrastructure machine we just made or read; returns them. */
+  Map<String, String> remember(GenericKubernetesResource machine) {
+    Map<String, String> annotations =
+        machine.getMetadata().getAnnotations() == null
+            ? Map.of()
+            : Map.copyOf(machine.getMetadata().getAnnotations());
+    cloneAnnotations.put(
+        machine.getMetadata().getNamespace()
+            + "/"
+            + machine.getKind()
+            + "/"
+            + machine.getMetadata().getName(),
+        annotations);
+    return annotations;
+  }
+
   void delete(ContractVersionedObjectReference ref, String namespace) {
+    cloneAnnotations.remove(namespace + "/" + ref.kind + "/" + ref.name);
     client
         .genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind)
         .inNamespace(namespace)

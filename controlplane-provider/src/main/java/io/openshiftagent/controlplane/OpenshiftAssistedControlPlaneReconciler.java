@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -52,6 +53,7 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.OwnerReferences;
 import io.openshiftagent.provider.Pause;
+import io.openshiftagent.provider.RelevantChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,8 +74,9 @@ import java.util.stream.Collectors;
 @ControllerConfiguration(
     name = OpenshiftAssistedControlPlaneReconciler.NAME,
     // CAPI core and users change our metadata (pause annotation, overrides) without a new
-    // generation.
-    generationAwareEventProcessing = false)
+    // generation; our own status writes are no reason to look again.
+    generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = WatchedChanges.ControlPlane.class))
 public class OpenshiftAssistedControlPlaneReconciler
     implements Reconciler<OpenshiftAssistedControlPlane>, Cleaner<OpenshiftAssistedControlPlane> {
   public static final String NAME = "openshiftassistedcontrolplane";
@@ -90,7 +93,11 @@ public class OpenshiftAssistedControlPlaneReconciler
   /** When each control plane's workload cluster was last looked at. */
   private final Map<ResourceID, Instant> workloadLooks = new ConcurrentHashMap<>();
 
+  /** The ClusterImageSets made or checked by this process (see {@link ClusterObjects}). */
+  private final Set<String> imageSetsEnsured = ConcurrentHashMap.newKeySet();
+
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
+  private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
   private InfrastructureTemplates infrastructure;
 
   /**
@@ -113,34 +120,41 @@ public class OpenshiftAssistedControlPlaneReconciler
                     Cluster.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(
                     cluster -> controlPlaneOf(cluster).map(Set::of).orElse(Set.of()))
+                .withOnUpdateFilter(WatchedChanges::cluster)
                 .build(),
             context);
-    return List.of(
-        clusters,
+    machines =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     Machine.class, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
                 .withSecondaryToPrimaryMapper(ownedBy(true))
+                .withOnUpdateFilter(WatchedChanges::machine)
                 .build(),
-            context),
+            context);
+    return List.of(
+        clusters,
+        machines,
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context),
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     ClusterDeployment.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context),
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
+                .withOnUpdateFilter(WatchedChanges::clusterInstall)
                 .build(),
             context),
         new InformerEventSource<>(
@@ -148,12 +162,14 @@ public class OpenshiftAssistedControlPlaneReconciler
                     MachineDeployment.class, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
                 .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context),
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(MACHINE_POOL, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
                 .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context));
   }
@@ -214,19 +230,36 @@ public class OpenshiftAssistedControlPlaneReconciler
     }
 
     ControlPlaneScope scope = observe(cp, cluster.get(), context);
-    new ClusterObjects(client).reconcile(scope, status);
+    new ClusterObjects(client, imageSetsEnsured).reconcile(scope, status);
     Kubeconfig kubeconfig = new Kubeconfig(client);
-    kubeconfig.reconcile(scope, status);
+    boolean workloadLookDue = workloadLookDue(cp);
+    // Once published, the kubeconfig is refreshed when the installed cluster is looked at, not at
+    // every event: nothing tells us when assisted-service's copy changes.
+    if (!status.initialized() || workloadLookDue) {
+      kubeconfig.reconcile(scope, status);
+    }
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
-    new ControlPlaneMachines(client, infrastructure, NAME, events, clock).reconcile(scope, status);
-    if (status.initialized() && workloadLookDue(cp)) {
+    // A Machine we create is in our cache at once: the next reconcile, woken by its config, sees
+    // it.
+    new ControlPlaneMachines(
+            client,
+            infrastructure,
+            NAME,
+            events,
+            clock,
+            m -> machines.handleRecentResourceCreate(ResourceID.fromResource(m), m))
+        .reconcile(scope, status);
+    if (status.initialized() && workloadLookDue) {
       new Upgrades(kubeconfig, connect, events).reconcile(scope, status);
       workloadLooks.put(ResourceID.fromResource(cp), clock.instant());
     }
     reportAvailability(scope, status);
 
+    OpenshiftAssistedControlPlane patch = status.toPatch(true);
     UpdateControl<OpenshiftAssistedControlPlane> control =
-        UpdateControl.patchStatus(status.toPatch(true));
+        Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))
+            ? UpdateControl.noUpdate()
+            : UpdateControl.patchStatus(patch);
     // The workload cluster, infrastructure templates and admission refusals cannot be watched
     // from here: look again later.
     boolean creationBlocked =

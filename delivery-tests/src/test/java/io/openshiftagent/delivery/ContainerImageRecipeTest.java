@@ -2,6 +2,7 @@ package io.openshiftagent.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,7 +47,10 @@ class ContainerImageRecipeTest {
         .isGreaterThan(instructions.indexOf("COPY " + copy.group(0)));
     assertThat(only(instructions, "ENTRYPOINT"))
         .isEqualTo("[\"java\", \"-jar\", \"" + copy.group(2) + "\"]");
-    assertThat(javaToolOptions(instructions))
+    assertThat(only(instructions, "ENV"))
+        .as("one ENV, JAVA_TOOL_OPTIONS")
+        .startsWith("JAVA_TOOL_OPTIONS=");
+    assertThat(jar(module).imageJavaToolOptions())
         .contains("-XX:MaxRAMPercentage=")
         .contains("-Djava.io.tmpdir=/tmp")
         .contains("-XX:-UsePerfData");
@@ -57,7 +61,7 @@ class ContainerImageRecipeTest {
   @ValueSource(strings = {"bootstrap-provider", "controlplane-provider"})
   void theJvmAcceptsTheImagesJavaToolOptions(String module) throws IOException {
     Path context = TestPaths.repoRoot().resolve(module);
-    String options = javaToolOptions(instructions(context.resolve("Dockerfile")));
+    String options = jar(module).imageJavaToolOptions();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(options.split(" ")));
@@ -67,11 +71,11 @@ class ContainerImageRecipeTest {
     assertThat(help.stdout()).startsWith("Usage: " + module);
   }
 
-  private static String javaToolOptions(List<String> instructions) {
-    Matcher env =
-        Pattern.compile("JAVA_TOOL_OPTIONS=\"([^\"]+)\"").matcher(only(instructions, "ENV"));
-    assertThat(env.matches()).as("ENV JAVA_TOOL_OPTIONS=\"...\"").isTrue();
-    return env.group(1);
+  private static ProviderJar jar(String module) {
+    return java.util.Arrays.stream(ProviderJar.values())
+        .filter(j -> j.command.equals(module))
+        .findFirst()
+        .orElseThrow();
   }
 
   /** The Dockerfile's instructions, continuation lines joined, comments dropped. */

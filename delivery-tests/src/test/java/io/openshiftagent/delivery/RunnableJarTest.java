@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
-import io.openshiftagent.testsupport.TestPaths;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ProviderProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,31 +25,31 @@ import org.junit.jupiter.params.provider.EnumSource;
 class RunnableJarTest {
   private static final Duration START = Duration.ofSeconds(60);
   private static final Duration STOP = Duration.ofSeconds(20);
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   enum Provider {
     BOOTSTRAP(
-        "bootstrap-provider",
+        ProviderJar.BOOTSTRAP,
         "bootstrap-openshift-agent-leader",
         List.of("openshiftassistedconfig", "agent")),
     CONTROLPLANE(
-        "controlplane-provider",
+        ProviderJar.CONTROLPLANE,
         "controlplane-openshift-agent-leader",
         List.of("openshiftassistedcontrolplane"));
 
+    final ProviderJar jar;
     final String command;
     final String lease;
     final List<String> controllers;
 
-    Provider(String command, String lease, List<String> controllers) {
-      this.command = command;
+    Provider(ProviderJar jar, String lease, List<String> controllers) {
+      this.jar = jar;
+      this.command = jar.command;
       this.lease = lease;
       this.controllers = controllers;
     }
 
     Path jar() {
-      return TestPaths.repoRoot().resolve(command).resolve("target").resolve(command + ".jar");
+      return jar.path();
     }
   }
 
@@ -65,13 +59,11 @@ class RunnableJarTest {
       Provider provider, @TempDir Path dir) throws Exception {
     KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
     String namespace = env.createNamespace("jar-" + provider.command);
-    try (Running running = Running.start(provider, env, namespace, "jar-test-pod", dir)) {
+    try (ProviderProcess running = start(provider, env, namespace, "jar-test-pod", dir)) {
       await(
-          provider.command + " answers /healthz and /readyz with 200 (log: " + running.log + ")",
+          provider.command + " answers /healthz and /readyz with 200 (log: " + running.log() + ")",
           START,
-          () ->
-              status(running.healthPort, "/healthz") == 200
-                  && status(running.healthPort, "/readyz") == 200);
+          () -> running.status("/healthz") == 200 && running.status("/readyz") == 200);
       await(
           provider.command + " takes the Lease " + namespace + "/" + provider.lease,
           START,
@@ -80,7 +72,7 @@ class RunnableJarTest {
       // The Deployment sets POD_NAME from the downward API; the Lease holder is named after it.
       assertThat(holder).as("Lease holder while running").startsWith("jar-test-pod_");
 
-      String metrics = get(running.metricsPort, "/metrics").body();
+      String metrics = running.metrics();
       for (String controller : provider.controllers) {
         assertThat(metrics)
             .as("per-controller JOSDK metrics of %s", controller)
@@ -89,8 +81,8 @@ class RunnableJarTest {
       }
       assertThat(metrics).contains("jvm_memory_used_bytes");
 
-      running.stopWithSigterm();
-      assertThat(Files.readString(running.log)).contains("released leader Lease");
+      stopWithSigterm(running);
+      assertThat(Files.readString(running.log())).contains("released leader Lease");
       assertThat(holder(env, namespace, provider))
           .as("Lease holder after a clean stop (was %s)", holder)
           .isEmpty();
@@ -107,10 +99,8 @@ class RunnableJarTest {
       throws Exception {
     KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
     String namespace = env.createNamespace("failover-" + provider.command);
-    Files.createDirectories(dir.resolve("a"));
-    Files.createDirectories(dir.resolve("b"));
-    try (Running first = Running.start(provider, env, namespace, "pod-a", dir.resolve("a"));
-        Running second = Running.start(provider, env, namespace, "pod-b", dir.resolve("b"))) {
+    try (ProviderProcess first = start(provider, env, namespace, "pod-a", dir.resolve("a"));
+        ProviderProcess second = start(provider, env, namespace, "pod-b", dir.resolve("b"))) {
       await(
           "one of the two replicas leads",
           START,
@@ -119,23 +109,21 @@ class RunnableJarTest {
         await(
             "both replicas answer /healthz",
             START,
-            () ->
-                status(first.healthPort, "/healthz") == 200
-                    && status(second.healthPort, "/healthz") == 200);
+            () -> first.status("/healthz") == 200 && second.status("/healthz") == 200);
       } catch (AssertionError e) {
         throw new AssertionError(
             e.getMessage()
                 + "\n--- pod-a log\n"
-                + Files.readString(first.log)
+                + Files.readString(first.log())
                 + "\n--- pod-b log\n"
-                + Files.readString(second.log),
+                + Files.readString(second.log()),
             e);
       }
       boolean firstLeads = holder(env, namespace, provider).startsWith("pod-a_");
-      Running leader = firstLeads ? first : second;
+      ProviderProcess leader = firstLeads ? first : second;
       String standby = firstLeads ? "pod-b_" : "pod-a_";
 
-      leader.stopWithSigterm();
+      stopWithSigterm(leader);
       long stopped = System.nanoTime();
       await(
           "the standby takes the Lease",
@@ -151,63 +139,26 @@ class RunnableJarTest {
     }
   }
 
-  /** A provider process started with {@code java -jar} against the test API server. */
-  private static final class Running implements AutoCloseable {
-    final Process process;
-    final Path log;
-    final int healthPort;
-    final int metricsPort;
-    final String command;
+  /** A provider started with {@code java -jar}, as a replica named {@code podName}. */
+  private static ProviderProcess start(
+      Provider provider, KubeApiServerEnvironment env, String namespace, String podName, Path dir) {
+    return ProviderProcess.builder(provider.jar, env.kubeConfigYaml(), dir)
+        .flag("--leader-elect=true")
+        .flag("--leader-election-namespace=" + namespace)
+        .env("POD_NAME", podName)
+        .start();
+  }
 
-    private Running(Process process, Path log, int healthPort, int metricsPort, String command) {
-      this.process = process;
-      this.log = log;
-      this.healthPort = healthPort;
-      this.metricsPort = metricsPort;
-      this.command = command;
-    }
-
-    static Running start(
-        Provider provider, KubeApiServerEnvironment env, String namespace, String podName, Path dir)
-        throws IOException {
-      Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, env.kubeConfigYaml());
-      int healthPort = freePort();
-      int metricsPort = freePort();
-      Path log = dir.resolve("provider.log");
-      ProcessBuilder builder =
-          new ProcessBuilder(
-                  java(),
-                  "-jar",
-                  provider.jar().toString(),
-                  "--kubeconfig=" + kubeconfig,
-                  "--leader-elect=true",
-                  "--leader-election-namespace=" + namespace,
-                  "--health-port=" + healthPort,
-                  "--metrics-port=" + metricsPort)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile());
-      builder.environment().put("POD_NAME", podName);
-      return new Running(builder.start(), log, healthPort, metricsPort, provider.command);
-    }
-
-    /** SIGTERM, then the process must exit with 0 or 143 within {@link #STOP}. */
-    void stopWithSigterm() throws InterruptedException {
-      long asked = System.nanoTime();
-      process.destroy();
-      assertThat(process.waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS))
-          .as("%s exits within %s of SIGTERM (log: %s)", command, STOP, log)
-          .isTrue();
-      System.out.printf(
-          "%s: exited with %d, %d ms after SIGTERM%n",
-          command, process.exitValue(), (System.nanoTime() - asked) / 1_000_000);
-      assertThat(process.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
-    }
-
-    @Override
-    public void close() {
-      process.destroyForcibly();
-    }
+  /** SIGTERM, then the process must exit with 0 or 143 within {@link #STOP}. */
+  private static void stopWithSigterm(ProviderProcess running) throws InterruptedException {
+    long asked = System.nanoTime();
+    assertThat(running.terminate(STOP))
+        .as("%s exits within %s of SIGTERM (log: %s)", running.jar().command, STOP, running.log())
+        .isTrue();
+    System.out.printf(
+        "%s: exited with %d, %d ms after SIGTERM%n",
+        running.jar().command, running.exitValue(), (System.nanoTime() - asked) / 1_000_000);
+    assertThat(running.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
   }
 
   /** The Lease's holder, empty when there is no Lease or no holder. */
@@ -266,38 +217,5 @@ class RunnableJarTest {
 
   private static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  /** Ports handed out in this JVM: two picks of a just-freed port must not go to two processes. */
-  private static final java.util.Set<Integer> PORTS_GIVEN =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  private static int freePort() throws IOException {
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(0)) {
-        if (PORTS_GIVEN.add(socket.getLocalPort())) {
-          return socket.getLocalPort();
-        }
-      }
-    }
-  }
-
-  private static int status(int port, String path) {
-    return get(port, path).statusCode();
-  }
-
-  private static HttpResponse<String> get(int port, String path) {
-    try {
-      return HTTP.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-              .timeout(Duration.ofSeconds(5))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

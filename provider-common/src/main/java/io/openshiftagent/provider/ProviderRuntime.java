@@ -59,7 +59,10 @@ public final class ProviderRuntime implements AutoCloseable {
   private final ProbeServer metricsServer;
 
   private ProviderRuntime(Provider provider, ProviderOptions options) throws IOException {
-    client = new KubernetesClientBuilder().withConfig(clientConfig(options)).build();
+    Config config = clientConfig(options);
+    // Who we are in the API server's audit log and metrics, instead of fabric8's default.
+    config.setUserAgent(userAgent(provider));
+    client = new KubernetesClientBuilder().withConfig(config).build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -182,6 +185,18 @@ public final class ProviderRuntime implements AutoCloseable {
 
   public int metricsPort() {
     return metricsServer == null ? -1 : metricsServer.port();
+  }
+
+  /**
+   * The HTTP user agent of the provider's Kubernetes client: {@code
+   * openshift-agent-bootstrap/<version>} or {@code openshift-agent-controlplane/<version>}.
+   */
+  public static String userAgent(Provider provider) {
+    String version = ProviderRuntime.class.getPackage().getImplementationVersion();
+    return "openshift-agent-"
+        + provider.command().replaceFirst("-provider$", "")
+        + "/"
+        + (version == null ? "dev" : version);
   }
 
   /** Losing the Lease while running means another instance may already reconcile: stop at once. */

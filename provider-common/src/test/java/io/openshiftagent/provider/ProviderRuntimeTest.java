@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.net.URI;
@@ -86,8 +87,8 @@ class ProviderRuntimeTest {
             "--watch-filter=team-a",
             "--leader-elect=true",
             "--leader-election-namespace=" + watched,
-            "--metrics-port=" + freePort(),
-            "--health-port=" + freePort());
+            "--metrics-port=" + FreePorts.next(),
+            "--health-port=" + FreePorts.next());
 
     try (ProviderRuntime runtime = ProviderRuntime.start(provider, options)) {
       await(() -> get(runtime.healthPort(), "/readyz").statusCode() == 200);
@@ -124,12 +125,6 @@ class ProviderRuntimeTest {
     config.getMetadata().setLabels(java.util.Map.of("cluster.x-k8s.io/watch-filter", watchFilter));
     config.setSpec(new OpenshiftAssistedConfigSpec());
     return config;
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private static HttpResponse<String> get(int port, String path) {

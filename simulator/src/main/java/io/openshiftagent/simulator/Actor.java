@@ -13,6 +13,10 @@ import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,26 +25,51 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One simulated system. It reacts to watches of the API server, one event at a time on its own
- * thread, and writes through the same API the real system uses. A simulated duration is a delayed
- * reaction on that thread, never a poll.
+ * One simulated system. It reacts to watches of the API server and writes through the same API the
+ * real system uses. The events of one namespace are handled one at a time, in order, on one of the
+ * actor's lanes (threads); namespaces, and so clusters, proceed in parallel, as in a real
+ * controller with several workers. A simulated duration is a delayed reaction on the same lane,
+ * never a poll.
  */
 abstract class Actor implements AutoCloseable {
   protected final Logger log = LoggerFactory.getLogger(getClass());
   protected final KubernetesClient client;
-  private final ScheduledExecutorService thread;
-  private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+
+  /** Enough to overlap the requests of a few clusters; more would only crowd two cores. */
+  private static final int LANES = 4;
+
+  private final ScheduledExecutorService[] lanes = new ScheduledExecutorService[LANES];
+  private final ThreadLocal<Integer> currentLane = new ThreadLocal<>();
+
+  /** The informers of this actor, by apiVersion and kind: what it watches and what it reads. */
+  private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers =
+      new ConcurrentHashMap<>();
+
+  /** The informers of this actor on other API servers (workload clusters). */
+  private final List<SharedIndexInformer<GenericKubernetesResource>> otherInformers =
+      new CopyOnWriteArrayList<>();
 
   /**
    * @param client a client of its own, closed with the actor
    */
   Actor(KubernetesClient client) {
     this.client = client;
-    String name = "sim-" + getClass().getSimpleName();
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, name));
+    for (int i = 0; i < LANES; i++) {
+      int lane = i;
+      String name = "sim-" + getClass().getSimpleName() + "-" + i;
+      lanes[i] =
+          Executors.newSingleThreadScheduledExecutor(
+              r ->
+                  new Thread(
+                      () -> {
+                        currentLane.set(lane);
+                        r.run();
+                      },
+                      name));
+    }
   }
 
-  /** Starts the watches; events then arrive on this actor's thread. */
+  /** Starts the watches; events then arrive on this actor's lanes. */
   abstract void start();
 
   /** Calls {@code react} for every added or changed object of the kind, in all namespaces. */
@@ -50,7 +79,8 @@ abstract class Actor implements AutoCloseable {
 
   /**
    * Calls {@code react} for every added or changed object of the kind in all namespaces of the API
-   * server of {@code source}, and {@code gone} for every object deleted from it.
+   * server of {@code source}, and {@code gone} for every object deleted from it. A watch of this
+   * actor's own API server also fills the cache that {@link #cached} reads.
    */
   protected void watch(
       KubernetesClient source,
@@ -58,41 +88,56 @@ abstract class Actor implements AutoCloseable {
       String kind,
       Consumer<GenericKubernetesResource> react,
       Consumer<GenericKubernetesResource> gone) {
-    informers.add(
-        source
-            .genericKubernetesResources(apiVersion, kind)
-            .inAnyNamespace()
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(GenericKubernetesResource object) {
-                    act(() -> react.accept(object));
-                  }
+    ResourceEventHandler<GenericKubernetesResource> handler =
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(GenericKubernetesResource object) {
+            schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
+          }
 
-                  @Override
-                  public void onUpdate(
-                      GenericKubernetesResource old, GenericKubernetesResource object) {
-                    act(() -> react.accept(object));
-                  }
+          @Override
+          public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
+            schedule(laneOf(object), Duration.ZERO, () -> react.accept(object));
+          }
 
-                  @Override
-                  public void onDelete(GenericKubernetesResource object, boolean unknown) {
-                    act(() -> gone.accept(object));
-                  }
-                }));
+          @Override
+          public void onDelete(GenericKubernetesResource object, boolean unknown) {
+            schedule(laneOf(object), Duration.ZERO, () -> gone.accept(object));
+          }
+        };
+    if (source == client) {
+      informer(apiVersion, kind).addEventHandler(handler);
+    } else {
+      otherInformers.add(
+          source.genericKubernetesResources(apiVersion, kind).inAnyNamespace().inform(handler));
+    }
   }
 
-  /** Runs {@code action} on this actor's thread. */
+  /** Runs {@code action} on the current lane (the first one outside a lane). */
   protected void act(Runnable action) {
     after(Duration.ZERO, action);
   }
 
-  /** Runs {@code action} on this actor's thread once the simulated duration has passed. */
+  /** Runs {@code action} on the current lane once the simulated duration has passed. */
   protected void after(Duration duration, Runnable action) {
-    if (thread.isShutdown()) {
+    schedule(lane(), duration, action);
+  }
+
+  private int lane() {
+    Integer lane = currentLane.get();
+    return lane == null ? 0 : lane;
+  }
+
+  private static int laneOf(GenericKubernetesResource object) {
+    String namespace = object.getMetadata().getNamespace();
+    return namespace == null ? 0 : Math.floorMod(namespace.hashCode(), LANES);
+  }
+
+  private void schedule(int lane, Duration duration, Runnable action) {
+    if (lanes[lane].isShutdown()) {
       return;
     }
-    thread.schedule(
+    lanes[lane].schedule(
         () -> {
           try {
             action.run();
@@ -110,6 +155,45 @@ abstract class Actor implements AutoCloseable {
         },
         duration.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Runs {@code action} with the future's value on the current lane once it is there, without
+   * blocking the lane meanwhile.
+   */
+  protected <T> void when(CompletableFuture<T> future, Consumer<T> action) {
+    int lane = lane();
+    future.whenComplete(
+        (value, failure) -> {
+          if (failure != null) {
+            log.warn("{} cannot go on", getClass().getSimpleName(), failure);
+          } else {
+            schedule(lane, Duration.ZERO, () -> action.accept(value));
+          }
+        });
+  }
+
+  /**
+   * The object as this actor's watch last saw it, as a controller reads its cache; kinds it does
+   * not react to get a watch on first use.
+   */
+  protected GenericKubernetesResource cached(
+      String apiVersion, String kind, String namespace, String name) {
+    return informer(apiVersion, kind).getStore().getByKey(namespace + "/" + name);
+  }
+
+  /** The objects of a kind in a namespace, as this actor's watch last saw them. */
+  protected List<GenericKubernetesResource> cachedIn(
+      String apiVersion, String kind, String namespace) {
+    return informer(apiVersion, kind).getStore().list().stream()
+        .filter(o -> namespace.equals(o.getMetadata().getNamespace()))
+        .toList();
+  }
+
+  private SharedIndexInformer<GenericKubernetesResource> informer(String apiVersion, String kind) {
+    return informers.computeIfAbsent(
+        apiVersion + "/" + kind,
+        k -> client.genericKubernetesResources(apiVersion, kind).inAnyNamespace().inform());
   }
 
   protected Resource<GenericKubernetesResource> resource(
@@ -190,8 +274,11 @@ abstract class Actor implements AutoCloseable {
 
   @Override
   public void close() {
-    informers.forEach(SharedIndexInformer::close);
-    thread.shutdownNow();
+    informers.values().forEach(SharedIndexInformer::close);
+    otherInformers.forEach(SharedIndexInformer::close);
+    for (ScheduledExecutorService lane : lanes) {
+      lane.shutdownNow();
+    }
     client.close();
   }
 }

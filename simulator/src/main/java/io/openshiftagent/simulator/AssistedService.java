@@ -5,18 +5,18 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays assisted-service: its Kubernetes API (InfraEnv images, the AgentClusterInstall state
@@ -52,23 +52,20 @@ final class AssistedService extends Actor {
           "Done");
 
   private final SimulatedDurations durations;
-  private final String workloadKubeconfig;
-  private final KubernetesClient workload;
-  private final Set<String> installsStarted = new HashSet<>();
-  private final Set<String> installsFinished = new HashSet<>();
-  private final Set<String> hostsInstalling = new HashSet<>();
+  private final WorkloadClusters workloads;
+  private final Set<String> installsStarted = ConcurrentHashMap.newKeySet();
+  private final Set<String> installsFinished = ConcurrentHashMap.newKeySet();
+  private final Set<String> hostsInstalling = ConcurrentHashMap.newKeySet();
   private AssistedServiceApi api;
 
   /**
-   * @param workloadKubeconfig the admin kubeconfig of the cluster every installation "produces"
+   * @param workloads the clusters the installations "produce": their admin kubeconfigs
    */
   AssistedService(
-      KubernetesClient client, SimulatedDurations durations, String workloadKubeconfig) {
+      KubernetesClient client, SimulatedDurations durations, WorkloadClusters workloads) {
     super(client);
     this.durations = durations;
-    this.workloadKubeconfig = workloadKubeconfig;
-    this.workload =
-        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(workloadKubeconfig)).build();
+    this.workloads = workloads;
   }
 
   @Override
@@ -165,7 +162,7 @@ final class AssistedService extends Actor {
       return;
     }
     holdFinalizer(agent, AGENT_FINALIZER);
-    GenericKubernetesResource install = clusterInstallOf(client, agent);
+    GenericKubernetesResource install = clusterInstallOf(this, agent);
     if (install != null) {
       reconcileInstall(install);
     }
@@ -179,14 +176,18 @@ final class AssistedService extends Actor {
     String deployment = Fields.string(agent, "spec", "clusterDeploymentName", "name");
     String infraEnv = Fields.label(agent, ExternalKinds.INFRAENV_LABEL);
     String hostname = hostname(agent);
+    GenericKubernetesResource install = clusterInstallOf(this, agent);
+    Optional<KubeApiServerEnvironment> workload =
+        install == null ? Optional.empty() : workloads.ifStarted(namespace(install), name(install));
     if (deployment != null
         && infraEnv != null
         && hostname != null
+        && workload.isPresent()
         && resource(ApiVersions.HIVE, "ClusterDeployment", namespace(agent), deployment).get()
             != null
         && resource(ApiVersions.AGENT_INSTALL, "InfraEnv", namespace(agent), infraEnv).get()
             != null) {
-      workload.nodes().withName(hostname).delete();
+      workload.get().client().nodes().withName(hostname).delete();
       log.info("Agent {} deleted: removed Node {} from its cluster", name(agent), hostname);
     }
     hostsInstalling.remove(key(agent));
@@ -219,6 +220,8 @@ final class AssistedService extends Actor {
     }
     holdFinalizer(install, INSTALL_FINALIZER);
     String key = key(install);
+    // The installed cluster's API server starts in the background now; it is slow to start.
+    workloads.of(namespace(install), name(install));
     String state = state(install);
     List<GenericKubernetesResource> approved =
         boundAgents(install).stream().filter(a -> Fields.isTrue(a, "spec", "approved")).toList();
@@ -245,7 +248,9 @@ final class AssistedService extends Actor {
         if (!approved.isEmpty()
             && approved.stream().allMatch(a -> "Done".equals(stage(a)))
             && installsFinished.add(key)) {
-          finish(install);
+          when(
+              workloads.of(namespace(install), name(install)),
+              workload -> finish(install, workload.kubeConfigYaml()));
         }
       }
       case "adding-hosts" ->
@@ -343,7 +348,7 @@ final class AssistedService extends Actor {
    * Installation done: the admin kubeconfig (a Secret owned by the ClusterDeployment, as
    * assisted-service makes it), the cluster metadata, then day-2 mode.
    */
-  private void finish(GenericKubernetesResource install) {
+  private void finish(GenericKubernetesResource install, String workloadKubeconfig) {
     String ns = namespace(install);
     String secret = name(install) + "-admin-kubeconfig";
     String deploymentName = Fields.string(install, "spec", "clusterDeploymentRef", "name");
@@ -438,9 +443,10 @@ final class AssistedService extends Actor {
 
   // ---- reading ----
 
-  /** The AgentClusterInstall of the ClusterDeployment an Agent is bound to. */
-  static GenericKubernetesResource clusterInstallOf(
-      KubernetesClient client, GenericKubernetesResource agent) {
+  /**
+   * The AgentClusterInstall of the ClusterDeployment an Agent is bound to, from the reader's cache.
+   */
+  static GenericKubernetesResource clusterInstallOf(Actor reader, GenericKubernetesResource agent) {
     String deployment = Fields.string(agent, "spec", "clusterDeploymentName", "name");
     String ns = Fields.string(agent, "spec", "clusterDeploymentName", "namespace");
     if (deployment == null) {
@@ -448,29 +454,17 @@ final class AssistedService extends Actor {
     }
     ns = ns == null ? namespace(agent) : ns;
     GenericKubernetesResource cd =
-        client
-            .genericKubernetesResources(ApiVersions.HIVE, "ClusterDeployment")
-            .inNamespace(ns)
-            .withName(deployment)
-            .get();
+        reader.cached(ApiVersions.HIVE, "ClusterDeployment", ns, deployment);
     String install = cd == null ? null : Fields.string(cd, "spec", "clusterInstallRef", "name");
     return install == null
         ? null
-        : client
-            .genericKubernetesResources(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")
-            .inNamespace(ns)
-            .withName(install)
-            .get();
+        : reader.cached(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", ns, install);
   }
 
+  /** The Agents bound to the installation's ClusterDeployment (in its namespace, as here). */
   private List<GenericKubernetesResource> boundAgents(GenericKubernetesResource install) {
     String deployment = Fields.string(install, "spec", "clusterDeploymentRef", "name");
-    return client
-        .genericKubernetesResources(ApiVersions.AGENT_INSTALL, "Agent")
-        .inAnyNamespace()
-        .list()
-        .getItems()
-        .stream()
+    return cachedIn(ApiVersions.AGENT_INSTALL, "Agent", namespace(install)).stream()
         .filter(a -> deployment != null)
         .filter(a -> deployment.equals(Fields.string(a, "spec", "clusterDeploymentName", "name")))
         .filter(
@@ -527,6 +521,5 @@ final class AssistedService extends Actor {
     if (api != null) {
       api.close();
     }
-    workload.close();
   }
 }

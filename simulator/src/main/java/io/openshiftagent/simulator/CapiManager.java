@@ -8,10 +8,10 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPki;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -84,8 +84,8 @@ public final class CapiManager implements AutoCloseable {
     Files.writeString(certs.resolve("tls.crt"), serving.certificate());
     Files.writeString(certs.resolve("tls.key"), serving.privateKey());
 
-    int webhookPort = freePort();
-    int healthPort = freePort();
+    int webhookPort = FreePorts.next();
+    int healthPort = FreePorts.next();
     Path log = workDir.resolve("capi-manager.log");
     Process process =
         new ProcessBuilder(
@@ -96,7 +96,7 @@ public final class CapiManager implements AutoCloseable {
                 "--webhook-port=" + webhookPort,
                 "--webhook-cert-dir=" + certs,
                 "--health-addr=127.0.0.1:" + healthPort,
-                "--diagnostics-address=127.0.0.1:" + freePort(),
+                "--diagnostics-address=127.0.0.1:" + FreePorts.next(),
                 "--insecure-diagnostics=true")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
@@ -193,12 +193,6 @@ public final class CapiManager implements AutoCloseable {
 
   public Path log() {
     return log;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   @Override

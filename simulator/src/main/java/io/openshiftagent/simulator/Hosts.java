@@ -11,13 +11,13 @@ import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays the machines: a provisioned, powered-on BareMetalHost boots what Metal3 gave it. A live ISO
@@ -30,13 +30,13 @@ final class Hosts extends Actor {
   private final SimulatedDurations durations;
 
   /** Host UID and image of each boot, so an event does not boot a host twice. */
-  private final Set<String> booted = new HashSet<>();
+  private final Set<String> booted = ConcurrentHashMap.newKeySet();
 
   /**
    * Registrations waiting for an Agent of the same name to go away: the same hardware, booted for
    * another InfraEnv, while its previous Agent is still being deleted.
    */
-  private final Map<String, Runnable> waitingForAgentName = new HashMap<>();
+  private final Map<String, Runnable> waitingForAgentName = new ConcurrentHashMap<>();
 
   Hosts(KubernetesClient client, SimulatedDurations durations) {
     super(client);
@@ -120,11 +120,7 @@ final class Hosts extends Actor {
   }
 
   private List<GenericKubernetesResource> infraEnvs(GenericKubernetesResource host) {
-    return client
-        .genericKubernetesResources(ApiVersions.AGENT_INSTALL, "InfraEnv")
-        .inNamespace(namespace(host))
-        .list()
-        .getItems();
+    return cachedIn(ApiVersions.AGENT_INSTALL, "InfraEnv", namespace(host));
   }
 
   /**

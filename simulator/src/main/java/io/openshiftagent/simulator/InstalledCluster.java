@@ -11,36 +11,41 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Plays the installed OpenShift cluster, a second real API server: each host that finished
- * installing joins as a Node (the labels its Agent asked for; the provider ID CAPM3 gives it); the
- * Cluster Version Operator reports the installed release once the installation finalizes, and moves
- * to the release of {@code spec.desiredUpdate} when that changes (history entry Partial, the
- * kubelets of every Node updated in place, then Completed).
+ * Plays the installed OpenShift clusters, each a real API server of its own ({@link
+ * WorkloadClusters}): each host that finished installing joins its cluster as a Node (the labels
+ * its Agent asked for; the provider ID CAPM3 gives it); the Cluster Version Operator reports the
+ * installed release once the installation finalizes, and moves to the release of {@code
+ * spec.desiredUpdate} when that changes (history entry Partial, the kubelets of every Node updated
+ * in place, then Completed).
  */
 final class InstalledCluster extends Actor {
-  private final KubernetesClient workload;
+  private final WorkloadClusters workloads;
   private final SimulatedDurations durations;
 
   /** The UIDs of the Agents whose host joined as a Node. */
-  private final Set<String> joined = new HashSet<>();
+  private final Set<String> joined = ConcurrentHashMap.newKeySet();
+
+  /** The installed clusters whose ClusterVersion this actor watches (the CVO runs in each). */
+  private final Set<KubeApiServerEnvironment> versionsWatched = ConcurrentHashMap.newKeySet();
 
   /**
    * @param hub the management cluster, watched
-   * @param workload the installed cluster, written
+   * @param workloads the installed clusters, written
    */
-  InstalledCluster(KubernetesClient hub, KubernetesClient workload, SimulatedDurations durations) {
+  InstalledCluster(KubernetesClient hub, WorkloadClusters workloads, SimulatedDurations durations) {
     super(hub);
-    this.workload = workload;
+    this.workloads = workloads;
     this.durations = durations;
   }
 
@@ -48,7 +53,6 @@ final class InstalledCluster extends Actor {
   void start() {
     watch(ApiVersions.AGENT_INSTALL, "Agent", this::joinNode);
     watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::reportVersion);
-    watch(workload, ApiVersions.CLUSTER_VERSION, "ClusterVersion", this::upgrade, gone -> {});
   }
 
   private void joinNode(GenericKubernetesResource agent) {
@@ -56,14 +60,26 @@ final class InstalledCluster extends Actor {
     if (!"Joined".equals(stage) && !"Done".equals(stage)) {
       return;
     }
+    GenericKubernetesResource install = AssistedService.clusterInstallOf(this, agent);
+    if (install == null) {
+      return;
+    }
+    when(
+        workloads.of(namespace(install), name(install)),
+        workload -> joinNode(agent, install, workload.client()));
+  }
+
+  private void joinNode(
+      GenericKubernetesResource agent,
+      GenericKubernetesResource install,
+      KubernetesClient workload) {
     String nodeName = AssistedService.hostname(agent);
     // A host joins once, under the name it had then; a later change of the Agent renames nothing.
     if (!joined.add(agent.getMetadata().getUid())
         || workload.nodes().withName(nodeName).get() != null) {
       return;
     }
-    GenericKubernetesResource install = AssistedService.clusterInstallOf(client, agent);
-    String version = runningVersion().orElse(install == null ? null : openShiftVersion(install));
+    String version = runningVersion(workload).orElse(openShiftVersion(install));
     Map<String, String> labels = new HashMap<>(Fields.stringMap(agent, "spec", "nodeLabels"));
     labels.put("kubernetes.io/hostname", nodeName);
     labels.put("kubernetes.io/os", "linux");
@@ -148,12 +164,7 @@ final class InstalledCluster extends Actor {
   private String providerId(GenericKubernetesResource agent) {
     String hostUid =
         Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
-    return client
-        .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
-        .inNamespace(namespace(agent))
-        .list()
-        .getItems()
-        .stream()
+    return cachedIn(ApiVersions.METAL3, "BareMetalHost", namespace(agent)).stream()
         .filter(h -> h.getMetadata().getUid().equals(hostUid))
         .filter(h -> Fields.string(h, "spec", "consumerRef", "name") != null)
         .map(
@@ -169,6 +180,32 @@ final class InstalledCluster extends Actor {
     if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
       return;
     }
+    when(
+        workloads.of(namespace(install), name(install)),
+        workload -> {
+          watchClusterVersion(workload);
+          reportVersion(install, workload.client());
+        });
+  }
+
+  /** The CVO of an installed cluster: it reacts to its ClusterVersion from the start. */
+  private void watchClusterVersion(KubeApiServerEnvironment workload) {
+    if (versionsWatched.add(workload)) {
+      KubernetesClient client = workload.client();
+      watch(
+          client,
+          ApiVersions.CLUSTER_VERSION,
+          "ClusterVersion",
+          event -> upgrade(client),
+          gone -> {});
+    }
+  }
+
+  /**
+   * In {@link World.Workloads#SHARED} mode the first installation's release is reported, and
+   * upgrades are not played.
+   */
+  private void reportVersion(GenericKubernetesResource install, KubernetesClient workload) {
     var versions =
         workload.genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion");
     if (versions.withName("version").get() != null) {
@@ -216,8 +253,8 @@ final class InstalledCluster extends Actor {
    * the Machine Config Operator then updates every Node in place (its kubelet version), and the
    * entry becomes Completed.
    */
-  private void upgrade(GenericKubernetesResource event) {
-    GenericKubernetesResource cv = clusterVersion().get();
+  private void upgrade(KubernetesClient workload) {
+    GenericKubernetesResource cv = clusterVersion(workload).get();
     String image = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "image");
     String requested = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "version");
     String target = requested != null ? requested : image == null ? null : versionOfImage(image);
@@ -241,6 +278,7 @@ final class InstalledCluster extends Actor {
     upgrading.add(partial);
     upgrading.addAll(history);
     writeVersionStatus(
+        workload,
         upgrading,
         target,
         targetImage,
@@ -253,13 +291,14 @@ final class InstalledCluster extends Actor {
     after(
         durations.installationStep(),
         () -> {
-          updateKubelets(target);
+          updateKubelets(workload, target);
           Map<String, Object> completed = new LinkedHashMap<>(partial);
           completed.put("state", "Completed");
           completed.put("completionTime", Fields.now());
           List<Map<String, Object>> done = new ArrayList<>(upgrading);
           done.set(0, completed);
           writeVersionStatus(
+              workload,
               done,
               target,
               targetImage,
@@ -271,7 +310,7 @@ final class InstalledCluster extends Actor {
         });
   }
 
-  private void updateKubelets(String openShiftVersion) {
+  private void updateKubelets(KubernetesClient workload, String openShiftVersion) {
     String kubelet = kubeletVersion(openShiftVersion);
     for (Node node : workload.nodes().list().getItems()) {
       workload
@@ -289,6 +328,7 @@ final class InstalledCluster extends Actor {
    * an explicit null, and a merge patch drops nulls inside lists.
    */
   private void writeVersionStatus(
+      KubernetesClient workload,
       List<Map<String, Object>> history,
       String version,
       String image,
@@ -304,12 +344,12 @@ final class InstalledCluster extends Actor {
                 "value",
                 Map.of("version", version, "image", image)),
             Map.of("op", "replace", "path", "/status/conditions", "value", conditions));
-    clusterVersion()
+    clusterVersion(workload)
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(operations));
   }
 
-  private Resource<GenericKubernetesResource> clusterVersion() {
+  private static Resource<GenericKubernetesResource> clusterVersion(KubernetesClient workload) {
     return workload
         .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
         .withName("version");
@@ -322,8 +362,8 @@ final class InstalledCluster extends Actor {
   }
 
   /** The release the installed cluster runs: the newest Completed entry of its history. */
-  private Optional<String> runningVersion() {
-    return history(clusterVersion().get()).stream()
+  private static Optional<String> runningVersion(KubernetesClient workload) {
+    return history(clusterVersion(workload).get()).stream()
         .filter(h -> "Completed".equals(h.get("state")))
         .map(h -> (String) h.get("version"))
         .findFirst();
@@ -361,11 +401,5 @@ final class InstalledCluster extends Actor {
     String[] parts = openShiftVersion == null ? new String[0] : openShiftVersion.split("\\.");
     int minor = parts.length > 1 && parts[1].matches("\\d+") ? Integer.parseInt(parts[1]) : 20;
     return "v1." + (minor + 13) + ".0";
-  }
-
-  @Override
-  public void close() {
-    super.close();
-    workload.close();
   }
 }

@@ -7,13 +7,12 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays Metal3: CAPM3 (Metal3Cluster; Metal3Machine: choosing a BareMetalHost, handing it the image
@@ -41,10 +40,10 @@ final class Metal3 extends Actor {
    * The host each Metal3Machine claimed (namespace/name to host name): a watch event may still show
    * the host free, or the Metal3Machine without its annotation.
    */
-  private final Map<String, String> claims = new HashMap<>();
+  private final Map<String, String> claims = new ConcurrentHashMap<>();
 
   /** Hosts with a state change scheduled (inspection, provisioning, deprovisioning). */
-  private final Set<String> busy = new HashSet<>();
+  private final Set<String> busy = ConcurrentHashMap.newKeySet();
 
   Metal3(KubernetesClient client, SimulatedDurations durations) {
     super(client);
@@ -176,7 +175,7 @@ final class Metal3 extends Actor {
     }
     GenericKubernetesResource machine =
         owner(m3m, "Machine")
-            .map(o -> resource(ApiVersions.CAPI, "Machine", namespace, o.getName()).get())
+            .map(o -> cached(ApiVersions.CAPI, "Machine", namespace, o.getName()))
             .orElse(null);
     if (machine == null) {
       return;
@@ -192,7 +191,7 @@ final class Metal3 extends Actor {
       return;
     }
     GenericKubernetesResource host =
-        resource(ApiVersions.METAL3, "BareMetalHost", namespace, hostName).get();
+        cached(ApiVersions.METAL3, "BareMetalHost", namespace, hostName);
     if (host != null
         && PROVISIONED.equals(state(host))
         && !Fields.isTrue(m3m, "status", "initialization", "provisioned")) {
@@ -229,12 +228,7 @@ final class Metal3 extends Actor {
   private void claimHost(GenericKubernetesResource m3m, String dataSecret) {
     Map<String, String> selector = Fields.stringMap(m3m, "spec", "hostSelector", "matchLabels");
     GenericKubernetesResource host =
-        client
-            .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
-            .inNamespace(namespace(m3m))
-            .list()
-            .getItems()
-            .stream()
+        cachedIn(ApiVersions.METAL3, "BareMetalHost", namespace(m3m)).stream()
             .filter(h -> AVAILABLE.equals(state(h)) || "ready".equals(state(h)))
             .filter(h -> Fields.get(h, "spec", "consumerRef") == null)
             .filter(h -> !claimedInNamespace(h))
@@ -350,12 +344,7 @@ final class Metal3 extends Actor {
       return;
     }
     // A freed or new host may be what a waiting Metal3Machine needs.
-    client
-        .genericKubernetesResources(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine")
-        .inNamespace(namespace(host))
-        .list()
-        .getItems()
-        .stream()
+    cachedIn(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace(host)).stream()
         .filter(m -> !claims.containsKey(key(m)))
         .forEach(m -> reconcileMachine(namespace(m), name(m)));
   }

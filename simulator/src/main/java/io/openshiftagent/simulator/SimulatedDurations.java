@@ -18,6 +18,11 @@ public record SimulatedDurations(
     Duration hostBoot,
     Duration installationStep) {
 
+  /** Every simulated system reacts at once: what is measured is ours and Cluster API's. */
+  public static SimulatedDurations zero() {
+    return new SimulatedDurations(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+  }
+
   public static SimulatedDurations nearZero() {
     Duration tick = Duration.ofMillis(20);
     return new SimulatedDurations(tick, tick, tick, tick);

@@ -4,18 +4,15 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.javaoperatorsdk.operator.Operator;
-import io.openshiftagent.bootstrap.BootstrapProvider;
-import io.openshiftagent.bootstrap.BootstrapProviderMain;
-import io.openshiftagent.controlplane.ControlPlaneProvider;
-import io.openshiftagent.provider.ControllerScope;
-import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
-import io.openshiftagent.testsupport.TestPaths;
+import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ProviderProcess;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -23,55 +20,106 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs), the real Cluster
- * API core manager, our two providers, the simulated Metal3, hosts and assisted-service, and the
- * installed cluster (a second real kube-apiserver). One installed cluster per world: every
- * installation produces it.
+ * API core manager, our two providers started from their runnable jars, the simulated Metal3, hosts
+ * and assisted-service, and the installed clusters (real kube-apiservers).
  */
 public final class World implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(World.class);
+  private static final Duration PROVIDER_START = Duration.ofSeconds(60);
 
-  /** How often the control-plane provider looks at the installed cluster. */
-  private static final Duration WORKLOAD_POLL = Duration.ofSeconds(5);
+  /**
+   * What the JVM would size itself from in the chart's default container (limits: 512Mi memory, 1
+   * CPU), added to the image's {@code JAVA_TOOL_OPTIONS}.
+   */
+  static final String CONTAINER_LIMITS = "-XX:MaxRAM=512m -XX:ActiveProcessorCount=1";
 
-  private final KubeApiServerEnvironment hub;
-  private final KubeApiServerEnvironment workload;
-  private final CapiManager capi;
+  /** The user agent of the simulated systems' requests, in the hub's audit log. */
+  public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";
+
+  /** Where the simulated assisted-service's CA is published (the Go provider's defaults). */
   private static final String ASSISTED_CA_NAMESPACE = "assisted-installer";
+
   private static final String ASSISTED_CA_SECRET = "assisted-installer-ca";
 
-  private final Deque<AutoCloseable> running = new ArrayDeque<>();
-  private AssistedService assistedService;
-
-  private World(KubeApiServerEnvironment hub, KubeApiServerEnvironment workload, CapiManager capi) {
-    this.hub = hub;
-    this.workload = workload;
-    this.capi = capi;
+  /** Which API server plays each installed cluster. */
+  public enum Workloads {
+    /** One per AgentClusterInstall, started when the installation first needs it: faithful. */
+    PER_CLUSTER,
+    /**
+     * One for every installation, started with the world: cheap, for many clusters. Node names must
+     * be unique across clusters, and the ClusterVersion is shared (no upgrades).
+     */
+    SHARED
   }
 
   /**
-   * Starts everything and returns once it runs.
+   * How a world is built.
    *
-   * @param workDir where the Cluster API manager's files and log go
+   * @param workDir where the Cluster API manager's and the providers' files and logs go
+   * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
    */
+  public record Options(
+      SimulatedDurations durations,
+      Path workDir,
+      Workloads workloads,
+      Duration workloadPollInterval) {
+
+    /** One API server per installed cluster; the installed clusters looked at every 5 s. */
+    public static Options of(SimulatedDurations durations, Path workDir) {
+      return new Options(durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5));
+    }
+
+    public Options withWorkloads(Workloads value) {
+      return new Options(durations, workDir, value, workloadPollInterval);
+    }
+
+    public Options withWorkloadPollInterval(Duration value) {
+      return new Options(durations, workDir, workloads, value);
+    }
+  }
+
+  private final Options options;
+  private final KubeApiServerEnvironment hub;
+  private final WorkloadClusters workloads;
+  private final CapiManager capi;
+  private final Map<ProviderJar, ProviderProcess> providers = new EnumMap<>(ProviderJar.class);
+  private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
+  private final Deque<AutoCloseable> running = new ArrayDeque<>();
+  private AssistedService assistedService;
+
+  private World(
+      Options options, KubeApiServerEnvironment hub, WorkloadClusters workloads, CapiManager capi) {
+    this.options = options;
+    this.hub = hub;
+    this.workloads = workloads;
+    this.capi = capi;
+  }
+
+  /** Starts everything, one API server per installed cluster, and returns once it runs. */
   public static World start(SimulatedDurations durations, Path workDir) throws Exception {
+    return start(Options.of(durations, workDir));
+  }
+
+  /** Starts everything and returns once it runs. */
+  public static World start(Options options) throws Exception {
     long started = System.nanoTime();
     KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
-    KubeApiServerEnvironment workload =
-        KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+    WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     try {
-      CapiManager capi = CapiManager.start(hub.kubeConfigYaml(), hub.newClient(), workDir);
-      world = new World(hub, workload, capi);
-      world.running.push(workload);
+      CapiManager capi =
+          CapiManager.start(hub.kubeConfigYaml(), hub.newClient(), options.workDir());
+      world = new World(options, hub, workloads, capi);
+      world.running.push(workloads);
       world.running.push(capi);
-      world.startSimulation(durations);
+      world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
     } catch (Exception | Error e) {
       if (world != null) {
         world.close();
       } else {
-        workload.close();
+        workloads.close();
       }
       throw e;
     }
@@ -79,34 +127,56 @@ public final class World implements AutoCloseable {
     return world;
   }
 
-  private void startSimulation(SimulatedDurations durations) {
-    assistedService = new AssistedService(hub.newClient(), durations, workload.kubeConfigYaml());
+  private void startSimulation() {
+    assistedService =
+        new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
     for (Actor actor :
         List.of(
-            new Metal3(hub.newClient(), durations),
-            new Hosts(hub.newClient(), durations),
+            new Metal3(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
+            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
             assistedService,
-            new InstalledCluster(hub.newClient(), workload.newClient(), durations))) {
+            new InstalledCluster(
+                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()))) {
       actor.start();
       running.push(actor);
     }
   }
 
-  private void startProviders() {
-    KubernetesClient bootstrapClient = hub.newClient();
-    Operator bootstrap = ProviderOperator.create(bootstrapClient, o -> {});
-    BootstrapProvider.register(
-        bootstrap,
-        bootstrapClient,
-        BootstrapProviderMain.discoveryIgnitionSource(bootstrapClient, bootstrapEnvironment()),
-        "world",
-        ControllerScope.EVERYTHING);
-    bootstrap.start();
-    running.push(bootstrap::stop);
+  /** Both jars at once, as their Deployments start; then waits until both are ready. */
+  private void startProviders() throws InterruptedException {
+    // DiskImage: the jar downloads discovery ignition from the simulated assisted-service's HTTPS
+    // API, named by the InfraEnv's URLs, trusting the CA this world published.
+    start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
+    start(
+        ProviderJar.CONTROLPLANE,
+        Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
+    for (ProviderJar jar : providers.keySet()) {
+      readyAfter.put(jar, providers.get(jar).awaitReady(PROVIDER_START));
+      LOG.info(
+          "{} ready {} ms after its start (pid {}, log {})",
+          jar.command,
+          readyAfter.get(jar).toMillis(),
+          providers.get(jar).pid(),
+          providers.get(jar).log());
+    }
+  }
 
-    Operator controlPlane = ControlPlaneProvider.create(hub.newClient(), WORKLOAD_POLL);
-    controlPlane.start();
-    running.push(controlPlane::stop);
+  /**
+   * One replica, so no leader election (a restarted provider would otherwise wait for its old Lease
+   * to expire); the image's JVM options within the chart's container limits; a GC log.
+   */
+  private void start(ProviderJar jar, Map<String, String> environment) {
+    Path dir = options.workDir().resolve(jar.command);
+    ProviderProcess.Builder builder =
+        ProviderProcess.builder(jar, hub.kubeConfigYaml(), dir)
+            .env("JAVA_TOOL_OPTIONS", jar.imageJavaToolOptions() + " " + CONTAINER_LIMITS)
+            .env("POD_NAME", jar.command)
+            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime")
+            .flag("--leader-elect=false");
+    environment.forEach(builder::env);
+    ProviderProcess process = builder.start();
+    providers.put(jar, process);
+    running.push(process);
   }
 
   /**
@@ -152,13 +222,68 @@ public final class World implements AutoCloseable {
     return hub;
   }
 
-  /** The installed cluster: a cluster-admin client, shared; do not close it. */
+  /** The hub's audit log (every request, Metadata level, JSON lines). */
+  public Path hubAuditLog() {
+    return hub.auditLog().orElseThrow();
+  }
+
+  /**
+   * The installed cluster, when this world has exactly one (or shares one): a cluster-admin client,
+   * shared; do not close it.
+   */
   public KubernetesClient workload() {
-    return workload.client();
+    List<KubeApiServerEnvironment> started = workloads.started();
+    if (started.size() != 1) {
+      throw new IllegalStateException(
+          started.size() + " installed clusters: name one with workload(namespace, name)");
+    }
+    return started.get(0).client();
+  }
+
+  /**
+   * The installed cluster of an AgentClusterInstall (named like its OpenshiftAssistedControlPlane),
+   * waiting for its API server if it is starting: a cluster-admin client, shared; do not close it.
+   */
+  public KubernetesClient workload(String namespace, String clusterInstall) {
+    return workloads.of(namespace, clusterInstall).join().client();
+  }
+
+  public Workloads workloadMode() {
+    return workloads.mode();
   }
 
   public Path capiManagerLog() {
     return capi.log();
+  }
+
+  /** A provider's process: its pid, its log, its probes. */
+  public ProviderProcess provider(ProviderJar jar) {
+    return providers.get(jar);
+  }
+
+  /** How long each provider took from its process's start to {@code /readyz} answering 200. */
+  public Map<ProviderJar, Duration> providersReadyAfterStart() {
+    return Map.copyOf(readyAfter);
+  }
+
+  /** SIGKILL: the provider stops at once, mid-reconcile, as a node failure or OOM kill does. */
+  public void killProvider(ProviderJar jar) throws InterruptedException {
+    providers.get(jar).kill();
+  }
+
+  /**
+   * Starts a provider again (killing it first when it still runs) and waits until it is ready;
+   * returns how long that took from the new process's start.
+   */
+  public Duration restartProvider(ProviderJar jar) throws IOException, InterruptedException {
+    ProviderProcess process = providers.get(jar);
+    if (process.isAlive()) {
+      process.kill();
+    }
+    process.restart();
+    Duration ready = process.awaitReady(PROVIDER_START);
+    readyAfter.put(jar, ready);
+    return ready;
   }
 
   /** Stops everything this world started, last started first; the shared hub keeps running. */

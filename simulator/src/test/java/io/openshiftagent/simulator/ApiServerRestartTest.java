@@ -93,7 +93,7 @@ class ApiServerRestartTest {
     Metal3.labelContractVersions(client);
     Path kubeconfig = Files.writeString(dir.resolve("hub.kubeconfig"), hub.kubeConfigYaml());
     for (ProviderRuntime.Provider provider :
-        List.of(new BootstrapProviderMain(Map.of()), new ControlPlaneProvider())) {
+        List.of(new BootstrapProviderMain(Map.of()), new ControlPlaneProvider(Map.of()))) {
       ProviderOptions options =
           ProviderOptions.parse(
               provider.defaultLeaseName(),

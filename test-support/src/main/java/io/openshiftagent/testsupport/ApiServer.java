@@ -26,6 +26,13 @@ public interface ApiServer {
         .build();
   }
 
+  /** A new client of its own that names itself {@code userAgent} in requests (and audit logs). */
+  default KubernetesClient newClient(String userAgent) {
+    Config config = Config.fromKubeconfig(kubeConfigYaml());
+    config.setUserAgent(userAgent);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
   /** The CRDs installed so far, in the order they were installed. */
   List<CustomResourceDefinition> installedCrds();
 

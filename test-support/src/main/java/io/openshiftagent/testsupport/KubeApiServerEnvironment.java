@@ -4,10 +4,13 @@ import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +28,7 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
   private final String kubeConfigYaml;
   private final KubernetesClient client;
   private final List<CustomResourceDefinition> installedCrds = new ArrayList<>();
+  private final Path auditLog;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private KubeApiServerEnvironment(List<String> extraApiServerFlags) {
@@ -35,9 +39,14 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
             .withApiServerVersion(TestPaths.KUBERNETES_VERSION)
             .withOfflineMode(true)
             .withStartupTimeout(120_000);
+    Path audit = null;
     for (int i = 0; i + 1 < extraApiServerFlags.size(); i += 2) {
       config.withApiServerFlag(extraApiServerFlags.get(i), extraApiServerFlags.get(i + 1));
+      if (extraApiServerFlags.get(i).equals("--audit-log-path")) {
+        audit = Path.of(extraApiServerFlags.get(i + 1));
+      }
     }
+    auditLog = audit;
     long started = System.nanoTime();
     server = new KubeAPIServer(config.build());
     server.start();
@@ -49,7 +58,11 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
         (System.nanoTime() - started) / 1_000_000);
   }
 
-  /** The environment shared by all tests of this JVM, with all CRDs installed. */
+  /**
+   * The environment shared by all tests of this JVM, with all CRDs installed. Its audit log (every
+   * request, Metadata level) is {@code target/kube-apiserver/audit.log} under the working directory
+   * (the module's, under Maven), started afresh.
+   */
   public static synchronized KubeApiServerEnvironment shared() {
     if (sharedStartFailure != null) {
       throw sharedStartFailure;
@@ -57,15 +70,20 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
     if (shared == null) {
       KubeApiServerEnvironment env = null;
       try {
-        env = new KubeApiServerEnvironment(List.of());
+        Path audit = Path.of("target", "kube-apiserver", "audit.log").toAbsolutePath();
+        Files.deleteIfExists(audit);
+        env = new KubeApiServerEnvironment(AuditLog.apiServerFlags(audit));
         env.installedCrds.addAll(CrdInstaller.installFrom(env.client, TestPaths.hubCrds()));
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | IOException e) {
         // Fail every later test the same way instead of starting one server per test.
         if (env != null) {
           env.close();
         }
-        sharedStartFailure = e;
-        throw e;
+        sharedStartFailure =
+            e instanceof RuntimeException r
+                ? r
+                : new UncheckedIOException(e.getMessage(), (IOException) e);
+        throw sharedStartFailure;
       }
       Runtime.getRuntime().addShutdownHook(new Thread(env::close, "kube-apiserver-stop"));
       shared = env;
@@ -79,7 +97,16 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
    * also stopped when the JVM exits.
    */
   public static KubeApiServerEnvironment startIndependent(List<Path> crdDirs) {
-    KubeApiServerEnvironment env = new KubeApiServerEnvironment(List.of());
+    return startIndependent(crdDirs, List.of());
+  }
+
+  /**
+   * Like {@link #startIndependent(List)}, with extra kube-apiserver flags (name, value, name,
+   * value...), e.g. {@link AuditLog#apiServerFlags}.
+   */
+  public static KubeApiServerEnvironment startIndependent(
+      List<Path> crdDirs, List<String> extraApiServerFlags) {
+    KubeApiServerEnvironment env = new KubeApiServerEnvironment(extraApiServerFlags);
     try {
       env.installedCrds.addAll(CrdInstaller.installFrom(env.client, crdDirs));
     } catch (RuntimeException e) {
@@ -90,6 +117,14 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
     return env;
   }
 
+  /**
+   * Starts another management cluster like {@link #shared()} (our CRDs and the upstream ones), with
+   * extra kube-apiserver flags; the caller closes it.
+   */
+  public static KubeApiServerEnvironment startHub(List<String> extraApiServerFlags) {
+    return startIndependent(TestPaths.hubCrds(), extraApiServerFlags);
+  }
+
   @Override
   public KubernetesClient client() {
     return client;
@@ -98,6 +133,11 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
   @Override
   public String kubeConfigYaml() {
     return kubeConfigYaml;
+  }
+
+  /** Where this server writes its audit log, when it was started with one. */
+  public Optional<Path> auditLog() {
+    return Optional.ofNullable(auditLog);
   }
 
   @Override

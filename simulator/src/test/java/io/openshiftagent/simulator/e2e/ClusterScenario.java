@@ -69,9 +69,18 @@ final class ClusterScenario {
     return hub;
   }
 
-  /** The installed cluster's API server. */
+  /**
+   * The installed cluster's API server (one per installation: its AgentClusterInstall is named like
+   * the control plane), waiting for it if it is starting.
+   */
   KubernetesClient workload() {
-    return world.workload();
+    GenericKubernetesResource cluster = cluster();
+    String controlPlane =
+        cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
+    if (controlPlane == null) {
+      throw new IllegalStateException("Cluster " + clusterName + " names no control plane yet");
+    }
+    return world.workload(namespace, controlPlane);
   }
 
   // ---- what the user does ----
@@ -381,10 +390,16 @@ final class ClusterScenario {
           "image",
           string(host, "spec", "image", "url"));
     }
-    out.append("installed cluster's Nodes: ")
-        .append(workload().nodes().list().getItems().stream().map(ClusterScenario::name).toList())
-        .append('\n');
+    out.append("installed cluster's Nodes: ").append(workloadNodes()).append('\n');
     return out.toString();
+  }
+
+  private Object workloadNodes() {
+    try {
+      return workload().nodes().list().getItems().stream().map(ClusterScenario::name).toList();
+    } catch (RuntimeException e) {
+      return "(installed cluster unavailable: " + e.getMessage() + ")";
+    }
   }
 
   private static void dumpConditions(StringBuilder out, GenericKubernetesResource object) {

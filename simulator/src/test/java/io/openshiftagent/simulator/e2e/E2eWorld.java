@@ -2,6 +2,7 @@ package io.openshiftagent.simulator.e2e;
 
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
+import io.openshiftagent.testsupport.ProviderJar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +78,9 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
       dump.append("\n\n").append(scenario.dump());
     }
     dump.append("\nCluster API manager log: ").append(world.capiManagerLog().toAbsolutePath());
+    for (ProviderJar jar : ProviderJar.values()) {
+      dump.append("\n").append(jar.command).append(" log: ").append(world.provider(jar).log());
+    }
     AssertionError withDump = new AssertionError(dump.toString(), failure);
     withDump.setStackTrace(failure.getStackTrace());
     throw withDump;

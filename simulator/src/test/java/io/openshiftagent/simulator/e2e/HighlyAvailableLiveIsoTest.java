@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.testsupport.AuditLog;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +36,15 @@ class HighlyAvailableLiveIsoTest {
         .containsExactly("test-multinode-worker", "test-multinode-worker");
     cluster.assertMachinesMatchTheirNodes();
     assertThat(string(cluster.cluster(), "status", "phase")).isEqualTo("Provisioned");
+    // Our providers ran as their jars, each with its own user agent, as the hub's audit log says.
+    Set<String> userAgents =
+        AuditLog.read(world.world().hubAuditLog()).stream()
+            .filter(r -> r.namespace().equals(cluster.namespace()))
+            .map(AuditLog.Request::userAgent)
+            .collect(Collectors.toSet());
+    assertThat(userAgents)
+        .anyMatch(agent -> agent.startsWith("openshift-agent-bootstrap/0."))
+        .anyMatch(agent -> agent.startsWith("openshift-agent-controlplane/0."));
     // Only Cluster API's defaulting webhook sets these (the CRD has no defaults): it ran.
     GenericKubernetesResource deployment =
         cluster.get(ApiVersions.CAPI, "MachineDeployment", "test-multinode-worker");

@@ -1,0 +1,66 @@
+package io.openshiftagent.controlplane;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.provider.RelevantChange;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which updates of the watched objects can change what the control-plane reconciler decides; the
+ * others (Cluster API's and assisted-service's frequent status rewrites, our own status writes)
+ * wake no reconcile.
+ */
+final class WatchedChanges {
+  private WatchedChanges() {}
+
+  /** Our primary: its status is ours alone, so only the rest counts. */
+  public static final class ControlPlane implements OnUpdateFilter<OpenshiftAssistedControlPlane> {
+    @Override
+    public boolean accept(
+        OpenshiftAssistedControlPlane updated, OpenshiftAssistedControlPlane old) {
+      return RelevantChange.ofMetadata(updated, old);
+    }
+  }
+
+  /** Infrastructure provisioned and failure domains; not the conditions. */
+  static boolean cluster(Cluster updated, Cluster old) {
+    return RelevantChange.ofMetadataOr(
+        updated,
+        old,
+        c ->
+            c.getStatus() == null
+                ? null
+                : new Object[] {c.getStatus().initialization, c.getStatus().failureDomains});
+  }
+
+  /** Readiness and availability, which status and scaling report. */
+  static boolean machine(Machine updated, Machine old) {
+    return RelevantChange.ofMetadataOr(updated, old, WatchedChanges::readiness);
+  }
+
+  /** The installer's state and its description. */
+  static boolean clusterInstall(AgentClusterInstall updated, AgentClusterInstall old) {
+    return RelevantChange.ofMetadataOr(
+        updated, old, a -> a.getStatus() == null ? null : a.getStatus().debugInfo);
+  }
+
+  private static Map<String, String> readiness(Machine machine) {
+    Map<String, String> statuses = new TreeMap<>();
+    List<Condition> conditions =
+        machine.getStatus() == null ? null : machine.getStatus().conditions;
+    if (conditions != null) {
+      for (Condition c : conditions) {
+        if ("Ready".equals(c.getType()) || "Available".equals(c.getType())) {
+          statuses.put(c.getType(), c.getStatus());
+        }
+      }
+    }
+    return statuses;
+  }
+}

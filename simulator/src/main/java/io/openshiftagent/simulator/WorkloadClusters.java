@@ -1,0 +1,109 @@
+package io.openshiftagent.simulator;
+
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPaths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The API servers of the installed clusters, one per AgentClusterInstall, each a real
+ * kube-apiserver and etcd with OpenShift's ClusterVersion CRD, started in the background when the
+ * installation first needs it; or, in {@link World.Workloads#SHARED} mode, one for all of them.
+ */
+final class WorkloadClusters implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkloadClusters.class);
+
+  private final World.Workloads mode;
+  private final Map<String, CompletableFuture<KubeApiServerEnvironment>> byInstall =
+      new ConcurrentHashMap<>();
+
+  /** Starts one server at a time: they are slow to start, and the machine is small. */
+  private final ExecutorService starter =
+      Executors.newSingleThreadExecutor(r -> new Thread(r, "sim-workload-starter"));
+
+  private final CompletableFuture<KubeApiServerEnvironment> shared;
+  private volatile boolean closed;
+
+  WorkloadClusters(World.Workloads mode) {
+    this.mode = mode;
+    this.shared = mode == World.Workloads.SHARED ? startServer("every installation") : null;
+  }
+
+  /** The API server of the cluster this AgentClusterInstall installs, started on first call. */
+  CompletableFuture<KubeApiServerEnvironment> of(String namespace, String clusterInstall) {
+    if (shared != null) {
+      return shared;
+    }
+    return byInstall.computeIfAbsent(
+        namespace + "/" + clusterInstall, key -> startServer("AgentClusterInstall " + key));
+  }
+
+  /** The API server of the cluster this AgentClusterInstall installs, if it has started. */
+  Optional<KubeApiServerEnvironment> ifStarted(String namespace, String clusterInstall) {
+    CompletableFuture<KubeApiServerEnvironment> server =
+        shared != null ? shared : byInstall.get(namespace + "/" + clusterInstall);
+    return server != null && server.isDone() && !server.isCompletedExceptionally()
+        ? Optional.of(server.join())
+        : Optional.empty();
+  }
+
+  /** The servers started so far. */
+  List<KubeApiServerEnvironment> started() {
+    List<KubeApiServerEnvironment> servers = new ArrayList<>();
+    for (CompletableFuture<KubeApiServerEnvironment> server :
+        shared != null ? List.of(shared) : List.copyOf(byInstall.values())) {
+      if (server.isDone() && !server.isCompletedExceptionally()) {
+        servers.add(server.join());
+      }
+    }
+    return servers;
+  }
+
+  World.Workloads mode() {
+    return mode;
+  }
+
+  private CompletableFuture<KubeApiServerEnvironment> startServer(String forWhat) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          if (closed) {
+            throw new IllegalStateException("the world is closing");
+          }
+          long started = System.nanoTime();
+          KubeApiServerEnvironment server =
+              KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+          LOG.info(
+              "workload API server for {} ready in {} ms",
+              forWhat,
+              (System.nanoTime() - started) / 1_000_000);
+          return server;
+        },
+        starter);
+  }
+
+  /** Stops every server started, waiting for one that is starting. */
+  @Override
+  public void close() {
+    closed = true;
+    starter.shutdown();
+    List<CompletableFuture<KubeApiServerEnvironment>> all = new ArrayList<>(byInstall.values());
+    if (shared != null) {
+      all.add(shared);
+    }
+    for (CompletableFuture<KubeApiServerEnvironment> server : all) {
+      try {
+        server.join().close();
+      } catch (RuntimeException failedToStart) {
+        LOG.debug("a workload API server had not started: {}", failedToStart.getMessage());
+      }
+    }
+  }
+}

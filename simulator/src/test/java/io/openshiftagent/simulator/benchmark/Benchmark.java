@@ -1,0 +1,478 @@
+package io.openshiftagent.simulator.benchmark;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.simulator.SimulatedDurations;
+import io.openshiftagent.simulator.World;
+import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.ProviderJar;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The scale benchmark (docs/benchmarks.md): N HA LiveISO clusters of 3 control-plane Machines and M
+ * workers applied at once to a world with zero simulated durations; prints how long each cluster
+ * took, the time our providers add at each stage, their API requests per Machine, their memory and
+ * start-up time, and PASS or FAIL for each target. Run it with {@code hack/benchmark.sh}.
+ */
+public final class Benchmark {
+  private static final long AVAILABLE_TARGET_MS = 60_000;
+  private static final long STAGE_P95_TARGET_MS = 1_000;
+  private static final double REQUESTS_PER_MACHINE_TARGET = 30;
+  private static final long HEAP_TARGET = 256L << 20;
+  private static final long RSS_TARGET = 400L << 20;
+  private static final long READY_TARGET_MS = 5_000;
+  private static final String[] USER_AGENTS = {
+    "openshift-agent-bootstrap/", "openshift-agent-controlplane/"
+  };
+
+  private final int clusters;
+  private final int workers;
+  private final Duration timeout;
+  private final Path workDir;
+  private final List<String> failures = new ArrayList<>();
+
+  private Benchmark(int clusters, int workers, Duration timeout, Path workDir) {
+    this.clusters = clusters;
+    this.workers = workers;
+    this.timeout = timeout;
+    this.workDir = workDir;
+  }
+
+  /**
+   * {@code [--clusters N] [--workers M] [--timeout-minutes T] [--work-dir DIR]}. Exits 0 when every
+   * target is met, 3 when one is missed, 1 when the clusters did not all finish in time.
+   */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    Benchmark benchmark =
+        new Benchmark(
+            Integer.parseInt(options.getOrDefault("clusters", "5")),
+            Integer.parseInt(options.getOrDefault("workers", "2")),
+            Duration.ofMinutes(Long.parseLong(options.getOrDefault("timeout-minutes", "15"))),
+            Path.of(options.getOrDefault("work-dir", "target/benchmark")));
+    int exit = benchmark.run();
+    System.out.flush();
+    System.exit(exit);
+  }
+
+  private int run() throws Exception {
+    int machines = clusters * (3 + workers);
+    String loadBefore = loadAverage();
+    System.out.printf(
+        "openshift-agent scale benchmark, %s%n"
+            + "machine: %d CPUs, %d MiB memory; load average before: %s%n"
+            + "%d clusters x (3 control-plane + %d workers) = %d Machines, LiveISO, simulated"
+            + " durations 0, one shared workload API server%n%n",
+        ZonedDateTime.now().withNano(0),
+        Runtime.getRuntime().availableProcessors(),
+        totalMemoryMiB(),
+        loadBefore,
+        clusters,
+        workers,
+        machines);
+    long worldStarting = System.nanoTime();
+    World.Options options =
+        World.Options.of(SimulatedDurations.zero(), workDir)
+            .withWorkloads(World.Workloads.SHARED)
+            // The production default: the benchmark counts the requests a real deployment makes.
+            .withWorkloadPollInterval(Duration.ofMinutes(1));
+    try (World world = World.start(options);
+        Timeline timeline = new Timeline(world.hub())) {
+      System.out.printf(
+          "world started in %.1f s (log: %s)%n",
+          (System.nanoTime() - worldStarting) / 1e9, workDir.toAbsolutePath());
+      ProviderStages.watch(timeline);
+
+      long applyStart = System.currentTimeMillis();
+      Map<String, Long> applied = apply(world);
+      System.out.printf(
+          "applied %d clusters in %.1f s%n",
+          clusters, (System.currentTimeMillis() - applyStart) / 1e3);
+      boolean finished = awaitAll(timeline, applied);
+      long end = System.currentTimeMillis();
+
+      Map<ProviderJar, Footprint> footprints = new EnumMap<>(ProviderJar.class);
+      for (ProviderJar jar : ProviderJar.values()) {
+        footprints.put(
+            jar,
+            Footprint.of(world.provider(jar), world.provider(jar).log().resolveSibling("gc.log")));
+      }
+      // The API server logs a request once its response is complete: let the last ones land.
+      Thread.sleep(2_000);
+      List<AuditLog.Request> all =
+          AuditLog.read(world.hubAuditLog()).stream()
+              .filter(r -> r.received().toEpochMilli() >= applyStart)
+              .filter(r -> r.received().toEpochMilli() <= end)
+              .toList();
+      List<AuditLog.Request> ours = all.stream().filter(r -> ours(r.userAgent())).toList();
+
+      timeline.write(workDir.resolve("timeline.tsv"));
+      printClusters(timeline, applied);
+      printStages(ProviderStages.measure(timeline, applied.keySet()));
+      printRequests(ours, machines);
+      printClients(all);
+      printProviders(world.providersReadyAfterStart(), footprints);
+      System.out.printf("%nload average after: %s%n", loadAverage());
+      System.out.println(
+          "logs: "
+              + workDir.toAbsolutePath()
+              + " (providers, Cluster API manager, GC), hub audit log: "
+              + world.hubAuditLog());
+      System.out.println();
+      if (!finished) {
+        System.out.println(
+            "NOT FINISHED: not every cluster was Available with all Machines Running"
+                + " within "
+                + timeout);
+        return 1;
+      }
+      targets(timeline, applied, ours, machines, world.providersReadyAfterStart(), footprints);
+      return failures.isEmpty() ? 0 : 3;
+    }
+  }
+
+  // ---- applying and waiting ----
+
+  /** Applies every cluster into a namespace of its own; returns when each one's apply ended. */
+  private Map<String, Long> apply(World world) throws Exception {
+    KubernetesClient hub = world.hub();
+    ExecutorService appliers = Executors.newFixedThreadPool(4);
+    Map<String, Future<Long>> pending = new TreeMap<>();
+    for (int i = 1; i <= clusters; i++) {
+      String cluster = String.format("bench-%02d", i);
+      String ns = world.hubEnvironment().createNamespace(cluster);
+      int index = i;
+      pending.put(
+          ns,
+          appliers.submit(
+              () -> {
+                for (HasMetadata object : ClusterManifests.of(hub, cluster, index, workers)) {
+                  object.getMetadata().setNamespace(ns);
+                  hub.resource(object).create();
+                }
+                return System.currentTimeMillis();
+              }));
+    }
+    Map<String, Long> applied = new TreeMap<>();
+    for (Map.Entry<String, Future<Long>> e : pending.entrySet()) {
+      applied.put(e.getKey(), e.getValue().get());
+    }
+    appliers.shutdown();
+    return applied;
+  }
+
+  /** Prints progress every 5 s until every cluster is done or the timeout passes. */
+  private boolean awaitAll(Timeline timeline, Map<String, Long> applied)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long nextReport = 0;
+    while (System.nanoTime() < deadline) {
+      long available =
+          applied.keySet().stream()
+              .filter(ns -> clusterAvailable(timeline, ns).isPresent())
+              .count();
+      long running =
+          timeline.objects("Machine").stream()
+              .filter(m -> applied.containsKey(m.getMetadata().getNamespace()))
+              .filter(m -> running(timeline, m).isPresent())
+              .count();
+      boolean done = applied.keySet().stream().allMatch(ns -> finished(timeline, ns).isPresent());
+      if (done || System.nanoTime() > nextReport) {
+        System.out.printf(
+            "  %5.0f s: %d/%d clusters Available, %d/%d Machines Running%n",
+            (System.currentTimeMillis()
+                    - applied.values().stream().min(Long::compare).orElseThrow())
+                / 1e3,
+            available,
+            clusters,
+            running,
+            clusters * (3 + workers));
+        nextReport = System.nanoTime() + 5_000_000_000L;
+      }
+      if (done) {
+        return true;
+      }
+      Thread.sleep(250);
+    }
+    return false;
+  }
+
+  private static OptionalLong clusterAvailable(Timeline timeline, String ns) {
+    return timeline.objects("Cluster").stream()
+        .filter(c -> ns.equals(c.getMetadata().getNamespace()))
+        .map(c -> timeline.first("Cluster", ns, c.getMetadata().getName(), "Available"))
+        .findFirst()
+        .orElse(OptionalLong.empty());
+  }
+
+  private static OptionalLong running(Timeline timeline, GenericKubernetesResource machine) {
+    return timeline.first(
+        "Machine",
+        machine.getMetadata().getNamespace(),
+        machine.getMetadata().getName(),
+        "Running");
+  }
+
+  /** When the last of the cluster's Machines was Running, once all of them are. */
+  private OptionalLong allMachinesRunning(Timeline timeline, String ns) {
+    List<OptionalLong> times =
+        timeline.objects("Machine").stream()
+            .filter(m -> ns.equals(m.getMetadata().getNamespace()))
+            .map(m -> running(timeline, m))
+            .toList();
+    if (times.size() < 3 + workers || times.stream().anyMatch(OptionalLong::isEmpty)) {
+      return OptionalLong.empty();
+    }
+    return times.stream().mapToLong(OptionalLong::getAsLong).max();
+  }
+
+  private OptionalLong finished(Timeline timeline, String ns) {
+    OptionalLong available = clusterAvailable(timeline, ns);
+    OptionalLong running = allMachinesRunning(timeline, ns);
+    return available.isPresent() && running.isPresent()
+        ? OptionalLong.of(Math.max(available.getAsLong(), running.getAsLong()))
+        : OptionalLong.empty();
+  }
+
+  // ---- the figures ----
+
+  private void printClusters(Timeline timeline, Map<String, Long> applied) {
+    System.out.printf("%nPer cluster, from the end of its apply (s):%n");
+    header("", "n", "p50", "p95", "max");
+    row(
+        "control plane Available (ours)",
+        since(applied, ns -> controlPlaneAvailable(timeline, ns)));
+    row("Cluster Available (Cluster API)", since(applied, ns -> clusterAvailable(timeline, ns)));
+    row("all Machines Running", since(applied, ns -> allMachinesRunning(timeline, ns)));
+    row("both", since(applied, ns -> finished(timeline, ns)));
+  }
+
+  private static OptionalLong controlPlaneAvailable(Timeline timeline, String ns) {
+    return timeline.objects("OpenshiftAssistedControlPlane").stream()
+        .filter(c -> ns.equals(c.getMetadata().getNamespace()))
+        .map(
+            c ->
+                timeline.first(
+                    "OpenshiftAssistedControlPlane", ns, c.getMetadata().getName(), "Available"))
+        .findFirst()
+        .orElse(OptionalLong.empty());
+  }
+
+  private static List<Long> since(
+      Map<String, Long> applied, java.util.function.Function<String, OptionalLong> event) {
+    List<Long> millis = new ArrayList<>();
+    applied.forEach((ns, t) -> event.apply(ns).ifPresent(e -> millis.add(e - t)));
+    return millis;
+  }
+
+  private static void printStages(List<ProviderStages.Stage> stages) {
+    System.out.printf(
+        "%nTime our providers add at each stage, from the last event they wait on to their write"
+            + " (ms):%n");
+    header("", "n", "p50", "p95", "max");
+    for (ProviderStages.Stage stage : stages) {
+      Percentiles p = Percentiles.of(stage.millis());
+      System.out.printf(
+          "  %-46s %5d %7d %7d %7d%n",
+          stage.provider() + ": " + stage.name(), p.count(), p.p50(), p.p95(), p.max());
+    }
+    System.out.println("  (each stage: waits for -> writes)");
+    for (ProviderStages.Stage stage : stages) {
+      System.out.printf("    %s: %s -> %s%n", stage.name(), stage.waitsFor(), stage.writes());
+    }
+  }
+
+  private static void printRequests(List<AuditLog.Request> ours, int machines) {
+    System.out.printf(
+        "%nAPI requests to the hub per Machine, from the first apply to the end (%d Machines; from"
+            + " the audit log):%n",
+        machines);
+    Map<AuditLog.Count, Long> counts = AuditLog.countByUserAgentVerbAndResource(ours);
+    Map<String, Long> perAgent = new TreeMap<>();
+    counts.forEach((c, n) -> perAgent.merge(c.userAgent(), n, Long::sum));
+    for (Map.Entry<String, Long> agent : perAgent.entrySet()) {
+      System.out.printf(
+          "  %-44s %7d  %6.1f per Machine%n",
+          agent.getKey(), agent.getValue(), agent.getValue() / (double) machines);
+      counts.entrySet().stream()
+          .filter(e -> e.getKey().userAgent().equals(agent.getKey()))
+          .sorted(Map.Entry.<AuditLog.Count, Long>comparingByValue().reversed())
+          .forEach(
+              e ->
+                  System.out.printf(
+                      "    %-42s %7d  %6.2f%n",
+                      e.getKey().verb() + " " + e.getKey().resource(),
+                      e.getValue(),
+                      e.getValue() / (double) machines));
+    }
+    System.out.printf(
+        "  %-44s %7d  %6.1f per Machine%n", "both", ours.size(), ours.size() / (double) machines);
+  }
+
+  /** Who loads the hub: every client's requests in the same window, and the server's time. */
+  private static void printClients(List<AuditLog.Request> all) {
+    System.out.printf(
+        "%nAll requests to the hub in that window, by client (user agent up to '/'):%n");
+    Map<String, List<AuditLog.Request>> byClient = new TreeMap<>();
+    for (AuditLog.Request r : all) {
+      byClient
+          .computeIfAbsent(r.userAgent().replaceFirst("/.*", ""), k -> new ArrayList<>())
+          .add(r);
+    }
+    System.out.printf("  %-44s %7s %12s %12s%n", "", "requests", "server p50", "server p95");
+    byClient.forEach(
+        (client, requests) -> {
+          Percentiles p =
+              Percentiles.of(
+                  requests.stream()
+                      .filter(r -> !r.verb().equals("watch"))
+                      .map(r -> Duration.between(r.received(), r.completed()).toMillis())
+                      .toList());
+          System.out.printf(
+              "  %-44s %7d %9d ms %9d ms%n", client, requests.size(), p.p50(), p.p95());
+        });
+  }
+
+  private static void printProviders(
+      Map<ProviderJar, Duration> ready, Map<ProviderJar, Footprint> footprints) {
+    System.out.printf("%nProviders (JVM: the image's JAVA_TOOL_OPTIONS in the chart's limits):%n");
+    System.out.printf(
+        "  %-22s %9s %10s %10s %10s %5s %10s%n",
+        "", "ready", "heap peak", "committed", "live peak", "GCs", "RSS peak");
+    for (ProviderJar jar : ProviderJar.values()) {
+      List<String> f = footprints.get(jar).describe();
+      System.out.printf(
+          "  %-22s %7.1f s %10s %10s %10s %5s %10s%n",
+          jar.command,
+          ready.get(jar).toMillis() / 1e3,
+          f.get(0),
+          f.get(1),
+          f.get(2),
+          f.get(3),
+          f.get(4));
+    }
+  }
+
+  private void targets(
+      Timeline timeline,
+      Map<String, Long> applied,
+      List<AuditLog.Request> ours,
+      int machines,
+      Map<ProviderJar, Duration> ready,
+      Map<ProviderJar, Footprint> footprints) {
+    System.out.println("Targets:");
+    long slowest =
+        since(applied, ns -> clusterAvailable(timeline, ns)).stream()
+            .mapToLong(Long::longValue)
+            .max()
+            .orElse(Long.MAX_VALUE);
+    target(
+        slowest <= AVAILABLE_TARGET_MS,
+        "every cluster Available within 60 s of its apply (slowest %.1f s)",
+        slowest / 1e3);
+    ProviderStages.Stage worst =
+        ProviderStages.measure(timeline, applied.keySet()).stream()
+            .max(java.util.Comparator.comparingLong(s -> Percentiles.of(s.millis()).p95()))
+            .orElseThrow();
+    long worstP95 = Percentiles.of(worst.millis()).p95();
+    target(
+        worstP95 <= STAGE_P95_TARGET_MS,
+        "provider-added latency p95 <= 1 s at every stage (highest: %s, %d ms)",
+        worst.name(),
+        worstP95);
+    double perMachine = ours.size() / (double) machines;
+    target(
+        perMachine <= REQUESTS_PER_MACHINE_TARGET,
+        "<= 30 API requests per Machine, both providers together (%.1f)",
+        perMachine);
+    for (ProviderJar jar : ProviderJar.values()) {
+      Footprint f = footprints.get(jar);
+      target(
+          f.peakHeapUsed() <= HEAP_TARGET,
+          "%s heap <= 256 MiB (peak %s)",
+          jar.command,
+          Footprint.mib(f.peakHeapUsed()));
+      target(
+          f.peakRss() <= RSS_TARGET,
+          "%s RSS <= 400 MiB (peak %s)",
+          jar.command,
+          Footprint.mib(f.peakRss()));
+      target(
+          ready.get(jar).toMillis() <= READY_TARGET_MS,
+          "%s ready <= 5 s after its start (%.1f s)",
+          jar.command,
+          ready.get(jar).toMillis() / 1e3);
+    }
+  }
+
+  private void target(boolean met, String format, Object... args) {
+    String line = String.format(format, args);
+    System.out.println("  " + (met ? "PASS " : "FAIL ") + line);
+    if (!met) {
+      failures.add(line);
+    }
+  }
+
+  // ---- printing ----
+
+  private static void header(String first, String... columns) {
+    System.out.printf(
+        "  %-46s %5s %7s %7s %7s%n", first, columns[0], columns[1], columns[2], columns[3]);
+  }
+
+  private static void row(String name, List<Long> millis) {
+    Percentiles p = Percentiles.of(millis);
+    System.out.printf(
+        "  %-46s %5d %7.1f %7.1f %7.1f%n",
+        name, p.count(), p.p50() / 1e3, p.p95() / 1e3, p.max() / 1e3);
+  }
+
+  private static boolean ours(String userAgent) {
+    for (String agent : USER_AGENTS) {
+      if (userAgent.startsWith(agent)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + " " + parts[1] + " " + parts[2] + " (1, 5, 15 min)";
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static long totalMemoryMiB() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (line.startsWith("MemTotal:")) {
+          return Long.parseLong(line.replaceAll("\\D", "")) / 1024;
+        }
+      }
+    } catch (IOException e) {
+      // Not Linux: reported as 0.
+    }
+    return 0;
+  }
+}

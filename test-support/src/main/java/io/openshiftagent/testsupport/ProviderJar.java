@@ -1,0 +1,54 @@
+package io.openshiftagent.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One of our providers' runnable (shaded) jars, as {@code mvn package} builds them: in a reactor
+ * build the provider modules are packaged before the test-only modules that start them.
+ */
+public enum ProviderJar {
+  BOOTSTRAP("bootstrap-provider"),
+  CONTROLPLANE("controlplane-provider");
+
+  private static final Pattern JAVA_TOOL_OPTIONS =
+      Pattern.compile("(?m)^ENV JAVA_TOOL_OPTIONS=\"([^\"]+)\"");
+
+  /** The module, the jar's base name and the command name its --help prints. */
+  public final String command;
+
+  ProviderJar(String command) {
+    this.command = command;
+  }
+
+  /** The jar; fails with what to run when it has not been built. */
+  public Path path() {
+    Path jar = TestPaths.repoRoot().resolve(command).resolve("target").resolve(command + ".jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(
+          jar
+              + " is missing: build it with `mvn -B package -DskipTests -pl "
+              + command
+              + " -am` (mvn verify builds it before the tests that start it)");
+    }
+    return jar;
+  }
+
+  /** The JVM options the provider's container image sets ({@code JAVA_TOOL_OPTIONS}). */
+  public String imageJavaToolOptions() {
+    Path dockerfile = TestPaths.repoRoot().resolve(command).resolve("Dockerfile");
+    try {
+      Matcher env = JAVA_TOOL_OPTIONS.matcher(Files.readString(dockerfile));
+      if (!env.find()) {
+        throw new IllegalStateException(dockerfile + " sets no ENV JAVA_TOOL_OPTIONS=\"...\"");
+      }
+      return env.group(1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
