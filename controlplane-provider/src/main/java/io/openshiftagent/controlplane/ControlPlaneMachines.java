@@ -537,12 +537,8 @@ final class ControlPlaneMachines {
     PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
     ssa.setFieldManager(fieldManager);
     ssa.setForce(true);
-    client
-        .resources(Machine.class)
-        .inNamespace(machine.getMetadata().getNamespace())
-        .withName(machine.getMetadata().getName())
-        .subresource("status")
-        .patch(ssa, Serialization.asJson(apply));
+    // With the object at hand, fabric8 patches in one request (by name, it would read it first).
+    client.resource(machine).subresource("status").patch(ssa, Serialization.asJson(apply));
   }
 
   /** What UpToDate reads of the Machine's infrastructure machine: its name and annotations. */
