@@ -17,6 +17,7 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient;
 import io.openshiftagent.provider.ControllerScope;
+import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.testsupport.FakeAssistedService;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -190,6 +191,7 @@ class DiskImageOverHttpsTest {
   }
 
   private static void assertNoTokenInConditionsOrEvents() {
+    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
     String tokenSignature = TOKEN.substring(TOKEN.lastIndexOf('.') + 1);
     world
         .client
