@@ -22,9 +22,11 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.provider.ControllerScope;
+import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -670,7 +672,9 @@ class BootstrapFlowTest {
     return config == null || config.getStatus() == null ? null : config.getStatus().conditions;
   }
 
+  /** The reasons of the Events in the test's namespace, once those recorded so far are written. */
   static List<String> eventReasons(World world) {
+    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
     return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()
         .map(Event::getReason)
         .toList();

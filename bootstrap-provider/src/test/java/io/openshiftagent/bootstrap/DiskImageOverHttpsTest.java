@@ -15,6 +15,7 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient;
 import io.openshiftagent.provider.ControllerScope;
+import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.provider.Logging;
 import io.openshiftagent.provider.ProviderOperator;
 import io.openshiftagent.testsupport.FakeAssistedService;
@@ -210,6 +211,7 @@ class DiskImageOverHttpsTest {
    * condition in the namespace has the token or the ignition.
    */
   private static void assertNoTokenInConditionsOrEvents() {
+    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
     // The fake assisted-service's JDK HTTP server logs the URLs it is asked for, as the real
     // one's access log would: that is the service's log, not the provider's.
     List<String> providerLog =

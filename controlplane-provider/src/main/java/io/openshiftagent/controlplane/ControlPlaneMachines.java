@@ -52,6 +52,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -67,6 +70,16 @@ final class ControlPlaneMachines {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
   static final int MIN_HIGHLY_AVAILABLE = 3;
+
+  /** Makes the Machines of one scale-up in parallel; shared by all reconciles. */
+  private static final ExecutorService CREATORS =
+      Executors.newFixedThreadPool(
+          4,
+          r -> {
+            Thread t = new Thread(r, "machine-creator");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final KubernetesClient client;
   private final InfrastructureTemplates infrastructure;
@@ -177,16 +190,9 @@ final class ControlPlaneMachines {
       status.setTrue(SCALING_UP, SCALING_UP, what);
       if (liveMachines(scope).size() == current) { // the cache may lag behind our last creation
         Optional<GenericKubernetesResource> template = infrastructureTemplate(scope, status);
-        List<Machine> all = new ArrayList<>(machines);
         // Before the installation every missing Machine is made at once; after it, one.
         int missing = template.isEmpty() ? 0 : installed ? 1 : desired - current;
-        for (int i = 0; i < missing; i++) {
-          Optional<Machine> created = createMachine(scope, template.get(), all, status);
-          if (created.isEmpty()) {
-            break;
-          }
-          all.add(created.get());
-        }
+        createMachines(scope, template.orElse(null), missing, status);
       }
     } else if (current > desired) {
       String what = "scaling down from " + current + " to " + desired + " Machines";
@@ -297,20 +303,48 @@ final class ControlPlaneMachines {
   }
 
   /**
-   * Creates the infrastructure clone, the config and the Machine, undoing the first on failure;
-   * returns the Machine, or empty when it could not be made (the status says why).
+   * Creates {@code count} Machines: names and failure domains chosen one after the other, then each
+   * Machine's objects made in order, the Machines in parallel (installing hosts wait for all).
    */
-  private Optional<Machine> createMachine(
+  private void createMachines(
       ControlPlaneScope scope,
       GenericKubernetesResource template,
-      List<Machine> machines,
+      int count,
       StatusBuilder status) {
+    List<Machine> machines = new ArrayList<>(scope.machines());
+    List<Machine> planned = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = ObjectNames.fit(scope.cp().getMetadata().getName(), 240) + "-" + randomSuffix();
+      Optional<String> failureDomain =
+          MachineSelection.failureDomainForNewMachine(
+              scope.cluster().getStatus() == null
+                  ? null
+                  : scope.cluster().getStatus().failureDomains,
+              machines);
+      Machine machine = machine(scope, name, template, failureDomain.orElse(null));
+      planned.add(machine);
+      machines.add(machine);
+    }
+    List<CompletableFuture<Optional<String>>> creations =
+        planned.stream()
+            .map(m -> CompletableFuture.supplyAsync(() -> create(scope, template, m), CREATORS))
+            .toList();
+    for (CompletableFuture<Optional<String>> creation : creations) {
+      creation
+          .join()
+          .ifPresent(failure -> status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, failure));
+    }
+  }
+
+  /**
+   * Creates the infrastructure clone, the config and the Machine, undoing the first on failure;
+   * returns why it failed, if it did.
+   */
+  private Optional<String> create(
+      ControlPlaneScope scope, GenericKubernetesResource template, Machine planned) {
     OpenshiftAssistedControlPlane cp = scope.cp();
-    String name = ObjectNames.fit(cp.getMetadata().getName(), 240) + "-" + randomSuffix();
-    Optional<String> failureDomain =
-        MachineSelection.failureDomainForNewMachine(
-            scope.cluster().getStatus() == null ? null : scope.cluster().getStatus().failureDomains,
-            machines);
+    String name = planned.getMetadata().getName();
+    Optional<String> failureDomain = Optional.ofNullable(planned.getSpec().failureDomain);
     List<HasMetadata> created = new ArrayList<>();
     try {
       GenericKubernetesResource clone =
@@ -318,8 +352,7 @@ final class ControlPlaneMachines {
       created.add(clone);
       infrastructure.remember(clone);
       created.add(client.resource(config(scope, name)).create());
-      Machine machine =
-          client.resource(machine(scope, name, template, failureDomain.orElse(null))).create();
+      Machine machine = client.resource(planned).create();
       onCreated.accept(machine);
       LOG.info(
           "created control-plane Machine {}/{} in failure domain {}",
@@ -333,7 +366,7 @@ final class ControlPlaneMachines {
           "Created Machine "
               + name
               + failureDomain.map(fd -> " in failure domain " + fd).orElse(""));
-      return Optional.of(machine);
+      return Optional.empty();
     } catch (KubernetesClientException e) {
       for (HasMetadata object : created) {
         client.resource(object).delete();
@@ -343,8 +376,7 @@ final class ControlPlaneMachines {
           "could not create a control-plane Machine: "
               + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
       events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
-      status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, message);
-      return Optional.empty();
+      return Optional.of(message);
     }
   }
 
@@ -537,12 +569,8 @@ final class ControlPlaneMachines {
     PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
     ssa.setFieldManager(fieldManager);
     ssa.setForce(true);
-    client
-        .resources(Machine.class)
-        .inNamespace(machine.getMetadata().getNamespace())
-        .withName(machine.getMetadata().getName())
-        .subresource("status")
-        .patch(ssa, Serialization.asJson(apply));
+    // With the object at hand, fabric8 patches in one request (by name, it would read it first).
+    client.resource(machine).subresource("status").patch(ssa, Serialization.asJson(apply));
   }
 
   /** What UpToDate reads of the Machine's infrastructure machine: its name and annotations. */

@@ -16,6 +16,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneTemplate;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.provider.EventRecorder;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
@@ -129,6 +130,7 @@ class ControlPlaneMachinesTest {
         });
     c.awaitCondition("cp", "MachinesReady", "NotReady");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
     assertThat(
             client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
                 .filter(e -> "MachineCreated".equals(e.getReason()))

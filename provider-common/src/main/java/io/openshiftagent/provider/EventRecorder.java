@@ -6,19 +6,27 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes Kubernetes Events (events.k8s.io/v1) about objects, for notable transitions a person
- * watching {@code kubectl describe} or {@code kubectl get events} should see. An Event that cannot
- * be written is logged and dropped: events are best effort and must never fail a reconcile.
- * Messages must never carry secrets.
+ * watching {@code kubectl describe} or {@code kubectl get events} should see. Events are best
+ * effort: they are written in the background, in order, so that a reconcile never waits for them,
+ * and one that cannot be written (or finds a full queue) is logged and dropped. Messages must never
+ * carry secrets.
  */
 public final class EventRecorder {
   public static final String NORMAL = "Normal";
@@ -26,6 +34,21 @@ public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");
+
+  /** One writer for the process: Events keep their order, and a burst waits in a bounded queue. */
+  private static final ExecutorService WRITER =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          0,
+          TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(10_000),
+          r -> {
+            Thread t = new Thread(r, "event-writer");
+            t.setDaemon(true);
+            return t;
+          },
+          (r, executor) -> LOG.warn("dropped an Event: too many are waiting to be written"));
 
   private final KubernetesClient client;
   private final String controller;
@@ -39,6 +62,24 @@ public final class EventRecorder {
     this.client = client;
     this.controller = controller;
     this.instance = instance;
+  }
+
+  /**
+   * Waits until the Events recorded so far in this process are written (or dropped); false when
+   * {@code timeout} passed first. Called on stop, and by tests before they read Events.
+   */
+  public static boolean flush(Duration timeout) {
+    try {
+      WRITER.submit(() -> {}).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException | RejectedExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   public void normal(HasMetadata regarding, String reason, String action, String note) {
@@ -81,20 +122,23 @@ public final class EventRecorder {
                     .withResourceVersion(regarding.getMetadata().getResourceVersion())
                     .build())
             .build();
-    try {
-      client
-          .events()
-          .v1()
-          .events()
-          .inNamespace(event.getMetadata().getNamespace())
-          .resource(event)
-          .create();
-    } catch (KubernetesClientException e) {
-      LOG.warn(
-          "could not record event {} on {}: {}",
-          reason,
-          regarding.getMetadata().getName(),
-          e.getMessage());
-    }
+    WRITER.execute(
+        () -> {
+          try {
+            client
+                .events()
+                .v1()
+                .events()
+                .inNamespace(event.getMetadata().getNamespace())
+                .resource(event)
+                .create();
+          } catch (RuntimeException e) { // refused, or the client closed meanwhile
+            LOG.warn(
+                "could not record event {} on {}: {}",
+                reason,
+                regarding.getMetadata().getName(),
+                e.getMessage());
+          }
+        });
   }
 }

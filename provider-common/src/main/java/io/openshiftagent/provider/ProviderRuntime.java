@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -250,6 +251,7 @@ public final class ProviderRuntime implements AutoCloseable {
       if (leaseRelease != null) {
         leaseRelease.release();
       }
+      EventRecorder.flush(Duration.ofSeconds(2));
     } finally {
       servers.forEach(ProbeServer::close);
       client.close();

@@ -1,6 +1,7 @@
 package io.openshiftagent.simulator;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -196,12 +197,17 @@ abstract class Actor implements AutoCloseable {
         k -> client.genericKubernetesResources(apiVersion, kind).inAnyNamespace().inform());
   }
 
+  /**
+   * An object by name. It carries a stub of the object, so that a patch is one request (fabric8
+   * reads an object it does not have before patching it).
+   */
   protected Resource<GenericKubernetesResource> resource(
       String apiVersion, String kind, String namespace, String name) {
-    return client
-        .genericKubernetesResources(apiVersion, kind)
-        .inNamespace(namespace)
-        .withName(name);
+    GenericKubernetesResource stub = new GenericKubernetesResource();
+    stub.setApiVersion(apiVersion);
+    stub.setKind(kind);
+    stub.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
+    return client.resource(stub);
   }
 
   protected static void mergePatch(Resource<GenericKubernetesResource> target, OwnedFieldsPatch p) {

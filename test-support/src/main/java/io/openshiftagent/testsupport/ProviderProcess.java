@@ -218,6 +218,11 @@ public final class ProviderProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** The CPU time the running process has used so far, user and system. */
+  public Duration cpuTime() {
+    return process.info().totalCpuDuration().orElse(Duration.ZERO);
+  }
+
   /** The peak resident set size of the running process so far (VmHWM), in bytes. */
   public long peakResidentBytes() throws IOException {
     Matcher m = VM_HWM.matcher(Files.readString(Path.of("/proc", Long.toString(pid()), "status")));

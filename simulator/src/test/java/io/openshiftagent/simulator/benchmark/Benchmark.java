@@ -355,19 +355,20 @@ public final class Benchmark {
       Map<ProviderJar, Duration> ready, Map<ProviderJar, Footprint> footprints) {
     System.out.printf("%nProviders (JVM: the image's JAVA_TOOL_OPTIONS in the chart's limits):%n");
     System.out.printf(
-        "  %-22s %9s %10s %10s %10s %5s %10s%n",
-        "", "ready", "heap peak", "committed", "live peak", "GCs", "RSS peak");
+        "  %-22s %9s %10s %10s %10s %5s %10s %8s%n",
+        "", "ready", "heap peak", "committed", "live peak", "GCs", "RSS peak", "CPU");
     for (ProviderJar jar : ProviderJar.values()) {
       List<String> f = footprints.get(jar).describe();
       System.out.printf(
-          "  %-22s %7.1f s %10s %10s %10s %5s %10s%n",
+          "  %-22s %7.1f s %10s %10s %10s %5s %10s %8s%n",
           jar.command,
           ready.get(jar).toMillis() / 1e3,
           f.get(0),
           f.get(1),
           f.get(2),
           f.get(3),
-          f.get(4));
+          f.get(4),
+          f.get(5));
     }
   }
 

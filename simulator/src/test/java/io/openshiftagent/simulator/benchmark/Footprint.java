@@ -4,6 +4,7 @@ import io.openshiftagent.testsupport.ProviderProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,13 +12,18 @@ import java.util.regex.Pattern;
 /**
  * A provider process's memory over its life: from its GC log, the most heap it ever used (just
  * before a collection, or now), the most it committed and the most that survived a collection; from
- * the kernel, its peak resident set size (VmHWM).
+ * the kernel, its peak resident set size (VmHWM) and the CPU time it used.
  *
  * @param peakHeapUsed the heap in use at its highest, garbage included
  * @param peakLiveHeap the heap in use just after a collection, at its highest
  */
 record Footprint(
-    long peakHeapUsed, long peakHeapCommitted, long peakLiveHeap, int collections, long peakRss) {
+    long peakHeapUsed,
+    long peakHeapCommitted,
+    long peakLiveHeap,
+    int collections,
+    long peakRss,
+    Duration cpu) {
 
   /** {@code GC(12) Pause Young (Allocation Failure) 45M->12M(98M) 3.210ms} */
   private static final Pattern PAUSE =
@@ -34,7 +40,8 @@ record Footprint(
         collected.peakHeapCommitted(),
         collected.peakLiveHeap(),
         collected.collections(),
-        process.peakResidentBytes());
+        process.peakResidentBytes(),
+        process.cpuTime());
   }
 
   /** What the collections' lines of a GC log ({@code -Xlog:gc}) say; no RSS. */
@@ -52,7 +59,7 @@ record Footprint(
         committed = Math.max(committed, bytes(m.group(5), m.group(6)));
       }
     }
-    return new Footprint(used, committed, live, collections, 0);
+    return new Footprint(used, committed, live, collections, 0, Duration.ZERO);
   }
 
   /** The heap in use now, summed over its pools, from the Prometheus text. */
@@ -84,6 +91,7 @@ record Footprint(
         mib(peakHeapCommitted),
         mib(peakLiveHeap),
         "" + collections,
-        mib(peakRss));
+        mib(peakRss),
+        String.format("%.0f s", cpu.toMillis() / 1e3));
   }
 }
