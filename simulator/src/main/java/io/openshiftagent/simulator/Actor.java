@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -127,6 +128,30 @@ abstract class Actor implements AutoCloseable {
   protected static void mergePatchStatus(
       Resource<GenericKubernetesResource> target, OwnedFieldsPatch p) {
     target.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), p.toJson());
+  }
+
+  /**
+   * The reconcile of a controller with a finalizer: the object as it is now; while it lives, the
+   * finalizer held and {@code reconcile}; once it is being deleted, {@code cleanUp}, which says
+   * whether the cleanup is done and the finalizer can go.
+   */
+  protected void reconcileWithFinalizer(
+      GenericKubernetesResource event,
+      String finalizer,
+      Consumer<GenericKubernetesResource> reconcile,
+      Predicate<GenericKubernetesResource> cleanUp) {
+    GenericKubernetesResource object = current(event);
+    if (object == null) {
+      return;
+    }
+    if (isDeleting(object)) {
+      if (cleanUp.test(object)) {
+        releaseFinalizer(object, finalizer);
+      }
+      return;
+    }
+    holdFinalizer(object, finalizer);
+    reconcile.accept(object);
   }
 
   /**

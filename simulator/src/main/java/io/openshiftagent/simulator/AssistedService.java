@@ -107,20 +107,17 @@ final class AssistedService extends Actor {
   // ---- InfraEnv ----
 
   private void reconcileInfraEnv(GenericKubernetesResource event) {
-    GenericKubernetesResource infraEnv = current(event);
-    if (infraEnv == null) {
-      return;
-    }
-    if (isDeleting(infraEnv)) {
-      // Deregistered from the service's database; Kubernetes' garbage collector then deletes its
-      // Agents, whose owner it is (collectAgents).
-      releaseFinalizer(infraEnv, INFRAENV_FINALIZER);
-      return;
-    }
-    holdFinalizer(infraEnv, INFRAENV_FINALIZER);
-    if (Fields.string(infraEnv, "status", "isoDownloadURL") == null) {
-      publishImage(infraEnv);
-    }
+    reconcileWithFinalizer(
+        event,
+        INFRAENV_FINALIZER,
+        infraEnv -> {
+          if (Fields.string(infraEnv, "status", "isoDownloadURL") == null) {
+            publishImage(infraEnv);
+          }
+        },
+        // Deregistered from the service's database; Kubernetes' garbage collector then deletes
+        // its Agents, whose owner it is (collectAgents).
+        deleted -> true);
   }
 
   private void publishImage(GenericKubernetesResource infraEnv) {
@@ -156,26 +153,23 @@ final class AssistedService extends Actor {
   // ---- Agent ----
 
   private void reconcileAgent(GenericKubernetesResource event) {
-    GenericKubernetesResource agent = current(event);
-    if (agent == null) {
-      return;
-    }
-    if (isDeleting(agent)) {
-      deprovisionAgent(agent);
-      return;
-    }
-    holdFinalizer(agent, AGENT_FINALIZER);
-    GenericKubernetesResource install = clusterInstallOf(client, agent);
-    if (install != null) {
-      reconcileInstall(install);
-    }
+    reconcileWithFinalizer(
+        event,
+        AGENT_FINALIZER,
+        agent -> {
+          GenericKubernetesResource install = clusterInstallOf(client, agent);
+          if (install != null) {
+            reconcileInstall(install);
+          }
+        },
+        this::deprovisionAgent);
   }
 
   /**
    * An Agent deleted while its cluster and InfraEnv still exist leaves the cluster: its Node is
    * removed from the installed cluster. Then the host is deregistered.
    */
-  private void deprovisionAgent(GenericKubernetesResource agent) {
+  private boolean deprovisionAgent(GenericKubernetesResource agent) {
     String deployment = Fields.string(agent, "spec", "clusterDeploymentName", "name");
     String infraEnv = Fields.label(agent, ExternalKinds.INFRAENV_LABEL);
     String hostname = hostname(agent);
@@ -190,7 +184,7 @@ final class AssistedService extends Actor {
       log.info("Agent {} deleted: removed Node {} from its cluster", name(agent), hostname);
     }
     hostsInstalling.remove(key(agent));
-    releaseFinalizer(agent, AGENT_FINALIZER);
+    return true;
   }
 
   static String hostname(GenericKubernetesResource agent) {
@@ -209,15 +203,11 @@ final class AssistedService extends Actor {
   // ---- AgentClusterInstall ----
 
   private void reconcileInstall(GenericKubernetesResource event) {
-    GenericKubernetesResource install = current(event);
-    if (install == null) {
-      return;
-    }
-    if (isDeleting(install)) {
-      deprovisionInstall(install);
-      return;
-    }
-    holdFinalizer(install, INSTALL_FINALIZER);
+    reconcileWithFinalizer(event, INSTALL_FINALIZER, this::advance, this::deprovisionInstall);
+  }
+
+  /** The state machine of an installation. */
+  private void advance(GenericKubernetesResource install) {
     String key = key(install);
     String state = state(install);
     List<GenericKubernetesResource> approved =
@@ -260,7 +250,7 @@ final class AssistedService extends Actor {
    * are deleted when their InfraEnv was made for that cluster, unbound otherwise; then the cluster
    * is deregistered.
    */
-  private void deprovisionInstall(GenericKubernetesResource install) {
+  private boolean deprovisionInstall(GenericKubernetesResource install) {
     String deployment = Fields.string(install, "spec", "clusterDeploymentRef", "name");
     for (GenericKubernetesResource agent : boundAgents(install)) {
       var target = resource(ApiVersions.AGENT_INSTALL, "Agent", namespace(agent), name(agent));
@@ -272,7 +262,7 @@ final class AssistedService extends Actor {
     }
     installsStarted.remove(key(install));
     installsFinished.remove(key(install));
-    releaseFinalizer(install, INSTALL_FINALIZER);
+    return true;
   }
 
   private boolean infraEnvMadeFor(
@@ -314,11 +304,11 @@ final class AssistedService extends Actor {
 
   private void installHost(GenericKubernetesResource agent) {
     if (hostsInstalling.add(key(agent))) {
-      advance(agent, 0);
+      advanceStage(agent, 0);
     }
   }
 
-  private void advance(GenericKubernetesResource agent, int stage) {
+  private void advanceStage(GenericKubernetesResource agent, int stage) {
     after(
         durations.installationStep(),
         () -> {
@@ -334,7 +324,7 @@ final class AssistedService extends Actor {
                       "debugInfo",
                       "state"));
           if (!last) {
-            advance(agent, stage + 1);
+            advanceStage(agent, stage + 1);
           }
         });
   }
@@ -408,14 +398,10 @@ final class AssistedService extends Actor {
    * AgentClusterInstall and wait until that is gone.
    */
   private void reconcileClusterDeployment(GenericKubernetesResource event) {
-    GenericKubernetesResource deployment = current(event);
-    if (deployment == null) {
-      return;
-    }
-    if (!isDeleting(deployment)) {
-      holdFinalizer(deployment, DEPLOYMENT_FINALIZER);
-      return;
-    }
+    reconcileWithFinalizer(event, DEPLOYMENT_FINALIZER, deployment -> {}, this::clusterInstallGone);
+  }
+
+  private boolean clusterInstallGone(GenericKubernetesResource deployment) {
     String install = Fields.string(deployment, "spec", "clusterInstallRef", "name");
     var target =
         install == null
@@ -424,9 +410,9 @@ final class AssistedService extends Actor {
                 ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", namespace(deployment), install);
     if (target != null && target.get() != null) {
       target.delete();
-      return; // its deletion event brings us back
+      return false; // its deletion event brings us back
     }
-    releaseFinalizer(deployment, DEPLOYMENT_FINALIZER);
+    return true;
   }
 
   /** The garbage collector again: the admin kubeconfig goes with its ClusterDeployment. */

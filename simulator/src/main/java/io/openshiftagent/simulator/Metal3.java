@@ -92,17 +92,11 @@ final class Metal3 extends Actor {
    * Metal3Cluster is released once its Cluster has no Machines left.
    */
   private void reconcileCluster(GenericKubernetesResource event) {
-    GenericKubernetesResource cluster = current(event);
-    if (cluster == null) {
-      return;
-    }
-    if (isDeleting(cluster)) {
-      if (machinesOf(cluster).isEmpty()) {
-        releaseFinalizer(cluster, CLUSTER_FINALIZER);
-      }
-      return;
-    }
-    holdFinalizer(cluster, CLUSTER_FINALIZER);
+    reconcileWithFinalizer(
+        event, CLUSTER_FINALIZER, this::provisionCluster, cluster -> machinesOf(cluster).isEmpty());
+  }
+
+  private void provisionCluster(GenericKubernetesResource cluster) {
     if (Fields.isTrue(cluster, "status", "initialization", "provisioned")) {
       return;
     }
