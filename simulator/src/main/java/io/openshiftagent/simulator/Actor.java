@@ -121,6 +121,15 @@ abstract class Actor implements AutoCloseable {
         .withName(name);
   }
 
+  /** The objects of a kind in one namespace. */
+  protected List<GenericKubernetesResource> list(String apiVersion, String kind, String namespace) {
+    return client
+        .genericKubernetesResources(apiVersion, kind)
+        .inNamespace(namespace)
+        .list()
+        .getItems();
+  }
+
   protected static void mergePatch(Resource<GenericKubernetesResource> target, OwnedFieldsPatch p) {
     target.patch(PatchContext.of(PatchType.JSON_MERGE), p.toJson());
   }

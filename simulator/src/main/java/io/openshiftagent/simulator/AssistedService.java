@@ -481,12 +481,7 @@ final class AssistedService extends Actor {
   }
 
   private void deleteOwnedBy(String apiVersion, String kind, GenericKubernetesResource owner) {
-    client
-        .genericKubernetesResources(apiVersion, kind)
-        .inNamespace(namespace(owner))
-        .list()
-        .getItems()
-        .stream()
+    list(apiVersion, kind, namespace(owner)).stream()
         .filter(o -> isOwnedBy(o, owner))
         .forEach(o -> client.resource(o).delete());
   }

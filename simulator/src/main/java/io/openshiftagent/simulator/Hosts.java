@@ -120,11 +120,7 @@ final class Hosts extends Actor {
   }
 
   private List<GenericKubernetesResource> infraEnvs(GenericKubernetesResource host) {
-    return client
-        .genericKubernetesResources(ApiVersions.AGENT_INSTALL, "InfraEnv")
-        .inNamespace(namespace(host))
-        .list()
-        .getItems();
+    return list(ApiVersions.AGENT_INSTALL, "InfraEnv", namespace(host));
   }
 
   /**

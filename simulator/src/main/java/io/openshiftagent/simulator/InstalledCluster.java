@@ -148,12 +148,7 @@ final class InstalledCluster extends Actor {
   private String providerId(GenericKubernetesResource agent) {
     String hostUid =
         Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
-    return client
-        .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
-        .inNamespace(namespace(agent))
-        .list()
-        .getItems()
-        .stream()
+    return list(ApiVersions.METAL3, "BareMetalHost", namespace(agent)).stream()
         .filter(h -> h.getMetadata().getUid().equals(hostUid))
         .filter(h -> Fields.string(h, "spec", "consumerRef", "name") != null)
         .map(

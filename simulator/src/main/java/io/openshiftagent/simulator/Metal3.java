@@ -131,12 +131,7 @@ final class Metal3 extends Actor {
   }
 
   private void machineGone(GenericKubernetesResource machine) {
-    client
-        .genericKubernetesResources(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Cluster")
-        .inNamespace(namespace(machine))
-        .list()
-        .getItems()
-        .stream()
+    list(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Cluster", namespace(machine)).stream()
         .filter(Actor::isDeleting)
         .forEach(this::reconcileCluster);
   }
@@ -223,12 +218,7 @@ final class Metal3 extends Actor {
   private void claimHost(GenericKubernetesResource m3m, String dataSecret) {
     Map<String, String> selector = Fields.stringMap(m3m, "spec", "hostSelector", "matchLabels");
     GenericKubernetesResource host =
-        client
-            .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
-            .inNamespace(namespace(m3m))
-            .list()
-            .getItems()
-            .stream()
+        list(ApiVersions.METAL3, "BareMetalHost", namespace(m3m)).stream()
             .filter(h -> AVAILABLE.equals(state(h)) || "ready".equals(state(h)))
             .filter(h -> Fields.get(h, "spec", "consumerRef") == null)
             .filter(h -> !claimedInNamespace(h))
@@ -344,12 +334,7 @@ final class Metal3 extends Actor {
       return;
     }
     // A freed or new host may be what a waiting Metal3Machine needs.
-    client
-        .genericKubernetesResources(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine")
-        .inNamespace(namespace(host))
-        .list()
-        .getItems()
-        .stream()
+    list(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", namespace(host)).stream()
         .filter(m -> !claims.containsKey(key(m)))
         .forEach(m -> reconcileMachine(namespace(m), name(m)));
   }
