@@ -27,14 +27,4 @@ public interface DiscoveryIgnitionSource {
       return retryable;
     }
   }
-
-  /** The source used until the assisted-service client is wired in: every download fails. */
-  static DiscoveryIgnitionSource unavailable() {
-    return (discoveryIgnitionUrl, eventsUrl) -> {
-      throw new DownloadException(
-          "this build of the bootstrap provider has no assisted-service client; use bootMode LiveISO",
-          false,
-          null);
-    };
-  }
 }

@@ -158,6 +158,11 @@ final class ClusterScenario {
         .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
   }
 
+  /** Sets one field of the object's spec, as {@code kubectl patch} of that field does. */
+  void setSpec(String apiVersion, String kind, String name, String field, Object value) {
+    patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
+  }
+
   void delete(String apiVersion, String kind, String name) {
     resource(apiVersion, kind, name).delete();
   }

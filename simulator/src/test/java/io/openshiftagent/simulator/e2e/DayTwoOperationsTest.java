@@ -122,11 +122,8 @@ class DayTwoOperationsTest {
   @Test
   @Order(3)
   void scalesTheControlPlaneUpWithADayTwoControlPlaneHost() {
-    cluster.patch(
-        ApiVersions.CONTROL_PLANE,
-        "OpenshiftAssistedControlPlane",
-        CONTROL_PLANE,
-        Map.of("spec", Map.of("replicas", 4)));
+    cluster.setSpec(
+        ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", CONTROL_PLANE, "replicas", 4);
 
     cluster.awaitInstalled(5);
     assertThat(cluster.controlPlaneMachines()).hasSize(4);
@@ -183,11 +180,8 @@ class DayTwoOperationsTest {
     // What would make our providers write if they were not paused: an upgrade requested, and an
     // Agent's hostname changed behind the bootstrap provider's back.
     setDistributionVersion("4.21.1");
-    cluster.patch(
-        ApiVersions.AGENT_INSTALL,
-        "Agent",
-        name(agent),
-        Map.of("spec", Map.of("hostname", "changed-while-paused")));
+    cluster.setSpec(
+        ApiVersions.AGENT_INSTALL, "Agent", name(agent), "hostname", "changed-while-paused");
     // Once paused, each object's Paused condition is all that is written (Cluster API's contract:
     // it describes the object's current generation), by us on ours, by Cluster API on its own.
     cluster.await(
@@ -243,27 +237,20 @@ class DayTwoOperationsTest {
   // ---- steps ----
 
   private static void scaleWorkers(int replicas) {
-    cluster.patch(
-        ApiVersions.CAPI,
-        "MachineDeployment",
-        WORKERS,
-        Map.of("spec", Map.of("replicas", replicas)));
+    cluster.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", replicas);
   }
 
   private static void setDistributionVersion(String version) {
-    cluster.patch(
+    cluster.setSpec(
         ApiVersions.CONTROL_PLANE,
         "OpenshiftAssistedControlPlane",
         CONTROL_PLANE,
-        Map.of("spec", Map.of("distributionVersion", version)));
+        "distributionVersion",
+        version);
   }
 
   private static void setPaused(boolean paused) {
-    cluster.patch(
-        ApiVersions.CAPI,
-        "Cluster",
-        cluster.clusterName(),
-        Map.of("spec", Map.of("paused", paused)));
+    cluster.setSpec(ApiVersions.CAPI, "Cluster", cluster.clusterName(), "paused", paused);
   }
 
   // ---- reading ----
