@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
@@ -13,6 +15,7 @@ import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneGroup;
 import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
@@ -274,19 +277,19 @@ final class World {
     return client.resource(agent).create();
   }
 
+  /**
+   * As assisted-service reports progress: a merge patch of the status, not conditional on the
+   * resourceVersion (our provider may be writing the Agent at the same moment).
+   */
   void agentStage(String agent, String stage) {
     client
         .resources(Agent.class)
         .inNamespace(ns)
         .withName(agent)
-        .editStatus(
-            a -> {
-              a.setStatus(new io.openshiftagent.api.external.assisted.AgentStatus());
-              a.getStatus().progress =
-                  new io.openshiftagent.api.external.assisted.AgentStatus.Progress();
-              a.getStatus().progress.currentStage = stage;
-              return a;
-            });
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            new OwnedFieldsPatch().set(stage, "status", "progress", "currentStage").toJson());
   }
 
   // ---- reads ----
