@@ -93,17 +93,33 @@ public final class SpecVariants {
     return catalog;
   }
 
+  /**
+   * Whether no two changes write the same field, or one inside the other: a later change must not
+   * overwrite what an earlier one set (some changes edit a second field too, e.g. a version and the
+   * Kubernetes version that goes with it), or the verdict would be about a value that is gone.
+   */
   private static boolean distinctFields(List<Change> changes) {
     for (int i = 0; i < changes.size(); i++) {
       for (int j = 0; j < changes.size(); j++) {
-        String a = changes.get(i).field() + ".";
-        String b = changes.get(j).field() + ".";
-        if (i != j && a.startsWith(b)) {
+        if (i != j && overlap(changes.get(i), changes.get(j))) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  private static boolean overlap(Change one, Change other) {
+    for (Change.Edit a : one.edits()) {
+      for (Change.Edit b : other.edits()) {
+        String pathA = a.fromObjectRoot() + ":" + String.join(".", a.path()) + ".";
+        String pathB = b.fromObjectRoot() + ":" + String.join(".", b.path()) + ".";
+        if (pathA.startsWith(pathB) || pathB.startsWith(pathA)) {
+          return true;
+        }
+      }
+    }
+    return (one.field() + ".").startsWith(other.field() + ".");
   }
 
   // ---- OpenshiftAssistedConfigSpec (also embedded in the control plane) ----
