@@ -8,6 +8,7 @@ import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.ProviderOperator;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ReconcileFailures;
 import io.openshiftagent.testsupport.badinput.Admission;
@@ -50,7 +51,7 @@ class BadInputReconcileTest {
   @BeforeContainer
   static void startOperator() {
     env = KubeApiServerEnvironment.shared();
-    TestCluster.labelInfrastructureCrds(env.client());
+    CrdInstaller.labelMetal3MachineContracts(env.client());
     submitter = Admission.client(env.kubeConfigYaml());
     operator = ProviderOperator.create(env.newClient(), o -> o.withMetrics(FAILURES));
     ControlPlaneProvider.register(

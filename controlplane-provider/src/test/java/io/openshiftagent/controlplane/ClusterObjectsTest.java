@@ -19,6 +19,7 @@ import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.capi.MachineReplicas;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
@@ -39,7 +40,7 @@ class ClusterObjectsTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    TestCluster.labelInfrastructureCrds(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
     operator.start();
   }

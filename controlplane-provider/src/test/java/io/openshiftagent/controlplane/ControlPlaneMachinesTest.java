@@ -17,6 +17,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.provider.EventRecorder;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
@@ -39,7 +40,7 @@ class ControlPlaneMachinesTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    TestCluster.labelInfrastructureCrds(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
     operator.start();
   }

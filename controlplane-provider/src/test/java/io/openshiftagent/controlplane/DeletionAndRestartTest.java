@@ -19,6 +19,7 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.provider.OwnerReferences;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
@@ -32,7 +33,7 @@ class DeletionAndRestartTest {
   @Test
   void deletionRemovesWhatWasCreatedAndWaitsForTheClusterDeployment(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
-    TestCluster.labelInfrastructureCrds(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     Operator operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
     operator.start();
     try {
@@ -129,7 +130,7 @@ class DeletionAndRestartTest {
   @Test
   void aRestartMidwayCreatesNoDuplicatesAndRemovesHalfCreatedParts(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
-    TestCluster.labelInfrastructureCrds(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     TestCluster c = new TestCluster(client, env.createNamespace("restart"), "capi-restart");
     c.createTemplate(Fixtures.TEMPLATE, "metadata");
     c.createCluster("cp", true, true);

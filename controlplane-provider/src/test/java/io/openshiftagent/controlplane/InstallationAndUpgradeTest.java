@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
@@ -47,7 +48,7 @@ class InstallationAndUpgradeTest {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
     workload = KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
-    TestCluster.labelInfrastructureCrds(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
     operator.start();
   }

@@ -47,23 +47,6 @@ final class TestCluster {
     this.name = name;
   }
 
-  /** Labels the infrastructure CRDs as clusterctl does, so the contract version can be read. */
-  static void labelInfrastructureCrds(KubernetesClient client) {
-    for (String crd :
-        List.of(
-            "metal3machinetemplates.infrastructure.cluster.x-k8s.io",
-            "metal3machines.infrastructure.cluster.x-k8s.io")) {
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(crd)
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              "{\"metadata\":{\"labels\":{\"cluster.x-k8s.io/v1beta2\":\"v1beta1_v1beta2\"}}}");
-    }
-  }
-
   /** A Cluster that references the control plane {@code cpName}; endpoint and infra as given. */
   TestCluster createCluster(String cpName, boolean endpoint, boolean provisioned) {
     Cluster c = Fixtures.cluster(ns, name);

@@ -12,6 +12,7 @@ import io.openshiftagent.bootstrap.BootstrapProvider;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
 import io.openshiftagent.provider.ControllerScope;
 import io.openshiftagent.provider.ProviderOperator;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
@@ -136,19 +137,7 @@ class KustomizeTest {
 
     // Cluster API core's part: the contract label clusterctl puts on infrastructure CRDs, the
     // control plane's owner reference to its Cluster, the endpoint and provisioned infrastructure.
-    for (String crd :
-        List.of(
-            "metal3machinetemplates.infrastructure.cluster.x-k8s.io",
-            "metal3machines.infrastructure.cluster.x-k8s.io")) {
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(crd)
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              "{\"metadata\":{\"labels\":{\"cluster.x-k8s.io/v1beta2\":\"v1beta1_v1beta2\"}}}");
-    }
+    CrdInstaller.labelMetal3MachineContracts(client);
     var clusters = client.genericKubernetesResources("cluster.x-k8s.io/v1beta2", "Cluster");
     GenericKubernetesResource capiCluster = clusters.inNamespace(ns).withName("sample").get();
     client

@@ -3,6 +3,8 @@ package io.openshiftagent.testsupport;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,6 +65,27 @@ public final class CrdInstaller {
     LOG.info(
         "{} CRDs established in {} ms", crds.size(), (System.nanoTime() - started) / 1_000_000);
     return crds;
+  }
+
+  /**
+   * Labels the Metal3 machine CRDs with their Cluster API contract versions, as clusterctl does
+   * when it installs CAPM3 (the upstream CRD files lack the label), so that the control plane can
+   * read which version implements the contract.
+   */
+  public static void labelMetal3MachineContracts(KubernetesClient client) {
+    for (String crd :
+        List.of(
+            "metal3machinetemplates.infrastructure.cluster.x-k8s.io",
+            "metal3machines.infrastructure.cluster.x-k8s.io")) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"labels\":{\"cluster.x-k8s.io/v1beta2\":\"v1beta1_v1beta2\"}}}");
+    }
   }
 
   /** Applies the CRDs and waits until each is Established. */

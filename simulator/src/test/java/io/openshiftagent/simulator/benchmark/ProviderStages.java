@@ -129,6 +129,17 @@ final class ProviderStages {
     return stage != null && BOOTS_FROM_DISK.contains(stage);
   }
 
+  /**
+   * When the control plane has what it waits for before it makes anything: its Cluster owns it and
+   * the infrastructure is provisioned.
+   */
+  private static OptionalLong controlPlaneCanStart(
+      Timeline t, String ns, String cp, String cluster) {
+    return latest(
+        t.first("OpenshiftAssistedControlPlane", ns, cp, "ownedByCluster"),
+        t.first("Cluster", ns, cluster, "infrastructureProvisioned"));
+  }
+
   /** Every stage, with the durations of the objects of {@code namespaces}. */
   static List<Stage> measure(Timeline t, Set<String> namespaces) {
     List<Stage> stages = new ArrayList<>();
@@ -143,9 +154,7 @@ final class ProviderStages {
                 namespaces,
                 (ns, cp, cluster) ->
                     elapsed(
-                        latest(
-                            t.first("OpenshiftAssistedControlPlane", ns, cp, "ownedByCluster"),
-                            t.first("Cluster", ns, cluster, "infrastructureProvisioned")),
+                        controlPlaneCanStart(t, ns, cp, cluster),
                         t.first("AgentClusterInstall", ns, cp, "exists")))));
     stages.add(
         new Stage(
@@ -158,9 +167,7 @@ final class ProviderStages {
                 namespaces,
                 (ns, cp, cluster) ->
                     elapsed(
-                        latest(
-                            t.first("OpenshiftAssistedControlPlane", ns, cp, "ownedByCluster"),
-                            t.first("Cluster", ns, cluster, "infrastructureProvisioned")),
+                        controlPlaneCanStart(t, ns, cp, cluster),
                         lastControlPlaneMachine(t, ns, cluster)))));
     stages.add(
         new Stage(
