@@ -46,12 +46,14 @@ final class ClusterScenario {
   private final KubernetesClient hub;
   private final String namespace;
   private final String clusterName;
+  private final SecretLeaks secrets;
 
   /** What the user created: {@code apiVersion kind name} of each object. */
   private final Set<String> created = new TreeSet<>();
 
-  ClusterScenario(World world, String namespace, String clusterName) {
+  ClusterScenario(World world, String namespace, String clusterName, SecretLeaks secrets) {
     this.world = world;
+    this.secrets = secrets;
     this.hub = world.hub();
     this.namespace = namespace;
     this.clusterName = clusterName;
@@ -306,6 +308,7 @@ final class ClusterScenario {
                   && all.size() == machines
                   && runningWithNode(all) == machines;
             });
+    secrets.remember(hub, namespace);
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
             + " connected {} s after the kubeconfig Secret was written)",

@@ -3,6 +3,7 @@ package io.openshiftagent.simulator.e2e;
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One {@link World} for a test class ({@code @RegisterExtension static final E2eWorld world = new
@@ -17,7 +20,9 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * failure carries a dump of every cluster the class applied, so it says why.
  */
 final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(E2eWorld.class);
   private final List<ClusterScenario> scenarios = new ArrayList<>();
+  private final SecretLeaks secrets = new SecretLeaks();
   private World world;
   private Path workDir;
 
@@ -28,12 +33,16 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
   }
 
   /**
-   * Deletes the clusters the tests left, so that the next class's world (on the same hub) does not
-   * reconcile them, then stops the world.
+   * Checks that no secret of the class's clusters reached a log, an Event or a condition; deletes
+   * the clusters the tests left, so that the next class's world (on the same hub) does not
+   * reconcile them; then stops the world.
    */
   @Override
   public void afterAll(ExtensionContext context) {
     try {
+      if (world != null) {
+        assertNoSecretLeaked();
+      }
       for (ClusterScenario scenario : scenarios) {
         if (scenario.cluster() != null) {
           try {
@@ -53,12 +62,30 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
   }
 
   /**
+   * Every secret the clusters had (remembered when each was installed, and now), looked for in the
+   * world's logs and in the clusters' Events and conditions.
+   */
+  private void assertNoSecretLeaked() {
+    List<String> namespaces = scenarios.stream().map(ClusterScenario::namespace).toList();
+    namespaces.forEach(namespace -> secrets.remember(world.hub(), namespace));
+    List<SecretScanner.Finding> findings = secrets.findIn(workDir, world.hub(), namespaces);
+    LOG.info(
+        "{} secrets of {} clusters looked for in the logs under {} and in the namespaces' Events and"
+            + " conditions: {} found",
+        secrets.size(),
+        namespaces.size(),
+        workDir,
+        findings.size());
+    SecretScanner.assertNone(findings);
+  }
+
+  /**
    * A new namespace of the hub for one cluster named {@code clusterName}: what the scenario applies
    * goes there.
    */
   ClusterScenario scenario(String namespacePrefix, String clusterName) {
     String namespace = world.hubEnvironment().createNamespace(namespacePrefix);
-    ClusterScenario scenario = new ClusterScenario(world, namespace, clusterName);
+    ClusterScenario scenario = new ClusterScenario(world, namespace, clusterName, secrets);
     scenarios.add(scenario);
     return scenario;
   }
