@@ -84,8 +84,8 @@ public class OpenshiftAssistedConfigReconciler
   private final DiscoveryIgnitionSource discoveryIgnition;
   private final EventRecorder events;
 
-  /** When each config's discovery-ignition download started failing (by UID), for the backoff. */
-  private final Map<String, Instant> downloadFailingSince = new ConcurrentHashMap<>();
+  /** Each config's last failed discovery-ignition download (by UID), for the backoff. */
+  private final Map<String, FailedDownload> failedDownloads = new ConcurrentHashMap<>();
 
   private InformerEventSource<Machine, OpenshiftAssistedConfig> machines;
   private InformerEventSource<Metal3Machine, OpenshiftAssistedConfig> metal3Machines;
@@ -356,7 +356,11 @@ public class OpenshiftAssistedConfigReconciler
           Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
           "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
     }
-    if (!bootsLiveIso(metal3Machine.get(), isoUrl)) {
+    // CAPM3 hands the image to the host once, when it claims one: from then on the host has
+    // booted it, and a regenerated ISO (assisted-service makes a new URL when the InfraEnv or its
+    // image token changes) is left alone rather than written where it would never take effect.
+    boolean hostClaimed = Hosts.hostReference(metal3Machine.get()).isPresent();
+    if (!hostClaimed && !bootsLiveIso(metal3Machine.get(), isoUrl)) {
       new OwnedFieldsPatch()
           .set(isoUrl, "spec", "image", "url")
           .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
@@ -392,33 +396,49 @@ public class OpenshiftAssistedConfigReconciler
           "waiting for assisted-service to publish the discovery ignition of InfraEnv "
               + infraEnv.getMetadata().getName());
     }
-    String ignition;
-    try {
-      ignition = discoveryIgnition.download(discoveryIgnitionUrl, eventsUrl);
-    } catch (DiscoveryIgnitionSource.DownloadException e) {
-      Outcome failed =
-          Outcome.waiting(
-              Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED,
-              "downloading the discovery ignition failed: " + e.getMessage());
-      return e.retryable() ? failed.recheckAfter(backoff(config)) : failed;
+    int urls = FailedDownload.urls(discoveryIgnitionUrl, eventsUrl);
+    String uid = config.getMetadata().getUid();
+    FailedDownload lastFailure = failedDownloads.get(uid);
+    Instant now = Instant.now();
+    if (lastFailure != null && lastFailure.holdsBack(urls, now)) {
+      return failed(lastFailure, now);
     }
     String merged;
     try {
-      merged = IgnitionMerge.merge(ignition, config.getSpec().nodeRegistration);
+      merged =
+          IgnitionMerge.merge(
+              discoveryIgnition.download(discoveryIgnitionUrl, eventsUrl),
+              config.getSpec().nodeRegistration);
+    } catch (DiscoveryIgnitionSource.DownloadException e) {
+      return failed(
+          config,
+          urls,
+          Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED,
+          "downloading the discovery ignition failed: " + e.getMessage(),
+          e.retryable());
     } catch (IllegalArgumentException e) {
-      return Outcome.waiting(Reasons.INVALID_DISCOVERY_IGNITION, e.getMessage())
-          .recheckAfter(backoff(config));
+      return failed(config, urls, Reasons.INVALID_DISCOVERY_IGNITION, e.getMessage(), true);
     }
-    downloadFailingSince.remove(config.getMetadata().getUid());
+    failedDownloads.remove(uid);
     ensureDataSecret(config, cluster, merged);
     return Outcome.ready(Names.dataSecret(config));
   }
 
-  /** When to try a failing download again: the longer it has been failing, the later. */
-  private Duration backoff(OpenshiftAssistedConfig config) {
+  /** Records a failed try and reports it; the next try waits for the backoff. */
+  private Outcome failed(
+      OpenshiftAssistedConfig config, int urls, String reason, String message, boolean retryable) {
     Instant now = Instant.now();
-    Instant failingSince = downloadFailingSince.putIfAbsent(config.getMetadata().getUid(), now);
-    return Backoff.next(failingSince == null ? now : failingSince, now);
+    FailedDownload failure =
+        failedDownloads.compute(
+            config.getMetadata().getUid(),
+            (uid, previous) ->
+                FailedDownload.after(previous, urls, now, reason, message, retryable));
+    return failed(failure, now);
+  }
+
+  private static Outcome failed(FailedDownload failure, Instant now) {
+    Outcome outcome = Outcome.waiting(failure.reason(), failure.message());
+    return failure.retryable() ? outcome.recheckAfter(failure.untilNextTry(now)) : outcome;
   }
 
   private static String blankToNull(String value) {
@@ -428,7 +448,7 @@ public class OpenshiftAssistedConfigReconciler
   @Override
   public DeleteControl cleanup(
       OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
-    downloadFailingSince.remove(config.getMetadata().getUid());
+    failedDownloads.remove(config.getMetadata().getUid());
     Optional<Machine> machine = owningMachine(config);
     Optional<Cluster> cluster = machine.flatMap(m -> cached(clusters, clusterName(m), config));
     if (cluster.isPresent() && Pause.isPaused(cluster.get(), config)) {
