@@ -224,7 +224,11 @@ public class OpenshiftAssistedConfigReconciler
     String clusterName = name(cluster);
     if (dataSecretCreated(config)
         && cached(secrets, Names.dataSecret(config), config).isPresent()) {
-      // Done: the host may be installed already, so nothing it depends on is touched again.
+      // Done: the host may be installed already, so nothing it depends on is touched again; only
+      // a live ISO that no host has taken yet follows a regenerated image.
+      if (config.getSpec().effectiveBootMode() == BootMode.LIVE_ISO) {
+        followRegeneratedIso(config, machine);
+      }
       return Outcome.ready(Names.dataSecret(config));
     }
     if (!infrastructureProvisioned(cluster)) {
@@ -356,27 +360,52 @@ public class OpenshiftAssistedConfigReconciler
           Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
           "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
     }
-    // CAPM3 hands the image to the host once, when it claims one: from then on the host has
-    // booted it, and a regenerated ISO (assisted-service makes a new URL when the InfraEnv or its
-    // image token changes) is left alone rather than written where it would never take effect.
-    boolean hostClaimed = Hosts.hostReference(metal3Machine.get()).isPresent();
-    if (!hostClaimed && !bootsLiveIso(metal3Machine.get(), isoUrl)) {
-      new OwnedFieldsPatch()
-          .set(isoUrl, "spec", "image", "url")
-          .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
-          .set("", "spec", "image", "checksum")
-          .applyTo(client, metal3Machine.get());
-      events.normal(
-          config,
-          "LiveISOSet",
-          "Provision",
-          "Metal3Machine "
-              + metal3Machine.get().getMetadata().getName()
-              + " now boots the discovery ISO of InfraEnv "
-              + infraEnv.getMetadata().getName());
-    }
+    bootIso(config, metal3Machine.get(), infraEnv, isoUrl);
     ensureDataSecret(config, clusterName, LIVE_ISO_USER_DATA);
     return Outcome.ready(Names.dataSecret(config));
+  }
+
+  /**
+   * assisted-service regenerates an InfraEnv's image under a new URL when the InfraEnv or its image
+   * token changes. A Metal3Machine still waiting for a host must boot the current one, or its host
+   * boots an image the service no longer serves. Once CAPM3 has claimed a host, it is left alone:
+   * CAPM3 hands the image to the host once, at the claim, so the host has what it boots, and a
+   * later URL would be written where it never takes effect.
+   */
+  private void followRegeneratedIso(OpenshiftAssistedConfig config, Machine machine) {
+    Optional<InfraEnv> infraEnv = cached(infraEnvs, Names.infraEnv(config), config);
+    String isoUrl =
+        infraEnv.map(InfraEnv::getStatus).map(status -> status.isoDownloadURL).orElse(null);
+    if (isoUrl == null || isoUrl.isBlank() || !Hosts.isMetal3(machine)) {
+      return;
+    }
+    cached(metal3Machines, machine.getSpec().infrastructureRef.name, config)
+        .filter(m3m -> Hosts.hostReference(m3m).isEmpty())
+        .ifPresent(m3m -> bootIso(config, m3m, infraEnv.get(), isoUrl));
+  }
+
+  /** Points the Metal3Machine at the live ISO, unless it boots that one already. */
+  private void bootIso(
+      OpenshiftAssistedConfig config,
+      Metal3Machine metal3Machine,
+      InfraEnv infraEnv,
+      String isoUrl) {
+    if (bootsLiveIso(metal3Machine, isoUrl)) {
+      return;
+    }
+    new OwnedFieldsPatch()
+        .set(isoUrl, "spec", "image", "url")
+        .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
+        .set("", "spec", "image", "checksum")
+        .applyTo(client, metal3Machine);
+    events.normal(
+        config,
+        "LiveISOSet",
+        "Provision",
+        "Metal3Machine "
+            + metal3Machine.getMetadata().getName()
+            + " now boots the discovery ISO of InfraEnv "
+            + infraEnv.getMetadata().getName());
   }
 
   private Outcome bootDiskImage(OpenshiftAssistedConfig config, InfraEnv infraEnv, String cluster) {

@@ -4,8 +4,8 @@ import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.ProviderJar;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  */
 public final class E2eWorld
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
-  private final List<ClusterScenario> scenarios = new ArrayList<>();
+  // Tests of a class may run side by side (@Execution(CONCURRENT)).
+  private final List<ClusterScenario> scenarios = new CopyOnWriteArrayList<>();
   private World world;
   private Path workDir;
 

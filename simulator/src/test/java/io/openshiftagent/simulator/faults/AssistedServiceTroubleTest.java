@@ -21,9 +21,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +41,8 @@ import org.slf4j.LoggerFactory;
  * healthy again. In LiveISO mode assisted-service regenerates an InfraEnv's image under a new URL:
  * a host not yet provisioned boots the new one; a host already provisioned is left alone.
  */
+// The two tests wait on different namespaces of one world; side by side they take the time of one.
+@Execution(ExecutionMode.CONCURRENT)
 class AssistedServiceTroubleTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceTroubleTest.class);
 
@@ -56,15 +63,23 @@ class AssistedServiceTroubleTest {
   void aSlowFailingOrGarbledServiceIsAConditionRetriedWithBackoffUntilItRecovers() {
     AssistedServiceTrouble trouble = world.world().assistedServiceTrouble();
     List<CompletableFuture<Void>> cases = new ArrayList<>();
+    ExecutorService side = Executors.newFixedThreadPool(Fault.values().length);
     for (Fault fault : Fault.values()) {
       ClusterScenario cluster =
           world.scenario(
               "faults-" + fault.name().toLowerCase().replace('_', '-'), "test-multinode");
       // In trouble from the start: the first download already meets the fault.
       trouble.fail(cluster.namespace(), fault);
-      cases.add(CompletableFuture.runAsync(() -> troubleThenRecovery(cluster, fault, trouble)));
+      cases.add(
+          CompletableFuture.runAsync(() -> troubleThenRecovery(cluster, fault, trouble), side));
     }
-    CompletableFuture.allOf(cases.toArray(CompletableFuture[]::new)).join();
+    try {
+      CompletableFuture.allOf(cases.toArray(CompletableFuture[]::new)).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof AssertionError failure ? failure : e;
+    } finally {
+      side.shutdownNow();
+    }
   }
 
   private void troubleThenRecovery(
