@@ -76,7 +76,10 @@ class AssistedServiceTroubleTest {
     try {
       CompletableFuture.allOf(cases.toArray(CompletableFuture[]::new)).join();
     } catch (CompletionException e) {
-      throw e.getCause() instanceof AssertionError failure ? failure : e;
+      if (e.getCause() instanceof AssertionError failure) {
+        throw failure;
+      }
+      throw e;
     } finally {
       side.shutdownNow();
     }
