@@ -237,6 +237,45 @@ class BootstrapFlowTest {
   }
 
   @Test
+  void aRegeneratedIsoReachesAMetal3MachineStillWaitingForAHostOnly() throws Exception {
+    World world = readyWorld("regenerated-iso", "insufficient");
+    world.host("ocp1-cp-0", true, spec());
+    world.host("ocp1-cp-1", true, spec());
+    // CAPM3 has not claimed a host for cp-0 yet (no bootstrap data then); it has for cp-1.
+    Metal3Machine waiting = world.get(Metal3Machine.class, "ocp1-cp-0");
+    waiting.getMetadata().setAnnotations(Map.of());
+    world.client.resource(waiting).update();
+    await(
+        "InfraEnvs",
+        () -> world.infraEnv("ocp1-cp-0") != null && world.infraEnv("ocp1-cp-1") != null);
+    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1.iso");
+    await(
+        "both data secrets",
+        () ->
+            world.get(Secret.class, "ocp1-cp-0") != null
+                && world.get(Secret.class, "ocp1-cp-1") != null
+                && "SecretAvailable"
+                    .equals(world.reason("ocp1-cp-0", Reasons.DATA_SECRET_AVAILABLE))
+                && "SecretAvailable"
+                    .equals(world.reason("ocp1-cp-1", Reasons.DATA_SECRET_AVAILABLE)));
+
+    // assisted-service regenerates both images (new URLs, new tokens).
+    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1-regenerated.iso");
+    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0-regenerated.iso");
+
+    await(
+        "the waiting Metal3Machine to boot the regenerated ISO",
+        () ->
+            "https://images.example.com/cp-0-regenerated.iso"
+                .equals(world.get(Metal3Machine.class, "ocp1-cp-0").getSpec().image.url));
+    // cp-1's InfraEnv changed first; its reconcile is done by now. Its host has what it booted.
+    Thread.sleep(1000);
+    assertThat(world.get(Metal3Machine.class, "ocp1-cp-1").getSpec().image.url)
+        .isEqualTo("https://images.example.com/cp-1.iso");
+  }
+
+  @Test
   void waitsWithAReasonForEachMissingPieceAndContinuesOnTheirEvents() {
     World world = new World(env, "waits");
     World.Host host = world.host("ocp1-cp-0", true, spec());

@@ -213,6 +213,11 @@ public final class World implements AutoCloseable {
         .createOr(NonDeletingOperation::update);
   }
 
+  /** Makes trouble with the simulated assisted-service: slow, failing, regenerated images. */
+  public AssistedServiceTrouble assistedServiceTrouble() {
+    return new AssistedServiceTrouble(assistedService);
+  }
+
   /** The management cluster: a cluster-admin client, shared; do not close it. */
   public KubernetesClient hub() {
     return hub.client();

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * Machines) and waiting for Cluster API to report an outcome. {@link #dump()} describes everything
  * that tells why a wait did not end.
  */
-final class ClusterScenario {
+public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
   static final Duration TIMEOUT = Duration.ofMinutes(3);
 
@@ -59,7 +59,7 @@ final class ClusterScenario {
     this.clusterName = clusterName;
   }
 
-  String namespace() {
+  public String namespace() {
     return namespace;
   }
 
@@ -67,7 +67,7 @@ final class ClusterScenario {
     return clusterName;
   }
 
-  KubernetesClient hub() {
+  public KubernetesClient hub() {
     return hub;
   }
 
@@ -91,7 +91,7 @@ final class ClusterScenario {
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
    * credentials, as a Metal3 user does before creating clusters.
    */
-  void enrolHosts(int count) {
+  public void enrolHosts(int count) {
     for (int i = 0; i < count; i++) {
       String name = "host-" + i;
       hub.resource(
@@ -133,7 +133,7 @@ final class ClusterScenario {
    * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
    * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
    */
-  void apply(String resource, Map<String, String> variables) {
+  public void apply(String resource, Map<String, String> variables) {
     String text;
     try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -213,11 +213,11 @@ final class ClusterScenario {
 
   // ---- what the user looks at ----
 
-  GenericKubernetesResource get(String apiVersion, String kind, String name) {
+  public GenericKubernetesResource get(String apiVersion, String kind, String name) {
     return resource(apiVersion, kind, name).get();
   }
 
-  List<GenericKubernetesResource> list(String apiVersion, String kind) {
+  public List<GenericKubernetesResource> list(String apiVersion, String kind) {
     return hub.genericKubernetesResources(apiVersion, kind)
         .inNamespace(namespace)
         .list()
@@ -264,7 +264,7 @@ final class ClusterScenario {
   // ---- waiting for outcomes ----
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
-  Duration await(String what, BooleanSupplier done) {
+  public Duration await(String what, BooleanSupplier done) {
     long started = System.nanoTime();
     long deadline = started + TIMEOUT.toNanos();
     while (!done.getAsBoolean()) {
@@ -289,7 +289,7 @@ final class ClusterScenario {
    * Running} with a Node. Logs how long it took and how much of it Cluster API's ClusterCache spent
    * connecting after the kubeconfig existed.
    */
-  Duration awaitInstalled(int machines) {
+  public Duration awaitInstalled(int machines) {
     Duration took =
         await(
             "the control plane Available, the Cluster's conditions as Cluster API computes them, "

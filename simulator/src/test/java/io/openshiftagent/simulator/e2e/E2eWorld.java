@@ -5,8 +5,8 @@ import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
  * E2eWorld();}): started before its first test, stopped after its last. When a test fails, the
  * failure carries a dump of every cluster the class applied, so it says why.
  */
-final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+public final class E2eWorld
+    implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
   private static final Logger LOG = LoggerFactory.getLogger(E2eWorld.class);
-  private final List<ClusterScenario> scenarios = new ArrayList<>();
+  // Tests of a class may run side by side (@Execution(CONCURRENT)).
+  private final List<ClusterScenario> scenarios = new CopyOnWriteArrayList<>();
   private final SecretLeaks secrets = new SecretLeaks();
   private World world;
   private Path workDir;
@@ -83,14 +85,14 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
    * A new namespace of the hub for one cluster named {@code clusterName}: what the scenario applies
    * goes there.
    */
-  ClusterScenario scenario(String namespacePrefix, String clusterName) {
+  public ClusterScenario scenario(String namespacePrefix, String clusterName) {
     String namespace = world.hubEnvironment().createNamespace(namespacePrefix);
     ClusterScenario scenario = new ClusterScenario(world, namespace, clusterName, secrets);
     scenarios.add(scenario);
     return scenario;
   }
 
-  World world() {
+  public World world() {
     return world;
   }
 

@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * under the world's directory (both providers, across restarts, and Cluster API's), and the Events
  * and conditions of the clusters' namespaces.
  *
- * <p>Secrets are remembered while they exist (a test may delete its cluster before the check).
+ * <p>Secrets are remembered while they exist (a test may delete its cluster before the check), by
+ * tests that may run side by side.
  */
 final class SecretLeaks {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,7 +41,7 @@ final class SecretLeaks {
   private final Map<String, String> secrets = new LinkedHashMap<>();
 
   /** Remembers the secrets {@code namespace} holds now. */
-  void remember(KubernetesClient hub, String namespace) {
+  synchronized void remember(KubernetesClient hub, String namespace) {
     for (Secret secret : hub.secrets().inNamespace(namespace).list().getItems()) {
       if ("kubernetes.io/service-account-token".equals(secret.getType())
           || secret.getData() == null) {
@@ -139,7 +140,7 @@ final class SecretLeaks {
     }
   }
 
-  int size() {
+  synchronized int size() {
     return secrets.size();
   }
 
@@ -147,7 +148,7 @@ final class SecretLeaks {
    * Where the remembered secrets appear: in the logs under {@code workDir} and in the Events and
    * conditions of {@code namespaces}.
    */
-  List<SecretScanner.Finding> findIn(
+  synchronized List<SecretScanner.Finding> findIn(
       Path workDir, KubernetesClient hub, Collection<String> namespaces) {
     SecretScanner scanner = new SecretScanner(secrets);
     List<SecretScanner.Finding> findings = new ArrayList<>();
