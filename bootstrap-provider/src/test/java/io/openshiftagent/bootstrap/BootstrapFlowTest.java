@@ -713,7 +713,7 @@ class BootstrapFlowTest {
 
   /** The reasons of the Events in the test's namespace, once those recorded so far are written. */
   static List<String> eventReasons(World world) {
-    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
+    assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()
         .map(Event::getReason)
         .toList();

@@ -244,7 +244,7 @@ class DiskImageOverHttpsTest {
    * condition in the namespace has the token or the ignition.
    */
   private static void assertNoTokenInConditionsOrEvents() {
-    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
+    assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     // The fake assisted-service's JDK HTTP server logs the URLs it is asked for, as the real
     // one's access log would: that is the service's log, not the provider's.
     List<String> providerLog =
