@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.World;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * Machines) and waiting for Cluster API to report an outcome. {@link #dump()} describes everything
  * that tells why a wait did not end.
  */
-final class ClusterScenario {
+public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
-  static final Duration TIMEOUT = Duration.ofMinutes(3);
+  public static final Duration TIMEOUT = Duration.ofMinutes(3);
 
   private final World world;
   private final KubernetesClient hub;
@@ -57,15 +58,15 @@ final class ClusterScenario {
     this.clusterName = clusterName;
   }
 
-  String namespace() {
+  public String namespace() {
     return namespace;
   }
 
-  String clusterName() {
+  public String clusterName() {
     return clusterName;
   }
 
-  KubernetesClient hub() {
+  public KubernetesClient hub() {
     return hub;
   }
 
@@ -89,7 +90,7 @@ final class ClusterScenario {
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
    * credentials, as a Metal3 user does before creating clusters.
    */
-  void enrolHosts(int count) {
+  public void enrolHosts(int count) {
     for (int i = 0; i < count; i++) {
       String name = "host-" + i;
       hub.resource(
@@ -131,7 +132,7 @@ final class ClusterScenario {
    * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
    * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
    */
-  void apply(String resource, Map<String, String> variables) {
+  public void apply(String resource, Map<String, String> variables) {
     String text;
     try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -159,11 +160,11 @@ final class ClusterScenario {
   }
 
   /** Sets one field of the object's spec, as {@code kubectl patch} of that field does. */
-  void setSpec(String apiVersion, String kind, String name, String field, Object value) {
+  public void setSpec(String apiVersion, String kind, String name, String field, Object value) {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
   }
 
-  void delete(String apiVersion, String kind, String name) {
+  public void delete(String apiVersion, String kind, String name) {
     resource(apiVersion, kind, name).delete();
   }
 
@@ -171,7 +172,7 @@ final class ClusterScenario {
    * Deletes the Cluster, as {@code kubectl delete cluster} does, and waits until Cluster API and
    * the providers have deleted everything it owns and it is gone. Returns how long that took.
    */
-  Duration deleteCluster() {
+  public Duration deleteCluster() {
     delete(ApiVersions.CAPI, "Cluster", clusterName);
     Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
     LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
@@ -182,7 +183,7 @@ final class ClusterScenario {
    * What the user created ({@code apiVersion kind name}), less the kinds Cluster API deletes with
    * the Cluster: what deleting the Cluster must leave in the namespace.
    */
-  Set<String> createdAndNotOwnedByTheCluster() {
+  public Set<String> createdAndNotOwnedByTheCluster() {
     Set<String> kept = new TreeSet<>(created);
     kept.removeIf(
         o ->
@@ -197,7 +198,7 @@ final class ClusterScenario {
    * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
    * serves, but Events (they expire by themselves).
    */
-  Set<String> everythingInTheNamespace() {
+  public Set<String> everythingInTheNamespace() {
     return ApiObjects.list(hub, true, namespace);
   }
 
@@ -211,23 +212,23 @@ final class ClusterScenario {
 
   // ---- what the user looks at ----
 
-  GenericKubernetesResource get(String apiVersion, String kind, String name) {
+  public GenericKubernetesResource get(String apiVersion, String kind, String name) {
     return resource(apiVersion, kind, name).get();
   }
 
-  List<GenericKubernetesResource> list(String apiVersion, String kind) {
+  public List<GenericKubernetesResource> list(String apiVersion, String kind) {
     return hub.genericKubernetesResources(apiVersion, kind)
         .inNamespace(namespace)
         .list()
         .getItems();
   }
 
-  GenericKubernetesResource cluster() {
+  public GenericKubernetesResource cluster() {
     return get(ApiVersions.CAPI, "Cluster", clusterName);
   }
 
   /** The OpenshiftAssistedControlPlane named in the Cluster's spec.controlPlaneRef. */
-  GenericKubernetesResource controlPlane() {
+  public GenericKubernetesResource controlPlane() {
     GenericKubernetesResource cluster = cluster();
     String name = cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
     return name == null
@@ -259,10 +260,17 @@ final class ClusterScenario {
         .count();
   }
 
+  /** Released by Metal3: no consumer, deprovisioned, available for another Machine. */
+  public static boolean isFree(GenericKubernetesResource host) {
+    return host != null
+        && Fields.get(host, "spec", "consumerRef") == null
+        && "available".equals(string(host, "status", "provisioning", "state"));
+  }
+
   // ---- waiting for outcomes ----
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
-  Duration await(String what, BooleanSupplier done) {
+  public Duration await(String what, BooleanSupplier done) {
     long started = System.nanoTime();
     long deadline = started + TIMEOUT.toNanos();
     while (!done.getAsBoolean()) {
@@ -350,7 +358,7 @@ final class ClusterScenario {
     }
   }
 
-  static String name(HasMetadata object) {
+  public static String name(HasMetadata object) {
     return object.getMetadata().getName();
   }
 
@@ -361,7 +369,7 @@ final class ClusterScenario {
    * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
    * Nodes.
    */
-  String dump() {
+  public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
     dumpConditions(out, cluster());
     dumpConditions(out, controlPlane());

@@ -6,6 +6,7 @@ import io.openshiftagent.testsupport.ProviderJar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -16,15 +17,27 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * E2eWorld();}): started before its first test, stopped after its last. When a test fails, the
  * failure carries a dump of every cluster the class applied, so it says why.
  */
-final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+public final class E2eWorld
+    implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
   private final List<ClusterScenario> scenarios = new ArrayList<>();
+  private final UnaryOperator<World.Options> options;
   private World world;
   private Path workDir;
+
+  /** A world of near-zero simulated durations, one API server per installed cluster. */
+  public E2eWorld() {
+    this(options -> options);
+  }
+
+  /** A world whose options (durations, workload API servers...) {@code options} changes. */
+  public E2eWorld(UnaryOperator<World.Options> options) {
+    this.options = options;
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     workDir = Path.of("target", "world", context.getRequiredTestClass().getSimpleName());
-    world = World.start(SimulatedDurations.nearZero(), workDir);
+    world = World.start(options.apply(World.Options.of(SimulatedDurations.nearZero(), workDir)));
   }
 
   /**
@@ -56,14 +69,14 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
    * A new namespace of the hub for one cluster named {@code clusterName}: what the scenario applies
    * goes there.
    */
-  ClusterScenario scenario(String namespacePrefix, String clusterName) {
+  public ClusterScenario scenario(String namespacePrefix, String clusterName) {
     String namespace = world.hubEnvironment().createNamespace(namespacePrefix);
     ClusterScenario scenario = new ClusterScenario(world, namespace, clusterName);
     scenarios.add(scenario);
     return scenario;
   }
 
-  World world() {
+  public World world() {
     return world;
   }
 
