@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -147,7 +148,36 @@ class DeletionAtAnyStageTest {
       long reactionMillis,
       String atRequest,
       Duration clusterGone,
-      Duration namespaceClean) {}
+      Duration namespaceClean,
+      int looks,
+      Duration controlPlaneDeletion) {}
+
+  /**
+   * When the control plane was first seen being deleted and when it was gone: how long our
+   * finalizer took (its Machines, ClusterDeployment and the rest), Cluster API's order aside.
+   */
+  private static final class ControlPlaneDeletion implements Watcher<GenericKubernetesResource> {
+    private volatile long deleting;
+    private volatile long gone;
+
+    @Override
+    public void eventReceived(Action action, GenericKubernetesResource cp) {
+      long now = System.nanoTime();
+      if (deleting == 0 && cp.getMetadata().getDeletionTimestamp() != null) {
+        deleting = now;
+      }
+      if (action == Action.DELETED) {
+        gone = now;
+      }
+    }
+
+    @Override
+    public void onClose(WatcherException cause) {}
+
+    Duration took() {
+      return deleting == 0 || gone == 0 ? null : Duration.ofNanos(gone - deleting);
+    }
+  }
 
   @Test
   void deletingAtEachStageLeavesNothingBehindAndNoFinalizerStuck() throws Exception {
@@ -189,7 +219,13 @@ class DeletionAtAnyStageTest {
   private Outcome deleteAt(Stage stage, ClusterScenario scenario) throws Exception {
     CompletableFuture<Seen> reached = new CompletableFuture<>();
     Watch watch = null;
-    try {
+    ControlPlaneDeletion controlPlaneDeletion = new ControlPlaneDeletion();
+    try (Watch controlPlaneWatch =
+        scenario
+            .hub()
+            .genericKubernetesResources(ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane")
+            .inNamespace(scenario.namespace())
+            .watch(controlPlaneDeletion)) {
       if (!stage.scaleUpFirst()) {
         watch = watchFor(stage, scenario, reached);
       }
@@ -234,7 +270,7 @@ class DeletionAtAnyStageTest {
       }
       scenario.await("Cluster " + CLUSTER + " to be deleted", () -> scenario.cluster() == null);
       Duration clusterGone = Duration.ofNanos(System.nanoTime() - requested);
-      awaitNothingLeft(scenario);
+      int looks = awaitNothingLeft(scenario);
       Duration namespaceClean = Duration.ofNanos(System.nanoTime() - requested);
       assertHostsReleased(scenario);
       assertThat(
@@ -253,7 +289,9 @@ class DeletionAtAnyStageTest {
           (requested - trigger.nanos()) / 1_000_000,
           atRequest,
           clusterGone,
-          namespaceClean);
+          namespaceClean,
+          looks,
+          controlPlaneDeletion.took());
     } catch (AssertionError | TimeoutException e) {
       throw new AssertionError(stage.name() + ": " + e + "\n" + scenario.dump(), e);
     } finally {
@@ -307,14 +345,17 @@ class DeletionAtAnyStageTest {
    * Waits until the namespace holds only what the user created and the Cluster did not own; on
    * timeout, names each leftover with its deletion timestamp and finalizers.
    */
-  private static void awaitNothingLeft(ClusterScenario scenario) {
+  private static int awaitNothingLeft(ClusterScenario scenario) {
+    AtomicInteger looks = new AtomicInteger();
     try {
       scenario.await(
           "the namespace to hold only what the user created and the Cluster did not own",
           () ->
-              scenario
-                  .everythingInTheNamespace()
-                  .equals(scenario.createdAndNotOwnedByTheCluster()));
+              looks.incrementAndGet() > 0
+                  && scenario
+                      .everythingInTheNamespace()
+                      .equals(scenario.createdAndNotOwnedByTheCluster()));
+      return looks.get();
     } catch (AssertionError e) {
       Set<String> leftovers = new TreeSet<>(scenario.everythingInTheNamespace());
       leftovers.removeAll(scenario.createdAndNotOwnedByTheCluster());
@@ -395,13 +436,16 @@ class DeletionAtAnyStageTest {
 
   private static void log(Outcome outcome) {
     LOG.info(
-        "deletion at stage {}: triggered by {}, requested {} ms later; Cluster gone after {} ms,"
-            + " namespace clean after {} ms; just after the request: {}",
+        "deletion at stage {}: triggered by {}, requested {} ms later; Cluster gone after {} ms"
+            + " (the control plane's own deletion {} ms); namespace clean after {} ms (at look {},"
+            + " each listing every namespaced kind); just after the request: {}",
         outcome.stage().name(),
         outcome.trigger(),
         outcome.reactionMillis(),
         outcome.clusterGone().toMillis(),
+        outcome.controlPlaneDeletion() == null ? -1 : outcome.controlPlaneDeletion().toMillis(),
         outcome.namespaceClean().toMillis(),
+        outcome.looks(),
         outcome.atRequest());
   }
 
