@@ -70,6 +70,10 @@ class DeletionAtAnyStageTest {
           options -> options.withDurations(DURATIONS).withWorkloads(World.Workloads.SHARED));
 
   private static final String CLUSTER = "test-multinode";
+
+  /** What the bootstrap provider sets on a host whose Agent boots from disk (LiveISO). */
+  private static final String DETACHED = "baremetalhost.metal3.io/detached";
+
   private static final String WORKERS = "test-multinode-worker";
 
   /** What a user deletes at a stage. */
@@ -121,7 +125,7 @@ class DeletionAtAnyStageTest {
               "installing-host-detached",
               ApiVersions.METAL3,
               "BareMetalHost",
-              h -> annotation(h, "baremetalhost.metal3.io/detached") != null),
+              h -> annotation(h, DETACHED) != null),
           Stage.of("available", ApiVersions.CAPI, "Cluster", c -> conditionTrue(c, "Available")),
           new Stage(
               "scaling-up-worker-installing",
@@ -137,7 +141,7 @@ class DeletionAtAnyStageTest {
               "installing-control-plane-deleted-first",
               ApiVersions.METAL3,
               "BareMetalHost",
-              h -> annotation(h, "baremetalhost.metal3.io/detached") != null,
+              h -> annotation(h, DETACHED) != null,
               false,
               Target.CONTROL_PLANE_THEN_CLUSTER));
 
@@ -393,9 +397,7 @@ class DeletionAtAnyStageTest {
       assertThat(Fields.get(host, "spec", "image")).as(name + " image").isNull();
       assertThat(Fields.get(host, "spec", "userData")).as(name + " user data").isNull();
       assertThat(Fields.isTrue(host, "spec", "online")).as(name + " online").isFalse();
-      assertThat(annotation(host, "baremetalhost.metal3.io/detached"))
-          .as(name + " detached")
-          .isNull();
+      assertThat(annotation(host, DETACHED)).as(name + " detached").isNull();
       assertThat(host.getMetadata().getDeletionTimestamp()).as(name + " deleting").isNull();
     }
   }
@@ -414,9 +416,7 @@ class DeletionAtAnyStageTest {
                 Collectors.groupingBy(
                     h ->
                         String.valueOf(string(h, "status", "provisioning", "state"))
-                            + (annotation(h, "baremetalhost.metal3.io/detached") == null
-                                ? ""
-                                : "+detached"),
+                            + (annotation(h, DETACHED) == null ? "" : "+detached"),
                     java.util.TreeMap::new,
                     Collectors.counting()));
     return String.format(
