@@ -231,6 +231,13 @@ public class OpenshiftAssistedConfigReconciler
       }
       return Outcome.ready(Names.dataSecret(config));
     }
+    if (isDeleting(machine) || isDeleting(cluster)) {
+      // Whatever we made now (InfraEnv, bootstrap data) would only have to be deleted again.
+      return Outcome.waiting(
+          Reasons.DELETING,
+          (isDeleting(machine) ? "Machine " + name(machine) : "Cluster " + clusterName)
+              + " is being deleted: no InfraEnv or bootstrap data is made for this config");
+    }
     if (!infrastructureProvisioned(cluster)) {
       return Outcome.waiting(
           Reasons.WAITING_FOR_CLUSTER_INFRASTRUCTURE,

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
@@ -19,6 +21,7 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.ClusterReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.provider.ControllerScope;
@@ -288,6 +291,36 @@ class BootstrapFlowTest {
     InfraEnv infraEnv = await("InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
     assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
     assertThat(host.config().getMetadata().getName()).isEqualTo("ocp1-cp-0");
+  }
+
+  /**
+   * A config whose Cluster is being deleted gets no InfraEnv and no bootstrap data (the deletion
+   * test of the simulator found InfraEnvs made for Machines already being deleted).
+   */
+  @Test
+  void makesNothingForAConfigWhoseClusterIsBeingDeleted() throws InterruptedException {
+    World world = new World(env, "cluster-deleting");
+    world.cluster(false);
+    var cluster =
+        world.client.resources(Cluster.class).inNamespace(world.ns).withName(world.clusterName);
+    // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
+    cluster.patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
+    cluster.delete();
+    world.infrastructureProvisioned();
+    world.clusterDeploymentAndInstall("");
+    // A control-plane Machine (no gate waits for the installation) made before the deletion.
+    world.host("ocp1-cp-0", true, spec());
+
+    awaitReason(world, "ocp1-cp-0", Reasons.DELETING);
+    assertThat(world.config("ocp1-cp-0").getStatus().conditions)
+        .anyMatch(c -> c.getMessage().contains("Cluster ocp1 is being deleted"));
+    // Not later either: a reconcile making an InfraEnv takes milliseconds.
+    Thread.sleep(2_000);
+    assertThat(world.infraEnv("ocp1-cp-0")).isNull();
+    assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
+    cluster.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
   }
 
   private static void awaitReason(World world, String config, String reason) {

@@ -76,6 +76,10 @@ public final class World implements AutoCloseable {
     public Options withWorkloadPollInterval(Duration value) {
       return new Options(durations, workDir, workloads, value);
     }
+
+    public Options withDurations(SimulatedDurations value) {
+      return new Options(value, workDir, workloads, workloadPollInterval);
+    }
   }
 
   private final Options options;

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.World;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
-  static final Duration TIMEOUT = Duration.ofMinutes(3);
+  public static final Duration TIMEOUT = Duration.ofMinutes(3);
 
   private final World world;
   private final KubernetesClient hub;
@@ -63,7 +64,7 @@ public final class ClusterScenario {
     return namespace;
   }
 
-  String clusterName() {
+  public String clusterName() {
     return clusterName;
   }
 
@@ -161,11 +162,11 @@ public final class ClusterScenario {
   }
 
   /** Sets one field of the object's spec, as {@code kubectl patch} of that field does. */
-  void setSpec(String apiVersion, String kind, String name, String field, Object value) {
+  public void setSpec(String apiVersion, String kind, String name, String field, Object value) {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
   }
 
-  void delete(String apiVersion, String kind, String name) {
+  public void delete(String apiVersion, String kind, String name) {
     resource(apiVersion, kind, name).delete();
   }
 
@@ -173,7 +174,7 @@ public final class ClusterScenario {
    * Deletes the Cluster, as {@code kubectl delete cluster} does, and waits until Cluster API and
    * the providers have deleted everything it owns and it is gone. Returns how long that took.
    */
-  Duration deleteCluster() {
+  public Duration deleteCluster() {
     delete(ApiVersions.CAPI, "Cluster", clusterName);
     Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
     LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
@@ -184,7 +185,7 @@ public final class ClusterScenario {
    * What the user created ({@code apiVersion kind name}), less the kinds Cluster API deletes with
    * the Cluster: what deleting the Cluster must leave in the namespace.
    */
-  Set<String> createdAndNotOwnedByTheCluster() {
+  public Set<String> createdAndNotOwnedByTheCluster() {
     Set<String> kept = new TreeSet<>(created);
     kept.removeIf(
         o ->
@@ -199,7 +200,7 @@ public final class ClusterScenario {
    * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
    * serves, but Events (they expire by themselves).
    */
-  Set<String> everythingInTheNamespace() {
+  public Set<String> everythingInTheNamespace() {
     return ApiObjects.list(hub, true, namespace);
   }
 
@@ -224,12 +225,12 @@ public final class ClusterScenario {
         .getItems();
   }
 
-  GenericKubernetesResource cluster() {
+  public GenericKubernetesResource cluster() {
     return get(ApiVersions.CAPI, "Cluster", clusterName);
   }
 
   /** The OpenshiftAssistedControlPlane named in the Cluster's spec.controlPlaneRef. */
-  GenericKubernetesResource controlPlane() {
+  public GenericKubernetesResource controlPlane() {
     GenericKubernetesResource cluster = cluster();
     String name = cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
     return name == null
@@ -259,6 +260,13 @@ public final class ClusterScenario {
         .filter(m -> "Running".equals(string(m, "status", "phase")))
         .filter(m -> string(m, "status", "nodeRef", "name") != null)
         .count();
+  }
+
+  /** Released by Metal3: no consumer, deprovisioned, available for another Machine. */
+  public static boolean isFree(GenericKubernetesResource host) {
+    return host != null
+        && Fields.get(host, "spec", "consumerRef") == null
+        && "available".equals(string(host, "status", "provisioning", "state"));
   }
 
   // ---- waiting for outcomes ----
@@ -353,7 +361,7 @@ public final class ClusterScenario {
     }
   }
 
-  static String name(HasMetadata object) {
+  public static String name(HasMetadata object) {
     return object.getMetadata().getName();
   }
 
@@ -364,7 +372,7 @@ public final class ClusterScenario {
    * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
    * Nodes.
    */
-  String dump() {
+  public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
     dumpConditions(out, cluster());
     dumpConditions(out, controlPlane());

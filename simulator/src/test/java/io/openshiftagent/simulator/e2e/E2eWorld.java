@@ -7,6 +7,7 @@ import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -25,13 +26,24 @@ public final class E2eWorld
   // Tests of a class may run side by side (@Execution(CONCURRENT)).
   private final List<ClusterScenario> scenarios = new CopyOnWriteArrayList<>();
   private final SecretLeaks secrets = new SecretLeaks();
+  private final UnaryOperator<World.Options> options;
   private World world;
   private Path workDir;
+
+  /** A world of near-zero simulated durations, one API server per installed cluster. */
+  public E2eWorld() {
+    this(options -> options);
+  }
+
+  /** A world whose options (durations, workload API servers...) {@code options} changes. */
+  public E2eWorld(UnaryOperator<World.Options> options) {
+    this.options = options;
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     workDir = Path.of("target", "world", context.getRequiredTestClass().getSimpleName());
-    world = World.start(SimulatedDurations.nearZero(), workDir);
+    world = World.start(options.apply(World.Options.of(SimulatedDurations.nearZero(), workDir)));
   }
 
   /**
