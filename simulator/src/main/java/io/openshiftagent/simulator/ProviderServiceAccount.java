@@ -105,10 +105,13 @@ public final class ProviderServiceAccount {
     Config server = Config.fromKubeconfig(adminKubeconfig);
     return Serialization.asYaml(
         new ConfigBuilder()
+            .withApiVersion("v1")
+            .withKind("Config")
             .addNewCluster()
             .withName("hub")
             .withNewCluster()
             .withServer(server.getMasterUrl())
+            .withCertificateAuthority(server.getCaCertFile())
             .withCertificateAuthorityData(server.getCaCertData())
             .endCluster()
             .endCluster()

@@ -17,6 +17,9 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,17 +104,18 @@ class LeastPrivilegeTest {
       Map<Grant, Long> uses = usesOfEachGrant(world.hub(), account, ours);
       LOG.info(
           "{}: {} requests; uses of each granted rule:\n{}", jar.command, ours.size(), table(uses));
-      assertThat(
-              uses.entrySet().stream()
-                  .filter(use -> use.getValue() == 0)
-                  .map(use -> use.getKey().toString())
-                  .collect(Collectors.toCollection(java.util.TreeSet::new)))
+      Set<String> unused =
+          uses.entrySet().stream()
+              .filter(use -> use.getValue() == 0)
+              .map(use -> use.getKey().toString())
+              .collect(Collectors.toCollection(TreeSet::new));
+      assertThat(unused)
           .as("rules granted to %s that no request used", account.username())
-          .isEqualTo(new java.util.TreeSet<>(UNREACHED.get(jar).keySet()));
+          .isEqualTo(new TreeSet<>(UNREACHED.get(jar).keySet()));
     }
   }
 
-  private static void awaitOrDump(java.util.function.IntConsumer await, int machines) {
+  private static void awaitOrDump(IntConsumer await, int machines) {
     try {
       await.accept(machines);
     } catch (AssertionError e) {
