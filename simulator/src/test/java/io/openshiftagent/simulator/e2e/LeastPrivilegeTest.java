@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * (the hub authorizes with RBAC), electing its leader as its Deployment does, through two HA
  * installations (LiveISO and DiskImage) and their deletion. The hub's audit log then says that no
  * request of either provider was refused, and that each granted rule (API group, resource, verb,
- * name, namespace) served at least one request: nothing is granted that the flow does not use.
+ * name, namespace) served at least one request, but the few in {@link #UNREACHED} that only paths
+ * off this flow need: nothing else is granted that the providers do not use.
  */
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
