@@ -66,10 +66,11 @@ metadata:
   labels:
     {{- include "openshift-agent.labels" . | nindent 4 }}
 rules:
-  # The Lease is taken, renewed and, on a clean stop, released (holder emptied) by update.
+  # The Lease is taken (create), renewed (patch: the Kubernetes client's lock) and, on a clean stop,
+  # released (holder emptied by update).
   - apiGroups: [coordination.k8s.io]
     resources: [leases]
-    verbs: [get, create, update]
+    verbs: [get, create, update, patch]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding

@@ -113,7 +113,8 @@ class HelmChartTest {
       assertThat(lease.getRules()).hasSize(1);
       assertThat(lease.getRules().get(0).getApiGroups()).containsExactly("coordination.k8s.io");
       assertThat(lease.getRules().get(0).getResources()).containsExactly("leases");
-      assertThat(lease.getRules().get(0).getVerbs()).containsExactly("get", "create", "update");
+      assertThat(lease.getRules().get(0).getVerbs())
+          .containsExactly("get", "create", "update", "patch");
       assertThat(find(objects, RoleBinding.class, name + "-leader-election").getSubjects())
           .extracting(s -> s.getName())
           .containsExactly(name);

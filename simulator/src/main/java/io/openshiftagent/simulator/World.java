@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,24 +58,32 @@ public final class World implements AutoCloseable {
    *
    * @param workDir where the Cluster API manager's and the providers' files and logs go
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
+   * @param serviceAccounts whether each provider runs as its own ServiceAccount under the RBAC of
+   *     {@code config/}, electing its leader as its Deployment does; else as cluster admin, without
+   *     leader election
    */
   public record Options(
       SimulatedDurations durations,
       Path workDir,
       Workloads workloads,
-      Duration workloadPollInterval) {
+      Duration workloadPollInterval,
+      boolean serviceAccounts) {
 
     /** One API server per installed cluster; the installed clusters looked at every 5 s. */
     public static Options of(SimulatedDurations durations, Path workDir) {
-      return new Options(durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5));
+      return new Options(durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), false);
     }
 
     public Options withWorkloads(Workloads value) {
-      return new Options(durations, workDir, value, workloadPollInterval);
+      return new Options(durations, workDir, value, workloadPollInterval, serviceAccounts);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
-      return new Options(durations, workDir, workloads, value);
+      return new Options(durations, workDir, workloads, value, serviceAccounts);
+    }
+
+    public Options withServiceAccounts(boolean value) {
+      return new Options(durations, workDir, workloads, workloadPollInterval, value);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -88,6 +97,8 @@ public final class World implements AutoCloseable {
   private final CapiManager capi;
   private final Map<ProviderJar, ProviderProcess> providers = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
+  private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
+      new EnumMap<>(ProviderJar.class);
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedService assistedService;
 
@@ -167,16 +178,29 @@ public final class World implements AutoCloseable {
 
   /**
    * One replica, so no leader election (a restarted provider would otherwise wait for its old Lease
-   * to expire); the image's JVM options within the chart's container limits; a GC log.
+   * to expire) unless it runs as its ServiceAccount, as in its Deployment; the image's JVM options
+   * within the chart's container limits; a GC log.
    */
   private void start(ProviderJar jar, Map<String, String> environment) {
     Path dir = options.workDir().resolve(jar.command);
+    String kubeconfig = hub.kubeConfigYaml();
+    if (options.serviceAccounts()) {
+      ProviderServiceAccount account = ProviderServiceAccount.install(hub.client(), jar);
+      serviceAccounts.put(jar, account);
+      kubeconfig = account.kubeconfig(kubeconfig);
+    }
     ProviderProcess.Builder builder =
-        ProviderProcess.builder(jar, hub.kubeConfigYaml(), dir)
+        ProviderProcess.builder(jar, kubeconfig, dir)
             .env("JAVA_TOOL_OPTIONS", jar.imageJavaToolOptions() + " " + CONTAINER_LIMITS)
             .env("POD_NAME", jar.command)
-            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime")
-            .flag("--leader-elect=false");
+            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime");
+    if (options.serviceAccounts()) {
+      builder
+          .flag("--leader-elect=true")
+          .flag("--leader-election-namespace=" + serviceAccounts.get(jar).namespace());
+    } else {
+      builder.flag("--leader-elect=false");
+    }
     environment.forEach(builder::env);
     ProviderProcess process = builder.start();
     providers.put(jar, process);
@@ -268,6 +292,12 @@ public final class World implements AutoCloseable {
   /** A provider's process: its pid, its log, its probes. */
   public ProviderProcess provider(ProviderJar jar) {
     return providers.get(jar);
+  }
+
+  /** The ServiceAccount a provider runs as, with {@link Options#serviceAccounts()}. */
+  public ProviderServiceAccount serviceAccount(ProviderJar jar) {
+    return Optional.ofNullable(serviceAccounts.get(jar))
+        .orElseThrow(() -> new IllegalStateException(jar + " runs as cluster admin"));
   }
 
   /** How long each provider took from its process's start to {@code /readyz} answering 200. */

@@ -60,6 +60,7 @@ public final class AuditLog {
    *
    * @param resource the resource with its subresource, e.g. {@code agents} or {@code
    *     openshiftassistedconfigs/status}; for a request to no resource, its path
+   * @param user the authenticated user, e.g. {@code system:serviceaccount:<namespace>:<name>}
    */
   public record Request(
       String auditId,
@@ -71,7 +72,8 @@ public final class AuditLog {
       String name,
       int code,
       Instant received,
-      Instant completed) {}
+      Instant completed,
+      String user) {}
 
   /**
    * The requests of the log, once each (a long-running watch is logged when its response starts and
@@ -127,7 +129,8 @@ public final class AuditLog {
           ref.path("name").asText(""),
           event.path("responseStatus").path("code").asInt(0),
           Instant.parse(event.path("requestReceivedTimestamp").asText()),
-          Instant.parse(event.path("stageTimestamp").asText()));
+          Instant.parse(event.path("stageTimestamp").asText()),
+          event.path("user").path("username").asText(""));
     } catch (IOException e) {
       throw new UncheckedIOException("not an audit event: " + line, e);
     }

@@ -59,9 +59,10 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
   }
 
   /**
-   * The environment shared by all tests of this JVM, with all CRDs installed. Its audit log (every
-   * request, Metadata level) is {@code target/kube-apiserver/audit.log} under the working directory
-   * (the module's, under Maven), started afresh.
+   * The environment shared by all tests of this JVM, with all CRDs installed and the
+   * owner-reference permission check OpenShift enables. Its audit log (every request, Metadata
+   * level) is {@code target/kube-apiserver/audit.log} under the working directory (the module's,
+   * under Maven), started afresh.
    */
   public static synchronized KubeApiServerEnvironment shared() {
     if (sharedStartFailure != null) {
@@ -72,7 +73,12 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
       try {
         Path audit = Path.of("target", "kube-apiserver", "audit.log").toAbsolutePath();
         Files.deleteIfExists(audit);
-        env = new KubeApiServerEnvironment(AuditLog.apiServerFlags(audit));
+        List<String> flags = new ArrayList<>(AuditLog.apiServerFlags(audit));
+        // As OpenShift does: setting an owner reference that blocks the owner's deletion needs
+        // update on the owner's finalizers (what a provider running as its ServiceAccount is
+        // granted for it is then checked; cluster-admin clients are not affected).
+        flags.addAll(List.of("--enable-admission-plugins", "OwnerReferencesPermissionEnforcement"));
+        env = new KubeApiServerEnvironment(flags);
         env.installedCrds.addAll(CrdInstaller.installFrom(env.client, TestPaths.hubCrds()));
       } catch (RuntimeException | IOException e) {
         // Fail every later test the same way instead of starting one server per test.

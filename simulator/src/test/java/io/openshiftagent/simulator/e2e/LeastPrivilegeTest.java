@@ -1,0 +1,277 @@
+package io.openshiftagent.simulator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.RoleRef;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.simulator.ProviderServiceAccount;
+import io.openshiftagent.simulator.SimulatedDurations;
+import io.openshiftagent.simulator.World;
+import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.ProviderJar;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Least privilege: each provider runs as its own ServiceAccount under the RBAC of {@code config/}
+ * (the hub authorizes with RBAC), electing its leader as its Deployment does, through two HA
+ * installations (LiveISO and DiskImage) and their deletion. The hub's audit log then says that no
+ * request of either provider was refused, and that each granted rule (API group, resource, verb,
+ * name, namespace) served at least one request, but the few in {@link #UNREACHED} that only paths
+ * off this flow need: nothing else is granted that the providers do not use.
+ */
+class LeastPrivilegeTest {
+  private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
+
+  /**
+   * Granted rules this flow does not use, each with the path that needs it. The owners' {@code
+   * finalizers} are no request: the OwnerReferencesPermissionEnforcement admission plugin (on in
+   * this hub, as in OpenShift) checks them when an owner reference blocks the owner's deletion.
+   */
+  private static final Map<ProviderJar, Map<String, String>> UNREACHED =
+      new EnumMap<>(
+          Map.of(
+              ProviderJar.BOOTSTRAP,
+              Map.of(
+                  "bootstrap.cluster.x-k8s.io openshiftassistedconfigs/finalizers update",
+                  "owner references to the config (admission check)",
+                  "agent-install.openshift.io infraenvs get",
+                  "the InfraEnv re-read when its create or approval claim conflicts",
+                  "agent-install.openshift.io agents get",
+                  "whether another Agent already holds a hostname"),
+              ProviderJar.CONTROLPLANE,
+              Map.ofEntries(
+                  Map.entry(
+                      "controlplane.cluster.x-k8s.io openshiftassistedcontrolplanes/finalizers update",
+                      "owner references to the control plane (admission check)"),
+                  Map.entry(
+                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigs delete",
+                      "a Machine whose creation failed halfway: its config is rolled back"),
+                  Map.entry(
+                      "infrastructure.cluster.x-k8s.io * delete",
+                      "the same rollback for the cloned infrastructure machine"),
+                  Map.entry(
+                      "cluster.x-k8s.io machines get",
+                      "orphan configs and infrastructure machines"),
+                  Map.entry(
+                      "cluster.x-k8s.io machines patch",
+                      "a change of the control plane's Machine deletion timeouts"),
+                  Map.entry(
+                      "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
+                  Map.entry(
+                      "hive.openshift.io clusterdeployments patch",
+                      "re-linking a ClusterDeployment to its AgentClusterInstall"),
+                  Map.entry(
+                      "extensions.hive.openshift.io agentclusterinstalls patch",
+                      "day-2 changes of the installation (scale, API VIPs, manifests)"),
+                  Map.entry("core secrets patch", "a changed admin kubeconfig"),
+                  Map.entry(
+                      "core configmaps get",
+                      "the mirror-registry input (spec.config.imageRegistryRef)"),
+                  Map.entry("core configmaps create", "the mirror-registry manifests"),
+                  Map.entry("core configmaps update", "changed mirror-registry input"))));
+
+  private static World world;
+  private static final List<ClusterScenario> clusters = new ArrayList<>();
+
+  @BeforeAll
+  static void startWorld() throws Exception {
+    world =
+        World.start(
+            World.Options.of(
+                    SimulatedDurations.nearZero(),
+                    Path.of("target", "world", LeastPrivilegeTest.class.getSimpleName()))
+                .withServiceAccounts(true));
+  }
+
+  /** Deletes what a failed test left, so that the next class's world does not reconcile it. */
+  @AfterAll
+  static void stopWorld() {
+    try {
+      for (ClusterScenario cluster : clusters) {
+        if (cluster.cluster() != null) {
+          cluster.deleteCluster();
+        }
+      }
+    } finally {
+      if (world != null) {
+        world.close();
+      }
+    }
+  }
+
+  @Test
+  void providersInstallAndDeleteClustersAsTheirServiceAccountsUsingEveryGrantedRule() {
+    for (String bootMode : List.of("LiveISO", "DiskImage")) {
+      ClusterScenario cluster =
+          new ClusterScenario(
+              world,
+              world.hubEnvironment().createNamespace("least-privilege-" + bootMode),
+              "test-multinode");
+      clusters.add(cluster);
+      cluster.enrolHosts(5);
+      cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", bootMode, "WORKERS", "2"));
+    }
+    for (ClusterScenario cluster : clusters) {
+      awaitOrDump(cluster::awaitInstalled, 5);
+    }
+    for (ClusterScenario cluster : clusters) {
+      cluster.deleteCluster();
+    }
+    // Both give up their leader Lease on a clean stop: that is part of their use of the Lease.
+    world.close();
+
+    List<AuditLog.Request> requests = AuditLog.read(world.hubAuditLog());
+    Map<ProviderJar, Set<String>> unused = new EnumMap<>(ProviderJar.class);
+    for (ProviderJar jar : ProviderJar.values()) {
+      ProviderServiceAccount account = world.serviceAccount(jar);
+      List<AuditLog.Request> ours =
+          requests.stream().filter(r -> r.user().equals(account.username())).toList();
+      assertThat(ours).as("requests of %s", account.username()).isNotEmpty();
+      assertThat(ours.stream().filter(r -> r.code() == 401 || r.code() == 403))
+          .as("requests of %s refused", account.username())
+          .isEmpty();
+      Map<Grant, Long> uses = usesOfEachGrant(world.hub(), account, ours);
+      LOG.info(
+          "{}: {} requests, {} granted rules; uses of each:\n{}",
+          jar.command,
+          ours.size(),
+          uses.size(),
+          table(uses));
+      unused.put(
+          jar,
+          uses.entrySet().stream()
+              .filter(use -> use.getValue() == 0)
+              .map(use -> use.getKey().toString())
+              .collect(Collectors.toCollection(TreeSet::new)));
+    }
+    for (ProviderJar jar : ProviderJar.values()) {
+      assertThat(unused.get(jar))
+          .as("rules granted to %s that no request used", jar.command)
+          .isEqualTo(new TreeSet<>(UNREACHED.get(jar).keySet()));
+    }
+  }
+
+  private static void awaitOrDump(IntConsumer await, int machines) {
+    try {
+      await.accept(machines);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage()
+              + clusters.stream().map(c -> "\n\n" + c.dump()).collect(Collectors.joining()),
+          e);
+    }
+  }
+
+  /**
+   * One granted permission: a verb on a resource (with its subresource) of an API group, limited to
+   * one object when the rule names some, in one namespace when a RoleBinding grants it.
+   *
+   * @param namespace where the grant applies; empty: everywhere (a ClusterRoleBinding)
+   * @param name the one object it allows; empty: any
+   */
+  record Grant(String namespace, String apiGroup, String resource, String verb, String name) {
+    boolean allows(AuditLog.Request request) {
+      return (namespace.isEmpty() || namespace.equals(request.namespace()))
+          && (apiGroup.equals("*") || apiGroup.equals(request.apiGroup()))
+          && (resource.equals("*") || resource.equals(request.resource()))
+          && (verb.equals("*") || verb.equals(request.verb()))
+          && (name.isEmpty() || name.equals(request.name()));
+    }
+
+    @Override
+    public String toString() {
+      return (apiGroup.isEmpty() ? "core" : apiGroup)
+          + " "
+          + resource
+          + (name.isEmpty() ? "" : "/" + name)
+          + " "
+          + verb
+          + (namespace.isEmpty() ? "" : " in " + namespace);
+    }
+  }
+
+  /**
+   * Every permission the hub's bindings give the ServiceAccount, with how many of its requests it
+   * allowed. Reads the bindings and roles as applied, not the files.
+   */
+  private static Map<Grant, Long> usesOfEachGrant(
+      KubernetesClient hub, ProviderServiceAccount account, List<AuditLog.Request> requests) {
+    List<Grant> grants = new ArrayList<>();
+    for (var binding : hub.rbac().clusterRoleBindings().list().getItems()) {
+      if (bindsTo(binding.getSubjects(), account)) {
+        grants.addAll(grants("", rules(hub, binding.getRoleRef(), "")));
+      }
+    }
+    for (var binding : hub.rbac().roleBindings().inAnyNamespace().list().getItems()) {
+      if (bindsTo(binding.getSubjects(), account)) {
+        String namespace = binding.getMetadata().getNamespace();
+        grants.addAll(grants(namespace, rules(hub, binding.getRoleRef(), namespace)));
+      }
+    }
+    assertThat(grants).as("what is granted to %s", account.username()).isNotEmpty();
+    Map<Grant, Long> uses = new LinkedHashMap<>();
+    for (Grant grant : grants) {
+      uses.put(grant, requests.stream().filter(grant::allows).count());
+    }
+    return uses;
+  }
+
+  private static boolean bindsTo(List<Subject> subjects, ProviderServiceAccount account) {
+    return subjects != null
+        && subjects.stream()
+            .anyMatch(
+                s ->
+                    s.getKind().equals("ServiceAccount")
+                        && s.getName().equals(account.name())
+                        && account.namespace().equals(s.getNamespace()));
+  }
+
+  private static List<PolicyRule> rules(KubernetesClient hub, RoleRef ref, String namespace) {
+    return ref.getKind().equals("ClusterRole")
+        ? hub.rbac().clusterRoles().withName(ref.getName()).require().getRules()
+        : hub.rbac().roles().inNamespace(namespace).withName(ref.getName()).require().getRules();
+  }
+
+  private static List<Grant> grants(String namespace, List<PolicyRule> rules) {
+    List<Grant> grants = new ArrayList<>();
+    for (PolicyRule rule : rules) {
+      assertThat(rule.getNonResourceURLs()).as("non-resource URLs are not granted").isNullOrEmpty();
+      List<String> names =
+          rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
+              ? List.of("")
+              : rule.getResourceNames();
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          for (String verb : rule.getVerbs()) {
+            for (String name : names) {
+              grants.add(new Grant(namespace, group, resource, verb, name));
+            }
+          }
+        }
+      }
+    }
+    return grants;
+  }
+
+  private static String table(Map<Grant, Long> uses) {
+    return uses.entrySet().stream()
+        .map(use -> String.format("  %6d  %s", use.getValue(), use.getKey()))
+        .collect(Collectors.joining("\n"));
+  }
+}
