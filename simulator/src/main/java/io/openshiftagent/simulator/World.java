@@ -87,7 +87,7 @@ public final class World implements AutoCloseable {
     }
 
     public Options withDurations(SimulatedDurations value) {
-      return new Options(value, workDir, workloads, workloadPollInterval);
+      return new Options(value, workDir, workloads, workloadPollInterval, serviceAccounts);
     }
   }
 

@@ -11,6 +11,7 @@ import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -88,6 +89,7 @@ class LeastPrivilegeTest {
 
   private static World world;
   private static final List<ClusterScenario> clusters = new ArrayList<>();
+  private static final SecretLeaks secrets = new SecretLeaks();
 
   @BeforeAll
   static void startWorld() throws Exception {
@@ -122,7 +124,8 @@ class LeastPrivilegeTest {
           new ClusterScenario(
               world,
               world.hubEnvironment().createNamespace("least-privilege-" + bootMode),
-              "test-multinode");
+              "test-multinode",
+              secrets);
       clusters.add(cluster);
       cluster.enrolHosts(5);
       cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", bootMode, "WORKERS", "2"));
@@ -165,6 +168,13 @@ class LeastPrivilegeTest {
           .as("rules granted to %s that no request used", jar.command)
           .isEqualTo(new TreeSet<>(UNREACHED.get(jar).keySet()));
     }
+    // Nor did a secret of the clusters (remembered when each was installed) reach a log, an
+    // Event or a condition.
+    SecretScanner.assertNone(
+        secrets.findIn(
+            Path.of("target", "world", LeastPrivilegeTest.class.getSimpleName()),
+            world.hub(),
+            clusters.stream().map(ClusterScenario::namespace).toList()));
   }
 
   private static void awaitOrDump(IntConsumer await, int machines) {
