@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * Machines) and waiting for Cluster API to report an outcome. {@link #dump()} describes everything
  * that tells why a wait did not end.
  */
-final class ClusterScenario {
+public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
   static final Duration TIMEOUT = Duration.ofMinutes(3);
 
@@ -57,15 +57,15 @@ final class ClusterScenario {
     this.clusterName = clusterName;
   }
 
-  String namespace() {
+  public String namespace() {
     return namespace;
   }
 
-  String clusterName() {
+  public String clusterName() {
     return clusterName;
   }
 
-  KubernetesClient hub() {
+  public KubernetesClient hub() {
     return hub;
   }
 
@@ -89,7 +89,7 @@ final class ClusterScenario {
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
    * credentials, as a Metal3 user does before creating clusters.
    */
-  void enrolHosts(int count) {
+  public void enrolHosts(int count) {
     for (int i = 0; i < count; i++) {
       String name = "host-" + i;
       hub.resource(
@@ -131,7 +131,7 @@ final class ClusterScenario {
    * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
    * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
    */
-  void apply(String resource, Map<String, String> variables) {
+  public void apply(String resource, Map<String, String> variables) {
     String text;
     try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -153,13 +153,13 @@ final class ClusterScenario {
   }
 
   /** A JSON merge patch of the object's spec or metadata, as {@code kubectl patch --type merge}. */
-  void patch(String apiVersion, String kind, String name, Map<String, Object> patch) {
+  public void patch(String apiVersion, String kind, String name, Map<String, Object> patch) {
     resource(apiVersion, kind, name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
   }
 
   /** Sets one field of the object's spec, as {@code kubectl patch} of that field does. */
-  void setSpec(String apiVersion, String kind, String name, String field, Object value) {
+  public void setSpec(String apiVersion, String kind, String name, String field, Object value) {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
   }
 
@@ -211,23 +211,23 @@ final class ClusterScenario {
 
   // ---- what the user looks at ----
 
-  GenericKubernetesResource get(String apiVersion, String kind, String name) {
+  public GenericKubernetesResource get(String apiVersion, String kind, String name) {
     return resource(apiVersion, kind, name).get();
   }
 
-  List<GenericKubernetesResource> list(String apiVersion, String kind) {
+  public List<GenericKubernetesResource> list(String apiVersion, String kind) {
     return hub.genericKubernetesResources(apiVersion, kind)
         .inNamespace(namespace)
         .list()
         .getItems();
   }
 
-  GenericKubernetesResource cluster() {
+  public GenericKubernetesResource cluster() {
     return get(ApiVersions.CAPI, "Cluster", clusterName);
   }
 
   /** The OpenshiftAssistedControlPlane named in the Cluster's spec.controlPlaneRef. */
-  GenericKubernetesResource controlPlane() {
+  public GenericKubernetesResource controlPlane() {
     GenericKubernetesResource cluster = cluster();
     String name = cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
     return name == null
@@ -235,24 +235,24 @@ final class ClusterScenario {
         : get(ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", name);
   }
 
-  List<GenericKubernetesResource> machines() {
+  public List<GenericKubernetesResource> machines() {
     return list(ApiVersions.CAPI, "Machine");
   }
 
-  List<GenericKubernetesResource> controlPlaneMachines() {
+  public List<GenericKubernetesResource> controlPlaneMachines() {
     return machines().stream()
         .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) != null)
         .toList();
   }
 
-  List<GenericKubernetesResource> workerMachines() {
+  public List<GenericKubernetesResource> workerMachines() {
     return machines().stream()
         .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) == null)
         .toList();
   }
 
   /** Machines Cluster API reports {@code Running} with a Node of the installed cluster. */
-  static long runningWithNode(List<GenericKubernetesResource> machines) {
+  public static long runningWithNode(List<GenericKubernetesResource> machines) {
     return machines.stream()
         .filter(m -> "Running".equals(string(m, "status", "phase")))
         .filter(m -> string(m, "status", "nodeRef", "name") != null)
@@ -262,7 +262,7 @@ final class ClusterScenario {
   // ---- waiting for outcomes ----
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
-  Duration await(String what, BooleanSupplier done) {
+  public Duration await(String what, BooleanSupplier done) {
     long started = System.nanoTime();
     long deadline = started + TIMEOUT.toNanos();
     while (!done.getAsBoolean()) {
@@ -287,25 +287,13 @@ final class ClusterScenario {
    * Running} with a Node. Logs how long it took and how much of it Cluster API's ClusterCache spent
    * connecting after the kubeconfig existed.
    */
-  Duration awaitInstalled(int machines) {
+  public Duration awaitInstalled(int machines) {
     Duration took =
         await(
             "the control plane Available, the Cluster's conditions as Cluster API computes them, "
                 + machines
                 + " Machines Running with a Node",
-            () -> {
-              GenericKubernetesResource cluster = cluster();
-              List<GenericKubernetesResource> all = machines();
-              return conditionTrue(controlPlane(), "Available")
-                  && conditionTrue(cluster, "InfrastructureReady")
-                  && conditionTrue(cluster, "ControlPlaneInitialized")
-                  && conditionTrue(cluster, "ControlPlaneAvailable")
-                  && conditionTrue(cluster, "WorkersAvailable")
-                  && conditionTrue(cluster, "RemoteConnectionProbe")
-                  && conditionTrue(cluster, "Available")
-                  && all.size() == machines
-                  && runningWithNode(all) == machines;
-            });
+            () -> isInstalled(machines));
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
             + " connected {} s after the kubeconfig Secret was written)",
@@ -315,6 +303,21 @@ final class ClusterScenario {
         took.toMillis(),
         clusterCacheConnectDelaySeconds());
     return took;
+  }
+
+  /** What {@link #awaitInstalled} waits for, looked at once. */
+  public boolean isInstalled(int machines) {
+    GenericKubernetesResource cluster = cluster();
+    List<GenericKubernetesResource> all = machines();
+    return conditionTrue(controlPlane(), "Available")
+        && conditionTrue(cluster, "InfrastructureReady")
+        && conditionTrue(cluster, "ControlPlaneInitialized")
+        && conditionTrue(cluster, "ControlPlaneAvailable")
+        && conditionTrue(cluster, "WorkersAvailable")
+        && conditionTrue(cluster, "RemoteConnectionProbe")
+        && conditionTrue(cluster, "Available")
+        && all.size() == machines
+        && runningWithNode(all) == machines;
   }
 
   /**
@@ -361,7 +364,7 @@ final class ClusterScenario {
    * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
    * Nodes.
    */
-  String dump() {
+  public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
     dumpConditions(out, cluster());
     dumpConditions(out, controlPlane());

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * E2eWorld();}): started before its first test, stopped after its last. When a test fails, the
  * failure carries a dump of every cluster the class applied, so it says why.
  */
-final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+public final class E2eWorld
+    implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
   private final List<ClusterScenario> scenarios = new ArrayList<>();
   private World world;
   private Path workDir;
@@ -56,14 +57,14 @@ final class E2eWorld implements BeforeAllCallback, AfterAllCallback, TestExecuti
    * A new namespace of the hub for one cluster named {@code clusterName}: what the scenario applies
    * goes there.
    */
-  ClusterScenario scenario(String namespacePrefix, String clusterName) {
+  public ClusterScenario scenario(String namespacePrefix, String clusterName) {
     String namespace = world.hubEnvironment().createNamespace(namespacePrefix);
     ClusterScenario scenario = new ClusterScenario(world, namespace, clusterName);
     scenarios.add(scenario);
     return scenario;
   }
 
-  World world() {
+  public World world() {
     return world;
   }
 
