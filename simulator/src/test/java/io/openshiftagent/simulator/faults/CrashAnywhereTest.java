@@ -1,5 +1,6 @@
 package io.openshiftagent.simulator.faults;
 
+import static io.openshiftagent.simulator.Fields.conditionTrue;
 import static io.openshiftagent.simulator.Fields.label;
 import static io.openshiftagent.simulator.Fields.string;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,7 +92,9 @@ class CrashAnywhereTest {
 
       Duration available = null;
       int workers = 2;
+      int patchRelease = 0; // of 4.20
       int scalings = 0;
+      int upgrades = 0;
       try {
         while (available == null || killers.stream().anyMatch(k -> k.killCount() < KILLS)) {
           Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
@@ -103,15 +106,28 @@ class CrashAnywhereTest {
           for (ProviderKiller killer : killers) {
             assertThat(killer.failure()).as("the killer of " + killer.jar().command).isNull();
           }
-          if (cluster.isInstalled(CONTROL_PLANE_MACHINES + workers)) {
+          if (cluster.isInstalled(CONTROL_PLANE_MACHINES + workers)
+              && upgraded(cluster, patchRelease)) {
             if (available == null) {
               available = elapsed;
               LOG.info("crash anywhere: Available after {} ms", available.toMillis());
             }
-            // Day 2 while the kills go on: workers 2 -> 3 -> 2 -> ...
-            workers = workers == 2 ? 3 : 2;
-            cluster.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", workers);
-            scalings++;
+            // Day 2 while the kills go on, work for each provider in turn: the workers scaled
+            // 2 -> 3 -> 2 ... (bootstrap), an upgrade to the next patch release (control plane).
+            if ((scalings + upgrades) % 2 == 0) {
+              workers = workers == 2 ? 3 : 2;
+              cluster.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", workers);
+              scalings++;
+            } else {
+              patchRelease++;
+              cluster.setSpec(
+                  ApiVersions.CONTROL_PLANE,
+                  "OpenshiftAssistedControlPlane",
+                  CLUSTER,
+                  "distributionVersion",
+                  version(patchRelease));
+              upgrades++;
+            }
           }
           Thread.sleep(250);
         }
@@ -122,19 +138,23 @@ class CrashAnywhereTest {
       }
       Duration killing = Duration.ofNanos(System.nanoTime() - started);
       int machines = CONTROL_PLANE_MACHINES + workers;
+      int release = patchRelease;
       Duration settled =
           cluster.await(
               "the cluster Available with "
                   + machines
                   + " Machines Running, and nothing left being deleted",
-              () -> cluster.isInstalled(machines) && nothingDeleting(cluster));
+              () ->
+                  cluster.isInstalled(machines)
+                      && upgraded(cluster, release)
+                      && nothingDeleting(cluster));
 
       assertEverythingExistsOncePerPurpose(cluster, workers);
       assertEachMachineHadOneApprovedAgent(cluster, approvals);
 
       LOG.info(
           "crash anywhere: seed {}; kills {}; with a write of the killed provider in the {} ms"
-              + " before {}; Available after {} s; {} worker scalings after it; kills done after {}"
+              + " before {}; Available after {} s; then {} worker scalings and {} upgrades; kills done after {}"
               + " s, settled {} s later; ready after restart p50/max {}; {} Agents approved",
           SEED,
           killCounts(killers),
@@ -142,6 +162,7 @@ class CrashAnywhereTest {
           withWorkInFlight(killers),
           available.toSeconds(),
           scalings,
+          upgrades,
           killing.toSeconds(),
           settled.toSeconds(),
           readyTimes(killers),
@@ -243,6 +264,17 @@ class CrashAnywhereTest {
     assertThat(byConfig.keySet())
         .containsAll(
             names(cluster.machines(), m -> string(m, "spec", "bootstrap", "configRef", "name")));
+  }
+
+  private static String version(int patchRelease) {
+    return "4.20." + patchRelease;
+  }
+
+  /** The control plane reports the upgrade to {@code 4.20.<patchRelease>} completed. */
+  private static boolean upgraded(ClusterScenario cluster, int patchRelease) {
+    GenericKubernetesResource cp = cluster.controlPlane();
+    return version(patchRelease).equals(string(cp, "status", "distributionVersion"))
+        && conditionTrue(cp, "UpgradeCompleted");
   }
 
   private static boolean nothingDeleting(ClusterScenario cluster) {
