@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import java.util.ArrayList;
@@ -19,9 +20,6 @@ import java.util.TreeSet;
  * with the bootstrap config (one per Machine) the Agent belongs to by its label.
  */
 final class Approvals implements AutoCloseable {
-  /** The bootstrap provider's label on the Agents of its InfraEnvs: the config's name. */
-  private static final String CONFIG_LABEL = "bootstrap.cluster.x-k8s.io/openshiftAssistedConfig";
-
   /** One flip of {@code spec.approved}. */
   record Flip(String agent, String uid, String config, boolean approved) {}
 
@@ -59,7 +57,10 @@ final class Approvals implements AutoCloseable {
     if (approved != before) {
       flips.add(
           new Flip(
-              agent.getMetadata().getName(), uid, Fields.label(agent, CONFIG_LABEL), approved));
+              agent.getMetadata().getName(),
+              uid,
+              Fields.label(agent, Names.CONFIG_LABEL),
+              approved));
     }
   }
 

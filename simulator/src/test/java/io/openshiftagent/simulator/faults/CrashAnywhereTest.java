@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.benchmark.Percentiles;
 import io.openshiftagent.simulator.e2e.ClusterScenario;
@@ -191,9 +192,7 @@ class CrashAnywhereTest {
         .isEqualTo(names(machines, m -> string(m, "spec", "infrastructureRef", "name")));
     List<GenericKubernetesResource> infraEnvs = cluster.list(ApiVersions.AGENT_INSTALL, "InfraEnv");
     assertThat(names(infraEnvs)).as("InfraEnvs, one per config").isEqualTo(configs);
-    assertThat(
-            names(infraEnvs, e -> label(e, "bootstrap.cluster.x-k8s.io/openshiftAssistedConfig")))
-        .isEqualTo(configs);
+    assertThat(names(infraEnvs, e -> label(e, Names.CONFIG_LABEL))).isEqualTo(configs);
 
     String controlPlane = cluster.controlPlane().getMetadata().getName();
     assertThat(names(cluster.list(ApiVersions.HIVE, "ClusterDeployment")))
