@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -133,6 +134,7 @@ class CrashAnywhereTest {
           Thread.sleep(250);
         }
       } finally {
+        killers.forEach(ProviderKiller::stopKilling); // both at once, even if one failed
         for (ProviderKiller killer : killers) {
           killer.stop();
         }
@@ -154,11 +156,13 @@ class CrashAnywhereTest {
       assertEachMachineHadOneApprovedAgent(cluster, approvals);
 
       LOG.info(
-          "crash anywhere: seed {}; kills {}; with a write of the killed provider in the {} ms"
-              + " before {}; Available after {} s; then {} worker scalings and {} upgrades; kills done after {}"
-              + " s, settled {} s later; ready after restart p50/max {}; {} Agents approved",
+          "crash anywhere: seed {}; kills {} (during startup {}); with a write of the killed"
+              + " provider in the {} ms before {}; Available after {} s; then {} worker scalings"
+              + " and {} upgrades; kills done after {} s, settled {} s later; ready after restart"
+              + " p50/max {}; {} Agents approved",
           SEED,
           killCounts(killers),
+          startupKills(killers),
           WORK_IN_FLIGHT.toMillis(),
           withWorkInFlight(killers),
           available.toSeconds(),
@@ -295,6 +299,14 @@ class CrashAnywhereTest {
         .collect(Collectors.toMap(k -> k.jar().command, ProviderKiller::killCount));
   }
 
+  private static Map<String, Long> startupKills(List<ProviderKiller> killers) {
+    return killers.stream()
+        .collect(
+            Collectors.toMap(
+                k -> k.jar().command,
+                k -> k.kills().stream().filter(kill -> kill.readyAfterRestart() == null).count()));
+  }
+
   /** Per provider: how many kills came within {@link #WORK_IN_FLIGHT} of a write of its own. */
   private static Map<String, Long> withWorkInFlight(List<ProviderKiller> killers) {
     List<AuditLog.Request> requests = AuditLog.read(world.world().hubAuditLog());
@@ -340,7 +352,9 @@ class CrashAnywhereTest {
                   Percentiles p =
                       Percentiles.of(
                           k.kills().stream()
-                              .map(kill -> kill.readyAfterRestart().toMillis())
+                              .map(ProviderKiller.Kill::readyAfterRestart)
+                              .filter(Objects::nonNull)
+                              .map(Duration::toMillis)
                               .toList());
                   return p.p50() + "/" + p.max() + " ms";
                 }));

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * Kills one provider (SIGKILL) again and again at random moments and starts it again, until told to
  * stop; the provider runs when {@link #stop} returns. Each round waits until the restarted provider
  * is ready, then picks a moment: either a random delay, or shortly after the next change in the
- * namespace, when the provider is most likely mid-reconcile.
+ * namespace, when the provider is most likely mid-reconcile. One kill in {@value
+ * #STARTUP_KILL_ONE_IN} is followed by another one during the next process's startup.
  */
 final class ProviderKiller implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ProviderKiller.class);
@@ -60,6 +61,9 @@ final class ProviderKiller implements Runnable {
         }
         Instant at = Instant.now();
         world.killProvider(jar);
+        if (random.nextInt(STARTUP_KILL_ONE_IN) == 0) {
+          killDuringStartup();
+        }
         Duration ready = world.restartProvider(jar);
         kills.add(new Kill(at, moment, ready));
         LOG.info(
@@ -75,6 +79,21 @@ final class ProviderKiller implements Runnable {
       failure = e;
       LOG.error("killing {} failed", jar.command, e);
     }
+  }
+
+  /**
+   * Starts the provider and kills it before it is ready (while its informers list and its first
+   * reconciles start), at a random instant of its usual startup.
+   */
+  private void killDuringStartup() throws Exception {
+    world.provider(jar).restart();
+    long delay = random.nextLong(STARTUP_MAX.toMillis() + 1);
+    Thread.sleep(delay);
+    Instant at = Instant.now();
+    world.killProvider(jar);
+    kills.add(new Kill(at, "during startup, " + delay + " ms after its start", null));
+    LOG.info(
+        "killed {} during startup, {} ms after its start, #{}", jar.command, delay, kills.size());
   }
 
   /**
@@ -115,9 +134,14 @@ final class ProviderKiller implements Runnable {
     return jar;
   }
 
+  /** Kills no more; the kill under way, if any, still ends with the provider restarted. */
+  void stopKilling() {
+    stopping = true;
+  }
+
   /** Stops killing; returns once the provider, started after the last kill, is ready. */
   void stop() throws InterruptedException {
-    stopping = true;
+    stopKilling();
     thread.join(Duration.ofMinutes(2).toMillis());
     if (thread.isAlive()) {
       throw new AssertionError("the killer of " + jar.command + " did not stop");
