@@ -23,8 +23,15 @@ final class ProviderKiller implements Runnable {
   /** The most a kill waits after a change it was told of: providers react within this. */
   private static final int AFTER_CHANGE_MAX_MS = 400;
 
+  /** One in this many kills is followed by a kill of the new process before it is ready. */
+  private static final int STARTUP_KILL_ONE_IN = 5;
+
+  /** About how long a provider takes to be ready on a loaded machine. */
+  private static final Duration STARTUP_MAX = Duration.ofSeconds(4);
+
   /**
-   * One kill: when, how it was timed, and how long the process started after it took to be ready.
+   * One kill: when, how it was timed, and how long the process started after it took to be ready
+   * (null when that process was killed during its startup).
    */
   record Kill(Instant at, String moment, Duration readyAfterRestart) {}
 
