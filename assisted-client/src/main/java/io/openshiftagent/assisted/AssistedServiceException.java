@@ -31,8 +31,12 @@ public final class AssistedServiceException extends Exception {
     UNAUTHORIZED("Unauthorized", false),
     /** Another 4xx: the request itself is wrong. */
     REQUEST_REJECTED("RequestRejected", false),
-    /** A success status, but the body is not an Ignition config. */
-    BAD_RESPONSE("BadResponse", false),
+    /**
+     * A success status (or a redirect), but the body is not an Ignition config: a service or a
+     * proxy in front of it in a bad state, or a body cut short. Retryable: the same request usually
+     * succeeds once they recover.
+     */
+    BAD_RESPONSE("BadResponse", true),
     /** The URL published in the InfraEnv status cannot be used. */
     INVALID_URL("InvalidURL", false),
     /** The configured CA bundle holds no usable PEM certificate. */

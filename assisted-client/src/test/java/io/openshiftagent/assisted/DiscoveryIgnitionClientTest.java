@@ -269,7 +269,7 @@ class DiscoveryIgnitionClientTest {
 
     assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
     assertThat(failure.conditionReason()).isEqualTo("BadResponse");
-    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.retryable()).isTrue();
   }
 
   @Test

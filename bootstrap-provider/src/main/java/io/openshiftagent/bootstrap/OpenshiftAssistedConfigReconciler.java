@@ -84,8 +84,8 @@ public class OpenshiftAssistedConfigReconciler
   private final DiscoveryIgnitionSource discoveryIgnition;
   private final EventRecorder events;
 
-  /** When each config's discovery-ignition download started failing (by UID), for the backoff. */
-  private final Map<String, Instant> downloadFailingSince = new ConcurrentHashMap<>();
+  /** Each config's last failed discovery-ignition download (by UID), for the backoff. */
+  private final Map<String, FailedDownload> failedDownloads = new ConcurrentHashMap<>();
 
   private InformerEventSource<Machine, OpenshiftAssistedConfig> machines;
   private InformerEventSource<Metal3Machine, OpenshiftAssistedConfig> metal3Machines;
@@ -224,8 +224,19 @@ public class OpenshiftAssistedConfigReconciler
     String clusterName = name(cluster);
     if (dataSecretCreated(config)
         && cached(secrets, Names.dataSecret(config), config).isPresent()) {
-      // Done: the host may be installed already, so nothing it depends on is touched again.
+      // Done: the host may be installed already, so nothing it depends on is touched again; only
+      // a live ISO that no host has taken yet follows a regenerated image.
+      if (config.getSpec().effectiveBootMode() == BootMode.LIVE_ISO) {
+        followRegeneratedIso(config, machine);
+      }
       return Outcome.ready(Names.dataSecret(config));
+    }
+    if (isDeleting(machine) || isDeleting(cluster)) {
+      // Whatever we made now (InfraEnv, bootstrap data) would only have to be deleted again.
+      return Outcome.waiting(
+          Reasons.DELETING,
+          (isDeleting(machine) ? "Machine " + name(machine) : "Cluster " + clusterName)
+              + " is being deleted: no InfraEnv or bootstrap data is made for this config");
     }
     if (!infrastructureProvisioned(cluster)) {
       return Outcome.waiting(
@@ -356,23 +367,52 @@ public class OpenshiftAssistedConfigReconciler
           Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
           "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
     }
-    if (!bootsLiveIso(metal3Machine.get(), isoUrl)) {
-      new OwnedFieldsPatch()
-          .set(isoUrl, "spec", "image", "url")
-          .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
-          .set("", "spec", "image", "checksum")
-          .applyTo(client, metal3Machine.get());
-      events.normal(
-          config,
-          "LiveISOSet",
-          "Provision",
-          "Metal3Machine "
-              + metal3Machine.get().getMetadata().getName()
-              + " now boots the discovery ISO of InfraEnv "
-              + infraEnv.getMetadata().getName());
-    }
+    bootIso(config, metal3Machine.get(), infraEnv, isoUrl);
     ensureDataSecret(config, clusterName, LIVE_ISO_USER_DATA);
     return Outcome.ready(Names.dataSecret(config));
+  }
+
+  /**
+   * assisted-service regenerates an InfraEnv's image under a new URL when the InfraEnv or its image
+   * token changes. A Metal3Machine still waiting for a host must boot the current one, or its host
+   * boots an image the service no longer serves. Once CAPM3 has claimed a host, it is left alone:
+   * CAPM3 hands the image to the host once, at the claim, so the host has what it boots, and a
+   * later URL would be written where it never takes effect.
+   */
+  private void followRegeneratedIso(OpenshiftAssistedConfig config, Machine machine) {
+    Optional<InfraEnv> infraEnv = cached(infraEnvs, Names.infraEnv(config), config);
+    String isoUrl =
+        infraEnv.map(InfraEnv::getStatus).map(status -> status.isoDownloadURL).orElse(null);
+    if (isoUrl == null || isoUrl.isBlank() || !Hosts.isMetal3(machine)) {
+      return;
+    }
+    cached(metal3Machines, machine.getSpec().infrastructureRef.name, config)
+        .filter(m3m -> Hosts.hostReference(m3m).isEmpty())
+        .ifPresent(m3m -> bootIso(config, m3m, infraEnv.get(), isoUrl));
+  }
+
+  /** Points the Metal3Machine at the live ISO, unless it boots that one already. */
+  private void bootIso(
+      OpenshiftAssistedConfig config,
+      Metal3Machine metal3Machine,
+      InfraEnv infraEnv,
+      String isoUrl) {
+    if (bootsLiveIso(metal3Machine, isoUrl)) {
+      return;
+    }
+    new OwnedFieldsPatch()
+        .set(isoUrl, "spec", "image", "url")
+        .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
+        .set("", "spec", "image", "checksum")
+        .applyTo(client, metal3Machine);
+    events.normal(
+        config,
+        "LiveISOSet",
+        "Provision",
+        "Metal3Machine "
+            + metal3Machine.getMetadata().getName()
+            + " now boots the discovery ISO of InfraEnv "
+            + infraEnv.getMetadata().getName());
   }
 
   private Outcome bootDiskImage(OpenshiftAssistedConfig config, InfraEnv infraEnv, String cluster) {
@@ -392,33 +432,49 @@ public class OpenshiftAssistedConfigReconciler
           "waiting for assisted-service to publish the discovery ignition of InfraEnv "
               + infraEnv.getMetadata().getName());
     }
-    String ignition;
-    try {
-      ignition = discoveryIgnition.download(discoveryIgnitionUrl, eventsUrl);
-    } catch (DiscoveryIgnitionSource.DownloadException e) {
-      Outcome failed =
-          Outcome.waiting(
-              Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED,
-              "downloading the discovery ignition failed: " + e.getMessage());
-      return e.retryable() ? failed.recheckAfter(backoff(config)) : failed;
+    int urls = FailedDownload.urls(discoveryIgnitionUrl, eventsUrl);
+    String uid = config.getMetadata().getUid();
+    FailedDownload lastFailure = failedDownloads.get(uid);
+    Instant now = Instant.now();
+    if (lastFailure != null && lastFailure.holdsBack(urls, now)) {
+      return failed(lastFailure, now);
     }
     String merged;
     try {
-      merged = IgnitionMerge.merge(ignition, config.getSpec().nodeRegistration);
+      merged =
+          IgnitionMerge.merge(
+              discoveryIgnition.download(discoveryIgnitionUrl, eventsUrl),
+              config.getSpec().nodeRegistration);
+    } catch (DiscoveryIgnitionSource.DownloadException e) {
+      return failed(
+          config,
+          urls,
+          Reasons.DISCOVERY_IGNITION_DOWNLOAD_FAILED,
+          "downloading the discovery ignition failed: " + e.getMessage(),
+          e.retryable());
     } catch (IllegalArgumentException e) {
-      return Outcome.waiting(Reasons.INVALID_DISCOVERY_IGNITION, e.getMessage())
-          .recheckAfter(backoff(config));
+      return failed(config, urls, Reasons.INVALID_DISCOVERY_IGNITION, e.getMessage(), true);
     }
-    downloadFailingSince.remove(config.getMetadata().getUid());
+    failedDownloads.remove(uid);
     ensureDataSecret(config, cluster, merged);
     return Outcome.ready(Names.dataSecret(config));
   }
 
-  /** When to try a failing download again: the longer it has been failing, the later. */
-  private Duration backoff(OpenshiftAssistedConfig config) {
+  /** Records a failed try and reports it; the next try waits for the backoff. */
+  private Outcome failed(
+      OpenshiftAssistedConfig config, int urls, String reason, String message, boolean retryable) {
     Instant now = Instant.now();
-    Instant failingSince = downloadFailingSince.putIfAbsent(config.getMetadata().getUid(), now);
-    return Backoff.next(failingSince == null ? now : failingSince, now);
+    FailedDownload failure =
+        failedDownloads.compute(
+            config.getMetadata().getUid(),
+            (uid, previous) ->
+                FailedDownload.after(previous, urls, now, reason, message, retryable));
+    return failed(failure, now);
+  }
+
+  private static Outcome failed(FailedDownload failure, Instant now) {
+    Outcome outcome = Outcome.waiting(failure.reason(), failure.message());
+    return failure.retryable() ? outcome.recheckAfter(failure.untilNextTry(now)) : outcome;
   }
 
   private static String blankToNull(String value) {
@@ -428,7 +484,7 @@ public class OpenshiftAssistedConfigReconciler
   @Override
   public DeleteControl cleanup(
       OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
-    downloadFailingSince.remove(config.getMetadata().getUid());
+    failedDownloads.remove(config.getMetadata().getUid());
     Optional<Machine> machine = owningMachine(config);
     Optional<Cluster> cluster = machine.flatMap(m -> cached(clusters, clusterName(m), config));
     if (cluster.isPresent() && Pause.isPaused(cluster.get(), config)) {

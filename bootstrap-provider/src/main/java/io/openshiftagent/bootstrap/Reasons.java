@@ -12,6 +12,7 @@ public final class Reasons {
   public static final String SECRET_AVAILABLE = "SecretAvailable";
   public static final String WAITING_FOR_MACHINE = "WaitingForMachine";
   public static final String WAITING_FOR_CLUSTER = "WaitingForCluster";
+  public static final String DELETING = "Deleting";
   public static final String WAITING_FOR_CLUSTER_INFRASTRUCTURE = "WaitingForClusterInfrastructure";
   public static final String WAITING_FOR_CONTROL_PLANE = "WaitingForControlPlane";
   public static final String WAITING_FOR_CLUSTER_DEPLOYMENT = "WaitingForClusterDeployment";

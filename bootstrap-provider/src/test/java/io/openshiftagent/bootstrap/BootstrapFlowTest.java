@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
@@ -19,6 +21,7 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.ClusterReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.provider.ControllerScope;
@@ -237,6 +240,45 @@ class BootstrapFlowTest {
   }
 
   @Test
+  void aRegeneratedIsoReachesAMetal3MachineStillWaitingForAHostOnly() throws Exception {
+    World world = readyWorld("regenerated-iso", "insufficient");
+    world.host("ocp1-cp-0", true, spec());
+    world.host("ocp1-cp-1", true, spec());
+    // CAPM3 has not claimed a host for cp-0 yet (no bootstrap data then); it has for cp-1.
+    Metal3Machine waiting = world.get(Metal3Machine.class, "ocp1-cp-0");
+    waiting.getMetadata().setAnnotations(Map.of());
+    world.client.resource(waiting).update();
+    await(
+        "InfraEnvs",
+        () -> world.infraEnv("ocp1-cp-0") != null && world.infraEnv("ocp1-cp-1") != null);
+    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1.iso");
+    await(
+        "both data secrets",
+        () ->
+            world.get(Secret.class, "ocp1-cp-0") != null
+                && world.get(Secret.class, "ocp1-cp-1") != null
+                && "SecretAvailable"
+                    .equals(world.reason("ocp1-cp-0", Reasons.DATA_SECRET_AVAILABLE))
+                && "SecretAvailable"
+                    .equals(world.reason("ocp1-cp-1", Reasons.DATA_SECRET_AVAILABLE)));
+
+    // assisted-service regenerates both images (new URLs, new tokens).
+    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1-regenerated.iso");
+    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0-regenerated.iso");
+
+    await(
+        "the waiting Metal3Machine to boot the regenerated ISO",
+        () ->
+            "https://images.example.com/cp-0-regenerated.iso"
+                .equals(world.get(Metal3Machine.class, "ocp1-cp-0").getSpec().image.url));
+    // cp-1's InfraEnv changed first; its reconcile is done by now. Its host has what it booted.
+    Thread.sleep(1000);
+    assertThat(world.get(Metal3Machine.class, "ocp1-cp-1").getSpec().image.url)
+        .isEqualTo("https://images.example.com/cp-1.iso");
+  }
+
+  @Test
   void waitsWithAReasonForEachMissingPieceAndContinuesOnTheirEvents() {
     World world = new World(env, "waits");
     World.Host host = world.host("ocp1-cp-0", true, spec());
@@ -249,6 +291,36 @@ class BootstrapFlowTest {
     InfraEnv infraEnv = await("InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
     assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
     assertThat(host.config().getMetadata().getName()).isEqualTo("ocp1-cp-0");
+  }
+
+  /**
+   * A config whose Cluster is being deleted gets no InfraEnv and no bootstrap data (the deletion
+   * test of the simulator found InfraEnvs made for Machines already being deleted).
+   */
+  @Test
+  void makesNothingForAConfigWhoseClusterIsBeingDeleted() throws InterruptedException {
+    World world = new World(env, "cluster-deleting");
+    world.cluster(false);
+    var cluster =
+        world.client.resources(Cluster.class).inNamespace(world.ns).withName(world.clusterName);
+    // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
+    cluster.patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
+    cluster.delete();
+    world.infrastructureProvisioned();
+    world.clusterDeploymentAndInstall("");
+    // A control-plane Machine (no gate waits for the installation) made before the deletion.
+    world.host("ocp1-cp-0", true, spec());
+
+    awaitReason(world, "ocp1-cp-0", Reasons.DELETING);
+    assertThat(world.config("ocp1-cp-0").getStatus().conditions)
+        .anyMatch(c -> c.getMessage().contains("Cluster ocp1 is being deleted"));
+    // Not later either: a reconcile making an InfraEnv takes milliseconds.
+    Thread.sleep(2_000);
+    assertThat(world.infraEnv("ocp1-cp-0")).isNull();
+    assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
+    cluster.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
   }
 
   private static void awaitReason(World world, String config, String reason) {
@@ -674,7 +746,7 @@ class BootstrapFlowTest {
 
   /** The reasons of the Events in the test's namespace, once those recorded so far are written. */
   static List<String> eventReasons(World world) {
-    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
+    assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()
         .map(Event::getReason)
         .toList();

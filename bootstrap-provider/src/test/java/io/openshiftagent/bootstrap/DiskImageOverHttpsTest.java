@@ -146,6 +146,39 @@ class DiskImageOverHttpsTest {
   }
 
   @Test
+  void eventsDuringTheBackoffDoNotBringTheNextTryForward() throws Exception {
+    try (FakeAssistedService service = new FakeAssistedService(serverTls)) {
+      service.answers(503, "application/json", "{\"code\":\"503\"}");
+      startDiskImageHost("w-busy", service);
+      await("ServerError condition", () -> message("w-busy").contains("ServerError"));
+      int first = service.requests().size();
+
+      // Our status write, Cluster API's Machine updates, a user's annotation: each is an event.
+      for (int i = 0; i < 20; i++) {
+        world.annotateConfig("w-busy", "example.com/touched", Integer.toString(i));
+        Thread.sleep(150);
+      }
+
+      // 3 s of events inside the first 5 s wait: at most the one try that wait allows.
+      assertThat(service.requests().size() - first).isLessThanOrEqualTo(1);
+    }
+  }
+
+  @Test
+  void aBodyThatIsNotAnIgnitionConfigIsRetriedUntilTheServiceAnswersProperly() throws Exception {
+    try (FakeAssistedService service = new FakeAssistedService(serverTls)) {
+      service.answers(200, "text/html", "<html><body>Sign in</body></html>");
+      startDiskImageHost("w-garbage", service);
+      await("BadResponse condition", () -> message("w-garbage").contains("BadResponse"));
+
+      service.answers(200, "application/octet-stream", IGNITION);
+      // Nothing else changes: only the retry can get it.
+      await("Secret after recovery", () -> world.get(Secret.class, "w-garbage"));
+    }
+    assertNoTokenInConditionsOrEvents();
+  }
+
+  @Test
   void aServerSlowerThanTheReadTimeoutGivesATimeoutCondition() throws Exception {
     try (FakeAssistedService service = new FakeAssistedService(serverTls)) {
       service.stalls();
@@ -211,7 +244,7 @@ class DiskImageOverHttpsTest {
    * condition in the namespace has the token or the ignition.
    */
   private static void assertNoTokenInConditionsOrEvents() {
-    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
+    assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     // The fake assisted-service's JDK HTTP server logs the URLs it is asked for, as the real
     // one's access log would: that is the service's log, not the provider's.
     List<String> providerLog =

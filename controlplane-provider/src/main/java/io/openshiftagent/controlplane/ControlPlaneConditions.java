@@ -20,6 +20,7 @@ public final class ControlPlaneConditions {
 
   // Reasons.
   public static final String WAITING_FOR_CLUSTER = "WaitingForCluster";
+  public static final String CLUSTER_DELETING = "ClusterDeleting";
   public static final String WAITING_FOR_CONTROL_PLANE_ENDPOINT = "WaitingForControlPlaneEndpoint";
   public static final String WAITING_FOR_INFRASTRUCTURE = "WaitingForInfrastructure";
   public static final String WAITING_FOR_CLUSTER_INSTALL = "WaitingForClusterInstall";

@@ -1,6 +1,7 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.ControlPlaneConditions.AVAILABLE;
+import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_DELETING;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.DELETING;
 import static io.openshiftagent.controlplane.ControlPlaneConditions.INFRASTRUCTURE_TEMPLATE_UNAVAILABLE;
@@ -212,6 +213,18 @@ public class OpenshiftAssistedControlPlaneReconciler
       return UpdateControl.patchStatus(status.toPatch(false));
     }
     status.setFalse(PAUSED, NOT_PAUSED, "reconciliation is not paused");
+    if (cluster.get().getMetadata().getDeletionTimestamp() != null) {
+      // Cluster API deletes the workers, then this control plane: whatever we made now (cluster
+      // objects, Machines, an upgrade) would only have to be deleted again.
+      status.setFalse(
+          AVAILABLE,
+          CLUSTER_DELETING,
+          "Cluster "
+              + cluster.get().getMetadata().getName()
+              + " is being deleted: nothing new is made for it; Cluster API deletes this control"
+              + " plane once the workers are gone");
+      return UpdateControl.patchStatus(status.toPatch(false));
+    }
     Optional<String> notReady = clusterNotReady(cluster.get());
     if (notReady.isPresent()) {
       String reason = notReady.get();

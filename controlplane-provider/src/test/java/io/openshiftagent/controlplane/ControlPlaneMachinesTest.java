@@ -131,7 +131,7 @@ class ControlPlaneMachinesTest {
         });
     c.awaitCondition("cp", "MachinesReady", "NotReady");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
-    assertThat(EventRecorder.flush(Duration.ofSeconds(10))).as("Events written").isTrue();
+    assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     assertThat(
             client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
                 .filter(e -> "MachineCreated".equals(e.getReason()))

@@ -127,6 +127,47 @@ class DeletionAndRestartTest {
     }
   }
 
+  /**
+   * Cluster API deletes a Cluster's workers before its control plane: meanwhile nothing new is made
+   * (the deletion test of the simulator found Machines and cluster objects made for a Cluster
+   * already being deleted, only to be deleted again).
+   */
+  @Test
+  void makesNothingForAClusterBeingDeleted(KubeApiServerEnvironment env) {
+    KubernetesClient client = env.client();
+    CrdInstaller.labelMetal3MachineContracts(client);
+    Operator operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    operator.start();
+    try {
+      TestCluster c =
+          new TestCluster(client, env.createNamespace("cluster-deleting"), "capi-deleting");
+      c.createTemplate(Fixtures.TEMPLATE, "metadata");
+      c.createCluster("cp", true, true);
+      // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
+      var cluster =
+          client
+              .resources(io.openshiftagent.api.external.capi.Cluster.class)
+              .inNamespace(c.ns)
+              .withName(c.name);
+      cluster.patch(
+          PatchContext.of(PatchType.JSON_MERGE),
+          "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
+      cluster.delete();
+
+      c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+
+      var available = c.awaitCondition("cp", "Available", "ClusterDeleting");
+      assertThat(available.getMessage()).contains(c.name + " is being deleted");
+      assertThat(c.machines()).isEmpty();
+      assertThat(c.clusterDeployment("cp")).isNull();
+      assertThat(c.clusterInstall("cp")).isNull();
+      assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNull();
+      cluster.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+    } finally {
+      operator.stop();
+    }
+  }
+
   @Test
   void aRestartMidwayCreatesNoDuplicatesAndRemovesHalfCreatedParts(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();

@@ -10,6 +10,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,8 @@ final class AssistedService extends Actor {
       "clusterdeployments.agent-install.openshift.io/ai-deprovision";
 
   static final String IMAGE_SERVICE = "https://assisted-image-service.simulator.invalid";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** The install stages a host goes through, as the assisted installer reports them. */
   static final List<String> STAGES =
@@ -148,6 +151,31 @@ final class AssistedService extends Actor {
                         "lastTransitionTime", Fields.now())),
                 "status",
                 "conditions"));
+  }
+
+  /**
+   * What assisted-service does when it regenerates an InfraEnv's image (its spec changed, or a new
+   * image token): the ISO gets a new URL, with a new token in it. Returns that URL.
+   */
+  String regenerateImage(String namespace, String infraEnv) {
+    byte[] token = new byte[24];
+    RANDOM.nextBytes(token);
+    String url =
+        IMAGE_SERVICE
+            + "/byapikey/"
+            + Base64.getUrlEncoder().withoutPadding().encodeToString(token)
+            + "/4.20/x86_64/full.iso";
+    mergePatchStatus(
+        resource(ApiVersions.AGENT_INSTALL, "InfraEnv", namespace, infraEnv),
+        new OwnedFieldsPatch()
+            .set(url, "status", "isoDownloadURL")
+            .set(Fields.now(), "status", "createdTime"));
+    log.info("InfraEnv {}/{}: image regenerated", namespace, infraEnv);
+    return url;
+  }
+
+  AssistedServiceApi api() {
+    return api;
   }
 
   // ---- Agent ----

@@ -16,11 +16,17 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -33,15 +39,29 @@ import javax.crypto.spec.SecretKeySpec;
  * answers the InfraEnv's discovery ignition. The api_key is what assisted-service presigns into the
  * URLs of the InfraEnv status: a token scoped to that InfraEnv (here an HMAC of its id); a missing
  * or wrong one is refused with 401, as the real service does.
+ *
+ * <p>Trouble can be injected per namespace of the InfraEnvs ({@link #fail}): every download of
+ * theirs is then answered slowly, with 503 or with garbage until {@link #recover}. Every download
+ * is recorded ({@link #downloads}), so a test can see how often a client tries.
  */
 final class AssistedServiceApi implements AutoCloseable {
   static final String REST_ROOT = "/api/assisted-install";
+
+  /** Longer than the client's read timeout (30 s by default). */
+  static final Duration SLOW_ANSWER = Duration.ofSeconds(35);
+
   private static final Pattern DOWNLOAD =
       Pattern.compile("^" + REST_ROOT + "/v2/infra-envs/([^/]+)/downloads/files$");
 
   private final KubernetesClient hub;
   private final HttpsServer server;
-  private final ExecutorService executor = Executors.newFixedThreadPool(2);
+
+  /** Slow answers hold a thread each; the others must not wait behind them. */
+  private final ExecutorService executor = Executors.newCachedThreadPool();
+
+  private final Map<String, AssistedServiceTrouble.Fault> faults = new ConcurrentHashMap<>();
+  private final List<AssistedServiceTrouble.Download> downloads = new CopyOnWriteArrayList<>();
+  private final AtomicInteger garbageServed = new AtomicInteger();
   private final String caPem;
   private final byte[] tokenKey = new byte[32];
 
@@ -126,15 +146,78 @@ final class AssistedServiceApi implements AutoCloseable {
         send(exchange, 404, "{\"code\":\"404\",\"reason\":\"infra env not found\"}");
         return;
       }
-      send(
-          exchange,
-          200,
+      String namespace = infraEnv.getMetadata().getNamespace();
+      AssistedServiceTrouble.Fault fault = faults.get(namespace);
+      downloads.add(new AssistedServiceTrouble.Download(namespace, id, Instant.now(), fault));
+      String ignition =
           DiscoveryIgnition.render(
               id,
               root(),
               Fields.string(infraEnv, "spec", "sshAuthorizedKey"),
-              pullSecret(infraEnv)));
+              pullSecret(infraEnv));
+      if (fault == null) {
+        send(exchange, 200, ignition);
+      } else {
+        answerWith(fault, exchange, ignition);
+      }
     }
+  }
+
+  private void answerWith(
+      AssistedServiceTrouble.Fault fault, HttpExchange exchange, String ignition)
+      throws IOException {
+    switch (fault) {
+      case SLOW -> {
+        try {
+          Thread.sleep(SLOW_ANSWER.toMillis());
+          send(exchange, 200, ignition);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (IOException clientGaveUp) {
+          // Expected: the client timed out long ago.
+        }
+      }
+      case SERVER_ERROR ->
+          send(
+              exchange,
+              503,
+              "application/json",
+              "{\"code\":\"503\",\"reason\":\"the database is not available\"}");
+      case GARBAGE -> {
+        // In turn, what a proxy or a service in a bad state answers with 200.
+        switch (garbageServed.getAndIncrement() % 3) {
+          case 0 ->
+              send(
+                  exchange,
+                  200,
+                  "upstream connect error or disconnect/reset before headers."
+                      + " reset reason: connection termination");
+          case 1 -> send(exchange, 200, ignition.substring(0, ignition.length() / 2));
+          default ->
+              send(
+                  exchange,
+                  200,
+                  "text/html; charset=utf-8",
+                  "<!DOCTYPE html><html><body><h1>Sign in</h1><form method=\"post\"></form>"
+                      + "</body></html>");
+        }
+      }
+    }
+  }
+
+  /** From now on, every download of an InfraEnv in {@code namespace} meets {@code fault}. */
+  void fail(String namespace, AssistedServiceTrouble.Fault fault) {
+    faults.put(namespace, fault);
+  }
+
+  /** Downloads of the InfraEnvs in {@code namespace} are answered normally again. */
+  void recover(String namespace) {
+    faults.remove(namespace);
+  }
+
+  /** Every download of an InfraEnv in {@code namespace} so far, in the order they arrived. */
+  List<AssistedServiceTrouble.Download> downloads(String namespace) {
+    return downloads.stream().filter(d -> d.namespace().equals(namespace)).toList();
   }
 
   /** The InfraEnv whose assisted-service id (here: its UID) is {@code id}. */
@@ -165,9 +248,15 @@ final class AssistedServiceApi implements AutoCloseable {
         : new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
   }
 
+  /** As assisted-service serves files: {@code application/octet-stream}. */
   private static void send(HttpExchange exchange, int status, String body) throws IOException {
+    send(exchange, status, "application/octet-stream", body);
+  }
+
+  private static void send(HttpExchange exchange, int status, String contentType, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+    exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

@@ -76,6 +76,10 @@ public final class World implements AutoCloseable {
     public Options withWorkloadPollInterval(Duration value) {
       return new Options(durations, workDir, workloads, value);
     }
+
+    public Options withDurations(SimulatedDurations value) {
+      return new Options(value, workDir, workloads, workloadPollInterval);
+    }
   }
 
   private final Options options;
@@ -211,6 +215,11 @@ public final class World implements AutoCloseable {
                 .addToStringData("ca.crt", assistedService.caPem())
                 .build())
         .createOr(NonDeletingOperation::update);
+  }
+
+  /** Makes trouble with the simulated assisted-service: slow, failing, regenerated images. */
+  public AssistedServiceTrouble assistedServiceTrouble() {
+    return new AssistedServiceTrouble(assistedService);
   }
 
   /** The management cluster: a cluster-admin client, shared; do not close it. */

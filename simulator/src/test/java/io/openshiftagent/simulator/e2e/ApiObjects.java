@@ -14,13 +14,13 @@ import java.util.TreeSet;
  * Every object an API server holds, found through discovery (each group's preferred version, each
  * listable kind), as {@code apiVersion kind name}: to show that a deletion left nothing behind.
  */
-final class ApiObjects {
+public final class ApiObjects {
   private ApiObjects() {}
 
   /**
    * @param namespaced the namespaced kinds (in {@code namespace}) or the cluster-scoped ones
    */
-  static Set<String> list(KubernetesClient client, boolean namespaced, String namespace) {
+  public static Set<String> list(KubernetesClient client, boolean namespaced, String namespace) {
     Set<String> objects = new TreeSet<>();
     for (String groupVersion : groupVersions(client)) {
       for (APIResource kind : client.getApiResources(groupVersion).getResources()) {

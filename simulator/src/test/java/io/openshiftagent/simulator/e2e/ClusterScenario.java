@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.World;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,18 +41,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
-  static final Duration TIMEOUT = Duration.ofMinutes(3);
+  public static final Duration TIMEOUT = Duration.ofMinutes(3);
 
   private final World world;
   private final KubernetesClient hub;
   private final String namespace;
   private final String clusterName;
+  private final SecretLeaks secrets;
 
   /** What the user created: {@code apiVersion kind name} of each object. */
   private final Set<String> created = new TreeSet<>();
 
-  ClusterScenario(World world, String namespace, String clusterName) {
+  ClusterScenario(World world, String namespace, String clusterName, SecretLeaks secrets) {
     this.world = world;
+    this.secrets = secrets;
     this.hub = world.hub();
     this.namespace = namespace;
     this.clusterName = clusterName;
@@ -163,7 +166,7 @@ public final class ClusterScenario {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
   }
 
-  void delete(String apiVersion, String kind, String name) {
+  public void delete(String apiVersion, String kind, String name) {
     resource(apiVersion, kind, name).delete();
   }
 
@@ -171,7 +174,7 @@ public final class ClusterScenario {
    * Deletes the Cluster, as {@code kubectl delete cluster} does, and waits until Cluster API and
    * the providers have deleted everything it owns and it is gone. Returns how long that took.
    */
-  Duration deleteCluster() {
+  public Duration deleteCluster() {
     delete(ApiVersions.CAPI, "Cluster", clusterName);
     Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
     LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
@@ -182,7 +185,7 @@ public final class ClusterScenario {
    * What the user created ({@code apiVersion kind name}), less the kinds Cluster API deletes with
    * the Cluster: what deleting the Cluster must leave in the namespace.
    */
-  Set<String> createdAndNotOwnedByTheCluster() {
+  public Set<String> createdAndNotOwnedByTheCluster() {
     Set<String> kept = new TreeSet<>(created);
     kept.removeIf(
         o ->
@@ -197,7 +200,7 @@ public final class ClusterScenario {
    * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
    * serves, but Events (they expire by themselves).
    */
-  Set<String> everythingInTheNamespace() {
+  public Set<String> everythingInTheNamespace() {
     return ApiObjects.list(hub, true, namespace);
   }
 
@@ -259,6 +262,13 @@ public final class ClusterScenario {
         .count();
   }
 
+  /** Released by Metal3: no consumer, deprovisioned, available for another Machine. */
+  public static boolean isFree(GenericKubernetesResource host) {
+    return host != null
+        && Fields.get(host, "spec", "consumerRef") == null
+        && "available".equals(string(host, "status", "provisioning", "state"));
+  }
+
   // ---- waiting for outcomes ----
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
@@ -294,6 +304,7 @@ public final class ClusterScenario {
                 + machines
                 + " Machines Running with a Node",
             () -> isInstalled(machines));
+    secrets.remember(hub, namespace);
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
             + " connected {} s after the kubeconfig Secret was written)",
@@ -353,7 +364,7 @@ public final class ClusterScenario {
     }
   }
 
-  static String name(HasMetadata object) {
+  public static String name(HasMetadata object) {
     return object.getMetadata().getName();
   }
 

@@ -4,6 +4,7 @@ import static io.openshiftagent.simulator.Fields.annotation;
 import static io.openshiftagent.simulator.Fields.conditionTrue;
 import static io.openshiftagent.simulator.Fields.get;
 import static io.openshiftagent.simulator.Fields.string;
+import static io.openshiftagent.simulator.e2e.ClusterScenario.isFree;
 import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -290,13 +291,6 @@ class DayTwoOperationsTest {
         hostRef.substring(hostRef.indexOf('/') + 1),
         node,
         agent);
-  }
-
-  /** Released by Metal3: no consumer, deprovisioned, available for another Machine. */
-  private static boolean isFree(GenericKubernetesResource host) {
-    return host != null
-        && get(host, "spec", "consumerRef") == null
-        && "available".equals(string(host, "status", "provisioning", "state"));
   }
 
   private static GenericKubernetesResource clusterVersion() {
