@@ -337,7 +337,7 @@ final class ControlPlaneMachines {
   }
 
   /**
-   * Creates the infrastructure clone, the config and the Machine, undoing the first on failure;
+   * Creates the config, the infrastructure clone and the Machine, undoing the first on failure;
    * returns why it failed, if it did.
    */
   private Optional<String> create(
@@ -347,11 +347,13 @@ final class ControlPlaneMachines {
     Optional<String> failureDomain = Optional.ofNullable(planned.getSpec().failureDomain);
     List<HasMetadata> created = new ArrayList<>();
     try {
+      // The config first: after a crash between these creations, a config without its Machine is
+      // what marks the leftovers for deleteOrphans (an infrastructure clone alone would stay).
+      created.add(client.resource(config(scope, name)).create());
       GenericKubernetesResource clone =
           client.resource(infrastructureMachine(scope, template, name)).create();
       created.add(clone);
       infrastructure.remember(clone);
-      created.add(client.resource(config(scope, name)).create());
       Machine machine = client.resource(planned).create();
       onCreated.accept(machine);
       LOG.info(

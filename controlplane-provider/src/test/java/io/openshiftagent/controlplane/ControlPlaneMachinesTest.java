@@ -351,6 +351,118 @@ class ControlPlaneMachinesTest {
         .hasSize(3);
   }
 
+  @Test
+  void aCrashBetweenTheCreationsOfAMachineLeavesNothingBehind() throws Exception {
+    TestCluster c = cluster("crash");
+    String m3m = "infrastructure.cluster.x-k8s.io/v1beta2";
+    // Where each object was created in etcd's history (its resourceVersion when the watch saw it).
+    Map<String, Long> createdAt = new java.util.concurrent.ConcurrentHashMap<>();
+    try (var configs =
+            client
+                .resources(OpenshiftAssistedConfig.class)
+                .inNamespace(c.ns)
+                .inform(added(o -> createdAt.put("config " + o.getMetadata().getName(), rv(o))));
+        var clones =
+            client
+                .genericKubernetesResources(m3m, "Metal3Machine")
+                .inNamespace(c.ns)
+                .inform(added(o -> createdAt.put("clone " + o.getMetadata().getName(), rv(o))));
+        var machines =
+            client
+                .resources(Machine.class)
+                .inNamespace(c.ns)
+                .inform(added(o -> createdAt.put("machine " + o.getMetadata().getName(), rv(o))))) {
+      c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+      eventually(() -> assertThat(c.machines()).hasSize(3));
+      // Each Machine's config is made first, so that whatever a crash interrupts leaves a config
+      // without its Machine, which the next reconcile finds with the objects made after it.
+      for (Machine machine : c.machines()) {
+        String name = machine.getMetadata().getName();
+        eventually(() -> assertThat(createdAt).containsKeys("clone " + name, "machine " + name));
+        assertThat(createdAt.get("config " + name))
+            .as("config of " + name + " created before its Metal3Machine")
+            .isLessThan(createdAt.get("clone " + name));
+        assertThat(createdAt.get("clone " + name)).isLessThan(createdAt.get("machine " + name));
+      }
+    }
+
+    // What a provider killed after the first, or after the second, creation of a Machine left.
+    c.setPaused(true);
+    c.awaitCondition("cp", "Paused", "Paused");
+    String model = c.machines().get(0).getMetadata().getName();
+    OpenshiftAssistedConfig config =
+        client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).withName(model).get();
+    GenericKubernetesResource clone =
+        client
+            .genericKubernetesResources(m3m, "Metal3Machine")
+            .inNamespace(c.ns)
+            .withName(model)
+            .get();
+    for (String leftover : List.of("cp-crash1", "cp-crash2")) {
+      config.setMetadata(copyNamed(config.getMetadata(), leftover));
+      config.setStatus(null);
+      client.resource(config).create();
+    }
+    clone.setMetadata(copyNamed(clone.getMetadata(), "cp-crash2"));
+    clone.getAdditionalProperties().remove("status");
+    client.resource(clone).create();
+    c.setPaused(false);
+
+    eventually(
+        () -> {
+          assertThat(
+                  client
+                      .resources(OpenshiftAssistedConfig.class)
+                      .inNamespace(c.ns)
+                      .list()
+                      .getItems())
+              .extracting(o -> o.getMetadata().getName())
+              .containsExactlyInAnyOrderElementsOf(names(c.machines()));
+          assertThat(
+                  client
+                      .genericKubernetesResources(m3m, "Metal3Machine")
+                      .inNamespace(c.ns)
+                      .list()
+                      .getItems())
+              .extracting(o -> o.getMetadata().getName())
+              .containsExactlyInAnyOrderElementsOf(names(c.machines()));
+        });
+    assertThat(c.machines()).hasSize(3);
+  }
+
+  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata>
+      io.fabric8.kubernetes.client.informers.ResourceEventHandler<T> added(
+          java.util.function.Consumer<T> onAdd) {
+    return new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T object) {
+        onAdd.accept(object);
+      }
+
+      @Override
+      public void onUpdate(T old, T object) {}
+
+      @Override
+      public void onDelete(T object, boolean unknownFinalState) {}
+    };
+  }
+
+  private static long rv(io.fabric8.kubernetes.api.model.HasMetadata object) {
+    return Long.parseLong(object.getMetadata().getResourceVersion());
+  }
+
+  /** The labels, annotations and owners of {@code metadata}, under another name. */
+  private static io.fabric8.kubernetes.api.model.ObjectMeta copyNamed(
+      io.fabric8.kubernetes.api.model.ObjectMeta metadata, String name) {
+    return new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(metadata.getNamespace())
+        .withLabels(metadata.getLabels())
+        .withAnnotations(metadata.getAnnotations())
+        .withOwnerReferences(metadata.getOwnerReferences())
+        .build();
+  }
+
   private static void refuseMachines(String ns) {
     String name = "refuse-machines-" + ns;
     client

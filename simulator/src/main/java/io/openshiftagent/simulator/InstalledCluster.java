@@ -75,8 +75,15 @@ final class InstalledCluster extends Actor {
       KubernetesClient workload) {
     String nodeName = AssistedService.hostname(agent);
     // A host joins once, under the name it had then; a later change of the Agent renames nothing.
-    if (!joined.add(agent.getMetadata().getUid())
-        || workload.nodes().withName(nodeName).get() != null) {
+    // A join cut short after the Node's creation (its status write failed) is completed.
+    if (joined.contains(agent.getMetadata().getUid())) {
+      return;
+    }
+    Node existing = workload.nodes().withName(nodeName).get();
+    if (existing != null
+        && existing.getStatus() != null
+        && existing.getStatus().getNodeInfo() != null) {
+      joined.add(agent.getMetadata().getUid());
       return;
     }
     String version = runningVersion(workload).orElse(openShiftVersion(install));
@@ -97,63 +104,67 @@ final class InstalledCluster extends Actor {
             .withProviderID(providerId(agent))
             .endSpec()
             .build();
-    workload.nodes().resource(node).create();
+    if (existing == null) {
+      workload.nodes().resource(node).create();
+    }
     String now = Fields.now();
+    io.fabric8.kubernetes.api.model.NodeStatus status =
+        new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus("True")
+            .withReason("KubeletReady")
+            .withMessage("kubelet is posting ready status")
+            .withLastHeartbeatTime(now)
+            .withLastTransitionTime(now)
+            .endCondition()
+            .addNewCondition()
+            .withType("MemoryPressure")
+            .withStatus("False")
+            .withReason("KubeletHasSufficientMemory")
+            .withLastHeartbeatTime(now)
+            .withLastTransitionTime(now)
+            .endCondition()
+            .addNewCondition()
+            .withType("DiskPressure")
+            .withStatus("False")
+            .withReason("KubeletHasNoDiskPressure")
+            .withLastHeartbeatTime(now)
+            .withLastTransitionTime(now)
+            .endCondition()
+            .addNewCondition()
+            .withType("PIDPressure")
+            .withStatus("False")
+            .withReason("KubeletHasSufficientPID")
+            .withLastHeartbeatTime(now)
+            .withLastTransitionTime(now)
+            .endCondition()
+            .addNewAddress()
+            .withType("Hostname")
+            .withAddress(nodeName)
+            .endAddress()
+            .withNewNodeInfo()
+            .withArchitecture("amd64")
+            .withBootID(agent.getMetadata().getUid())
+            .withContainerRuntimeVersion("cri-o://1.33.0")
+            .withKernelVersion("5.14.0-570.el9_6.x86_64")
+            .withKubeProxyVersion("")
+            .withKubeletVersion(kubeletVersion(version))
+            .withMachineID(name(agent).replace("-", ""))
+            .withOperatingSystem("linux")
+            .withOsImage("Red Hat Enterprise Linux CoreOS")
+            .withSystemUUID(name(agent))
+            .endNodeInfo()
+            .build();
+    // A merge patch, not a read-modify-write: Cluster API labels a new Node at once, and the
+    // conflict of an update would leave the Node without a status.
     workload
         .nodes()
         .withName(nodeName)
-        .editStatus(
-            n -> {
-              n.setStatus(
-                  new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
-                      .addNewCondition()
-                      .withType("Ready")
-                      .withStatus("True")
-                      .withReason("KubeletReady")
-                      .withMessage("kubelet is posting ready status")
-                      .withLastHeartbeatTime(now)
-                      .withLastTransitionTime(now)
-                      .endCondition()
-                      .addNewCondition()
-                      .withType("MemoryPressure")
-                      .withStatus("False")
-                      .withReason("KubeletHasSufficientMemory")
-                      .withLastHeartbeatTime(now)
-                      .withLastTransitionTime(now)
-                      .endCondition()
-                      .addNewCondition()
-                      .withType("DiskPressure")
-                      .withStatus("False")
-                      .withReason("KubeletHasNoDiskPressure")
-                      .withLastHeartbeatTime(now)
-                      .withLastTransitionTime(now)
-                      .endCondition()
-                      .addNewCondition()
-                      .withType("PIDPressure")
-                      .withStatus("False")
-                      .withReason("KubeletHasSufficientPID")
-                      .withLastHeartbeatTime(now)
-                      .withLastTransitionTime(now)
-                      .endCondition()
-                      .addNewAddress()
-                      .withType("Hostname")
-                      .withAddress(n.getMetadata().getName())
-                      .endAddress()
-                      .withNewNodeInfo()
-                      .withArchitecture("amd64")
-                      .withBootID(agent.getMetadata().getUid())
-                      .withContainerRuntimeVersion("cri-o://1.33.0")
-                      .withKernelVersion("5.14.0-570.el9_6.x86_64")
-                      .withKubeProxyVersion("")
-                      .withKubeletVersion(kubeletVersion(version))
-                      .withMachineID(name(agent).replace("-", ""))
-                      .withOperatingSystem("linux")
-                      .withOsImage("Red Hat Enterprise Linux CoreOS")
-                      .withSystemUUID(name(agent))
-                      .endNodeInfo()
-                      .build());
-              return n;
-            });
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", status)));
+    joined.add(agent.getMetadata().getUid());
     log.info("Node {} joined the installed cluster", nodeName);
   }
 

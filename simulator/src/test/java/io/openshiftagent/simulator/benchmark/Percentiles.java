@@ -5,9 +5,9 @@ import java.util.Collections;
 import java.util.List;
 
 /** p50, p95 and max of a set of values, by the nearest-rank method. */
-record Percentiles(int count, long p50, long p95, long max) {
+public record Percentiles(int count, long p50, long p95, long max) {
 
-  static Percentiles of(List<Long> values) {
+  public static Percentiles of(List<Long> values) {
     if (values.isEmpty()) {
       return new Percentiles(0, 0, 0, 0);
     }

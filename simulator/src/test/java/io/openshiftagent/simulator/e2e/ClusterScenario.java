@@ -156,7 +156,7 @@ public final class ClusterScenario {
   }
 
   /** A JSON merge patch of the object's spec or metadata, as {@code kubectl patch --type merge}. */
-  void patch(String apiVersion, String kind, String name, Map<String, Object> patch) {
+  public void patch(String apiVersion, String kind, String name, Map<String, Object> patch) {
     resource(apiVersion, kind, name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
   }
@@ -238,24 +238,24 @@ public final class ClusterScenario {
         : get(ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", name);
   }
 
-  List<GenericKubernetesResource> machines() {
+  public List<GenericKubernetesResource> machines() {
     return list(ApiVersions.CAPI, "Machine");
   }
 
-  List<GenericKubernetesResource> controlPlaneMachines() {
+  public List<GenericKubernetesResource> controlPlaneMachines() {
     return machines().stream()
         .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) != null)
         .toList();
   }
 
-  List<GenericKubernetesResource> workerMachines() {
+  public List<GenericKubernetesResource> workerMachines() {
     return machines().stream()
         .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) == null)
         .toList();
   }
 
   /** Machines Cluster API reports {@code Running} with a Node of the installed cluster. */
-  static long runningWithNode(List<GenericKubernetesResource> machines) {
+  public static long runningWithNode(List<GenericKubernetesResource> machines) {
     return machines.stream()
         .filter(m -> "Running".equals(string(m, "status", "phase")))
         .filter(m -> string(m, "status", "nodeRef", "name") != null)
@@ -303,19 +303,7 @@ public final class ClusterScenario {
             "the control plane Available, the Cluster's conditions as Cluster API computes them, "
                 + machines
                 + " Machines Running with a Node",
-            () -> {
-              GenericKubernetesResource cluster = cluster();
-              List<GenericKubernetesResource> all = machines();
-              return conditionTrue(controlPlane(), "Available")
-                  && conditionTrue(cluster, "InfrastructureReady")
-                  && conditionTrue(cluster, "ControlPlaneInitialized")
-                  && conditionTrue(cluster, "ControlPlaneAvailable")
-                  && conditionTrue(cluster, "WorkersAvailable")
-                  && conditionTrue(cluster, "RemoteConnectionProbe")
-                  && conditionTrue(cluster, "Available")
-                  && all.size() == machines
-                  && runningWithNode(all) == machines;
-            });
+            () -> isInstalled(machines));
     secrets.remember(hub, namespace);
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
@@ -326,6 +314,21 @@ public final class ClusterScenario {
         took.toMillis(),
         clusterCacheConnectDelaySeconds());
     return took;
+  }
+
+  /** What {@link #awaitInstalled} waits for, looked at once. */
+  public boolean isInstalled(int machines) {
+    GenericKubernetesResource cluster = cluster();
+    List<GenericKubernetesResource> all = machines();
+    return conditionTrue(controlPlane(), "Available")
+        && conditionTrue(cluster, "InfrastructureReady")
+        && conditionTrue(cluster, "ControlPlaneInitialized")
+        && conditionTrue(cluster, "ControlPlaneAvailable")
+        && conditionTrue(cluster, "WorkersAvailable")
+        && conditionTrue(cluster, "RemoteConnectionProbe")
+        && conditionTrue(cluster, "Available")
+        && all.size() == machines
+        && runningWithNode(all) == machines;
   }
 
   /**
