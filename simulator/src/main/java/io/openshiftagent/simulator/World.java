@@ -11,10 +11,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,24 +60,31 @@ public final class World implements AutoCloseable {
    *
    * @param workDir where the Cluster API manager's and the providers' files and logs go
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
+   * @param providerReplicas how many processes of each provider run; above one they elect their
+   *     leader, as the chart's replicas do
    */
   public record Options(
       SimulatedDurations durations,
       Path workDir,
       Workloads workloads,
-      Duration workloadPollInterval) {
+      Duration workloadPollInterval,
+      int providerReplicas) {
 
     /** One API server per installed cluster; the installed clusters looked at every 5 s. */
     public static Options of(SimulatedDurations durations, Path workDir) {
-      return new Options(durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5));
+      return new Options(durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), 1);
     }
 
     public Options withWorkloads(Workloads value) {
-      return new Options(durations, workDir, value, workloadPollInterval);
+      return new Options(durations, workDir, value, workloadPollInterval, providerReplicas);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
-      return new Options(durations, workDir, workloads, value);
+      return new Options(durations, workDir, workloads, value, providerReplicas);
+    }
+
+    public Options withProviderReplicas(int value) {
+      return new Options(durations, workDir, workloads, workloadPollInterval, value);
     }
   }
 
@@ -84,6 +94,9 @@ public final class World implements AutoCloseable {
   private final CapiManager capi;
   private final Map<ProviderJar, ProviderProcess> providers = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
+  private final Map<ProviderJar, Map<String, ProviderProcess>> replicas =
+      new EnumMap<>(ProviderJar.class);
+  private String leaseNamespace;
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedService assistedService;
 
@@ -151,6 +164,9 @@ public final class World implements AutoCloseable {
         ProviderJar.CONTROLPLANE,
         Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
     for (ProviderJar jar : providers.keySet()) {
+      for (ProviderProcess replica : replicas.get(jar).values()) {
+        replica.awaitReady(PROVIDER_START);
+      }
       readyAfter.put(jar, providers.get(jar).awaitReady(PROVIDER_START));
       LOG.info(
           "{} ready {} ms after its start (pid {}, log {})",
@@ -161,22 +177,43 @@ public final class World implements AutoCloseable {
     }
   }
 
-  /**
-   * One replica, so no leader election (a restarted provider would otherwise wait for its old Lease
-   * to expire); the image's JVM options within the chart's container limits; a GC log.
-   */
+  /** Each replica of a provider; the first is the one {@link #provider} returns. */
   private void start(ProviderJar jar, Map<String, String> environment) {
-    Path dir = options.workDir().resolve(jar.command);
+    int count = options.providerReplicas();
+    if (count > 1 && leaseNamespace == null) {
+      leaseNamespace = hub.createNamespace("provider-leases");
+    }
+    Map<String, ProviderProcess> started = new LinkedHashMap<>();
+    for (int n = 0; n < count; n++) {
+      String pod = count == 1 ? jar.command : jar.command + "-" + n;
+      started.put(pod, startReplica(jar, pod, environment));
+    }
+    replicas.put(jar, started);
+    providers.put(jar, started.values().iterator().next());
+  }
+
+  /**
+   * One replica alone elects no leader (a restarted provider would otherwise wait for its old Lease
+   * to expire); several elect one in {@link #leaseNamespace()}. Each has its pod name, directory
+   * and log; the image's JVM options within the chart's container limits; a GC log.
+   */
+  private ProviderProcess startReplica(
+      ProviderJar jar, String pod, Map<String, String> environment) {
+    Path dir = options.workDir().resolve(pod);
     ProviderProcess.Builder builder =
         ProviderProcess.builder(jar, hub.kubeConfigYaml(), dir)
             .env("JAVA_TOOL_OPTIONS", jar.imageJavaToolOptions() + " " + CONTAINER_LIMITS)
-            .env("POD_NAME", jar.command)
-            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime")
-            .flag("--leader-elect=false");
+            .env("POD_NAME", pod)
+            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime");
+    if (leaseNamespace == null) {
+      builder.flag("--leader-elect=false");
+    } else {
+      builder.flag("--leader-elect=true").flag("--leader-election-namespace=" + leaseNamespace);
+    }
     environment.forEach(builder::env);
     ProviderProcess process = builder.start();
-    providers.put(jar, process);
     running.push(process);
+    return process;
   }
 
   /**
@@ -259,6 +296,20 @@ public final class World implements AutoCloseable {
   /** A provider's process: its pid, its log, its probes. */
   public ProviderProcess provider(ProviderJar jar) {
     return providers.get(jar);
+  }
+
+  /**
+   * Every replica of a provider by pod name ({@code <command>-<n>} when there are several, the name
+   * that starts its Lease holder identity).
+   */
+  public Map<String, ProviderProcess> replicas(ProviderJar jar) {
+    return Collections.unmodifiableMap(replicas.get(jar));
+  }
+
+  /** Where the replicas' leader Leases are, with {@link Options#providerReplicas()} above one. */
+  public String leaseNamespace() {
+    return Optional.ofNullable(leaseNamespace)
+        .orElseThrow(() -> new IllegalStateException("one replica each: no leader election"));
   }
 
   /** How long each provider took from its process's start to {@code /readyz} answering 200. */

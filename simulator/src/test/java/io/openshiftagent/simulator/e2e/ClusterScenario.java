@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * Machines) and waiting for Cluster API to report an outcome. {@link #dump()} describes everything
  * that tells why a wait did not end.
  */
-final class ClusterScenario {
+public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
   static final Duration TIMEOUT = Duration.ofMinutes(3);
 
@@ -50,14 +50,14 @@ final class ClusterScenario {
   /** What the user created: {@code apiVersion kind name} of each object. */
   private final Set<String> created = new TreeSet<>();
 
-  ClusterScenario(World world, String namespace, String clusterName) {
+  public ClusterScenario(World world, String namespace, String clusterName) {
     this.world = world;
     this.hub = world.hub();
     this.namespace = namespace;
     this.clusterName = clusterName;
   }
 
-  String namespace() {
+  public String namespace() {
     return namespace;
   }
 
@@ -89,7 +89,7 @@ final class ClusterScenario {
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
    * credentials, as a Metal3 user does before creating clusters.
    */
-  void enrolHosts(int count) {
+  public void enrolHosts(int count) {
     for (int i = 0; i < count; i++) {
       String name = "host-" + i;
       hub.resource(
@@ -131,7 +131,7 @@ final class ClusterScenario {
    * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
    * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
    */
-  void apply(String resource, Map<String, String> variables) {
+  public void apply(String resource, Map<String, String> variables) {
     String text;
     try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -171,7 +171,7 @@ final class ClusterScenario {
    * Deletes the Cluster, as {@code kubectl delete cluster} does, and waits until Cluster API and
    * the providers have deleted everything it owns and it is gone. Returns how long that took.
    */
-  Duration deleteCluster() {
+  public Duration deleteCluster() {
     delete(ApiVersions.CAPI, "Cluster", clusterName);
     Duration took = await("Cluster " + clusterName + " to be deleted", () -> cluster() == null);
     LOG.info("{}/{}: deleted in {} ms", namespace, clusterName, took.toMillis());
@@ -215,7 +215,7 @@ final class ClusterScenario {
     return resource(apiVersion, kind, name).get();
   }
 
-  List<GenericKubernetesResource> list(String apiVersion, String kind) {
+  public List<GenericKubernetesResource> list(String apiVersion, String kind) {
     return hub.genericKubernetesResources(apiVersion, kind)
         .inNamespace(namespace)
         .list()
@@ -239,7 +239,7 @@ final class ClusterScenario {
     return list(ApiVersions.CAPI, "Machine");
   }
 
-  List<GenericKubernetesResource> controlPlaneMachines() {
+  public List<GenericKubernetesResource> controlPlaneMachines() {
     return machines().stream()
         .filter(m -> label(m, ExternalKinds.CONTROL_PLANE_LABEL) != null)
         .toList();
@@ -262,7 +262,7 @@ final class ClusterScenario {
   // ---- waiting for outcomes ----
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
-  Duration await(String what, BooleanSupplier done) {
+  public Duration await(String what, BooleanSupplier done) {
     long started = System.nanoTime();
     long deadline = started + TIMEOUT.toNanos();
     while (!done.getAsBoolean()) {
@@ -287,7 +287,7 @@ final class ClusterScenario {
    * Running} with a Node. Logs how long it took and how much of it Cluster API's ClusterCache spent
    * connecting after the kubeconfig existed.
    */
-  Duration awaitInstalled(int machines) {
+  public Duration awaitInstalled(int machines) {
     Duration took =
         await(
             "the control plane Available, the Cluster's conditions as Cluster API computes them, "
@@ -361,7 +361,7 @@ final class ClusterScenario {
    * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
    * Nodes.
    */
-  String dump() {
+  public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
     dumpConditions(out, cluster());
     dumpConditions(out, controlPlane());
