@@ -254,7 +254,7 @@ class LeaderFailoverTest {
 
   private static String figures(Takeover t) {
     return String.format(
-        "%s %s → %s %.1f s after the stop (%.1f s after the old leader's last Lease write)",
+        "%s %s → %s %.1f s after the stop (%.1f s after the old leader's last renew)",
         t.jar.command,
         pod(t.oldLeader),
         pod(t.newLeader),
