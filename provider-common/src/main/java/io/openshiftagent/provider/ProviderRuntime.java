@@ -52,6 +52,7 @@ public final class ProviderRuntime implements AutoCloseable {
   private final KubernetesClient client;
   private final Operator operator;
   private final LeaderElection leaderElection;
+  private boolean closing;
   private final List<ProbeServer> servers = new ArrayList<>();
   private final ProbeServer healthServer;
   private final ProbeServer metricsServer;
@@ -194,8 +195,14 @@ public final class ProviderRuntime implements AutoCloseable {
         + ")";
   }
 
-  /** Runs the controllers once leading; a leader that cannot is of no use to anyone. */
-  private void startLeading() {
+  /**
+   * Runs the controllers once leading, unless stopping already; a leader that cannot is of no use
+   * to anyone. Synchronized with {@link #close()}, which must not stop an operator still starting.
+   */
+  private synchronized void startLeading() {
+    if (closing) {
+      return;
+    }
     try {
       operator.start();
     } catch (RuntimeException e) {
@@ -250,18 +257,22 @@ public final class ProviderRuntime implements AutoCloseable {
   }
 
   /**
-   * Stops reconciling, still holding the Lease meanwhile, then releases the Lease, then the probe
-   * servers and the client.
+   * Stops reconciling and writes the pending Events, still holding the Lease meanwhile (a new
+   * leader must find nothing more written by us), then releases the Lease, then the probe servers
+   * and the client.
    */
   @Override
   public void close() {
     LOG.info("stopping");
+    synchronized (this) {
+      closing = true;
+    }
     try {
       operator.stop();
+      EventRecorder.flush(Duration.ofSeconds(2));
       if (leaderElection != null) {
         leaderElection.close();
       }
-      EventRecorder.flush(Duration.ofSeconds(2));
     } finally {
       servers.forEach(ProbeServer::close);
       client.close();
