@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,7 +151,8 @@ class RunnableJarTest {
   }
 
   /** SIGTERM, then the process must exit with 0 or 143 within {@link #STOP}. */
-  private static void stopWithSigterm(ProviderProcess running) throws InterruptedException {
+  private static void stopWithSigterm(ProviderProcess running)
+      throws InterruptedException, IOException {
     long asked = System.nanoTime();
     assertThat(running.terminate(STOP))
         .as("%s exits within %s of SIGTERM (log: %s)", running.jar().command, STOP, running.log())
@@ -158,7 +160,9 @@ class RunnableJarTest {
     System.out.printf(
         "%s: exited with %d, %d ms after SIGTERM%n",
         running.jar().command, running.exitValue(), (System.nanoTime() - asked) / 1_000_000);
-    assertThat(running.exitValue()).as("exit code after SIGTERM").isIn(0, 143);
+    assertThat(running.exitValue())
+        .as("exit code after SIGTERM; log:%n%s", Files.readString(running.log()))
+        .isIn(0, 143);
   }
 
   /** The Lease's holder, empty when there is no Lease or no holder. */

@@ -4,9 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -53,16 +51,17 @@ public final class ProviderRuntime implements AutoCloseable {
 
   private final KubernetesClient client;
   private final Operator operator;
-  private final LeaseRelease leaseRelease;
-  private volatile boolean stopping;
+  private final LeaderElection leaderElection;
+  private boolean closing;
   private final List<ProbeServer> servers = new ArrayList<>();
   private final ProbeServer healthServer;
   private final ProbeServer metricsServer;
 
   private ProviderRuntime(Provider provider, ProviderOptions options) throws IOException {
+    String identity = identity();
     Config config = clientConfig(options);
     // Who we are in the API server's audit log and metrics, instead of fabric8's default.
-    config.setUserAgent(userAgent(provider));
+    config.setUserAgent(userAgent(provider, identity));
     client = new KubernetesClientBuilder().withConfig(config).build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
@@ -70,40 +69,27 @@ public final class ProviderRuntime implements AutoCloseable {
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     boolean inCluster = Files.exists(SERVICE_ACCOUNT_TOKEN);
-    boolean leaderElection = options.leaderElectionEnabled(inCluster);
-    String identity = identity();
-    leaseRelease =
-        leaderElection
-            ? new LeaseRelease(
-                client,
-                options.leaderElectionNamespace().orElse(client.getConfiguration().getNamespace()),
-                options.leaderElectionId(),
-                identity)
-            : null;
     operator =
         ProviderOperator.create(
             client,
-            o -> {
-              o.withConcurrentReconciliationThreads(options.concurrency())
-                  .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
-                  .withCloseClientOnStop(false);
-              if (leaderElection) {
-                LeaderElectionConfigurationBuilder lease =
-                    LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(
-                            options.leaderElectionId())
-                        .withIdentity(identity)
-                        // JOSDK would System.exit on any stop of leadership, including our own
-                        // clean stop.
-                        .withExitOnStopLeading(false)
-                        .withLeaderCallbacks(
-                            new LeaderCallbacks(
-                                () -> LOG.info("became leader as {}", identity),
-                                this::leadershipLost,
-                                leader -> LOG.info("leader is {}", leader)));
-                options.leaderElectionNamespace().ifPresent(lease::withLeaseNamespace);
-                o.withLeaderElectionConfiguration(lease.build());
-              }
-            });
+            o ->
+                o.withConcurrentReconciliationThreads(options.concurrency())
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+                    .withCloseClientOnStop(false));
+    if (options.leaderElectionEnabled(inCluster)) {
+      Config leaseConfig = clientConfig(options);
+      leaseConfig.setUserAgent(config.getUserAgent());
+      leaderElection =
+          new LeaderElection(
+              leaseConfig,
+              options.leaderElectionNamespace().orElse(client.getConfiguration().getNamespace()),
+              options.leaderElectionId(),
+              identity,
+              this::startLeading,
+              ProviderRuntime::haltAtOnce);
+    } else {
+      leaderElection = null;
+    }
     provider.register(
         operator, client, new ControllerScope(options.namespaces(), options.watchFilter()));
     healthServer =
@@ -130,9 +116,13 @@ public final class ProviderRuntime implements AutoCloseable {
         provider.command(),
         options.namespaces().isEmpty() ? "all" : options.namespaces(),
         options.watchFilter().orElse("none"),
-        leaderElection ? options.leaderElectionId() : "off",
+        leaderElection != null ? options.leaderElectionId() : "off",
         options.concurrency());
-    operator.start();
+    if (leaderElection == null) {
+      operator.start();
+    } else {
+      leaderElection.start();
+    }
   }
 
   /** Starts a provider with these options; the caller closes it. */
@@ -190,22 +180,43 @@ public final class ProviderRuntime implements AutoCloseable {
 
   /**
    * The HTTP user agent of the provider's Kubernetes client: {@code
-   * openshift-agent-bootstrap/<version>} or {@code openshift-agent-controlplane/<version>}.
+   * openshift-agent-bootstrap/<version> (<identity>)} or {@code
+   * openshift-agent-controlplane/<version> (<identity>)}, the identity naming the replica in the
+   * audit log as in the Lease.
    */
-  public static String userAgent(Provider provider) {
+  static String userAgent(Provider provider, String identity) {
     String version = ProviderRuntime.class.getPackage().getImplementationVersion();
     return "openshift-agent-"
         + provider.command().replaceFirst("-provider$", "")
         + "/"
-        + (version == null ? "dev" : version);
+        + (version == null ? "dev" : version)
+        + " ("
+        + identity
+        + ")";
   }
 
-  /** Losing the Lease while running means another instance may already reconcile: stop at once. */
-  private void leadershipLost() {
-    if (!stopping) {
-      LOG.error("lost the leader Lease; exiting so that only the new leader writes");
-      System.exit(1);
+  /**
+   * Runs the controllers once leading, unless stopping already; a leader that cannot is of no use
+   * to anyone. Synchronized with {@link #close()}, which must not stop an operator still starting.
+   */
+  private synchronized void startLeading() {
+    if (closing) {
+      return;
     }
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      LOG.error("cannot start the controllers: {}", e.getMessage(), e);
+      haltAtOnce();
+    }
+  }
+
+  /**
+   * Another replica may already reconcile: stop before any further write, without the shutdown hook
+   * (which would let in-flight reconciles finish).
+   */
+  private static void haltAtOnce() {
+    Runtime.getRuntime().halt(1);
   }
 
   private static String identity() {
@@ -218,6 +229,10 @@ public final class ProviderRuntime implements AutoCloseable {
   }
 
   private ProbeServer.Response readiness() {
+    if (leaderElection != null && !leaderElection.isLeader()) {
+      // A standby is ready: it would hold up a rolling update otherwise.
+      return ProbeServer.Response.ok("standby");
+    }
     var info = operator.getRuntimeInfo();
     if (info.isStarted() && info.allEventSourcesAreHealthy()) {
       return ProbeServer.Response.ok("ok");
@@ -241,17 +256,23 @@ public final class ProviderRuntime implements AutoCloseable {
     }
   }
 
-  /** Stops reconciling (releasing the Lease if held), then the probe servers and the client. */
+  /**
+   * Stops reconciling and writes the pending Events, still holding the Lease meanwhile (a new
+   * leader must find nothing more written by us), then releases the Lease, then the probe servers
+   * and the client.
+   */
   @Override
   public void close() {
     LOG.info("stopping");
-    stopping = true;
+    synchronized (this) {
+      closing = true;
+    }
     try {
       operator.stop();
-      if (leaseRelease != null) {
-        leaseRelease.release();
-      }
       EventRecorder.flush(Duration.ofSeconds(2));
+      if (leaderElection != null) {
+        leaderElection.close();
+      }
     } finally {
       servers.forEach(ProbeServer::close);
       client.close();

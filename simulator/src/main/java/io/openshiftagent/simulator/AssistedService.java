@@ -273,8 +273,12 @@ final class AssistedService extends Actor {
         }
       }
       case "installing" -> {
-        if (!approved.isEmpty()
-            && approved.stream().allMatch(a -> "Done".equals(stage(a)))
+        // Only the hosts the installation started with count; one approved later waits for day 2
+        // (adding-hosts), as in assisted-service.
+        List<GenericKubernetesResource> installing =
+            approved.stream().filter(a -> hostsInstalling.contains(key(a))).toList();
+        if (!installing.isEmpty()
+            && installing.stream().allMatch(a -> "Done".equals(stage(a)))
             && installsFinished.add(key)) {
           when(
               workloads.of(namespace(install), name(install)),

@@ -11,8 +11,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,35 +61,46 @@ public final class World implements AutoCloseable {
    * @param workDir where the Cluster API manager's and the providers' files and logs go
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
    * @param serviceAccounts whether each provider runs as its own ServiceAccount under the RBAC of
-   *     {@code config/}, electing its leader as its Deployment does; else as cluster admin, without
-   *     leader election
+   *     {@code config/}, electing its leader as its Deployment does; else as cluster admin
+   * @param providerReplicas how many processes of each provider run; above one they elect their
+   *     leader, as the chart's replicas do
    */
   public record Options(
       SimulatedDurations durations,
       Path workDir,
       Workloads workloads,
       Duration workloadPollInterval,
-      boolean serviceAccounts) {
+      boolean serviceAccounts,
+      int providerReplicas) {
 
     /** One API server per installed cluster; the installed clusters looked at every 5 s. */
     public static Options of(SimulatedDurations durations, Path workDir) {
-      return new Options(durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), false);
+      return new Options(
+          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), false, 1);
     }
 
     public Options withWorkloads(Workloads value) {
-      return new Options(durations, workDir, value, workloadPollInterval, serviceAccounts);
+      return new Options(
+          durations, workDir, value, workloadPollInterval, serviceAccounts, providerReplicas);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
-      return new Options(durations, workDir, workloads, value, serviceAccounts);
+      return new Options(durations, workDir, workloads, value, serviceAccounts, providerReplicas);
     }
 
     public Options withServiceAccounts(boolean value) {
-      return new Options(durations, workDir, workloads, workloadPollInterval, value);
+      return new Options(
+          durations, workDir, workloads, workloadPollInterval, value, providerReplicas);
     }
 
     public Options withDurations(SimulatedDurations value) {
-      return new Options(value, workDir, workloads, workloadPollInterval, serviceAccounts);
+      return new Options(
+          value, workDir, workloads, workloadPollInterval, serviceAccounts, providerReplicas);
+    }
+
+    public Options withProviderReplicas(int value) {
+      return new Options(
+          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value);
     }
   }
 
@@ -99,6 +112,9 @@ public final class World implements AutoCloseable {
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
       new EnumMap<>(ProviderJar.class);
+  private final Map<ProviderJar, Map<String, ProviderProcess>> replicas =
+      new EnumMap<>(ProviderJar.class);
+  private String leaseNamespace;
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedService assistedService;
 
@@ -166,6 +182,9 @@ public final class World implements AutoCloseable {
         ProviderJar.CONTROLPLANE,
         Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
     for (ProviderJar jar : providers.keySet()) {
+      for (ProviderProcess replica : replicas.get(jar).values()) {
+        replica.awaitReady(PROVIDER_START);
+      }
       readyAfter.put(jar, providers.get(jar).awaitReady(PROVIDER_START));
       LOG.info(
           "{} ready {} ms after its start (pid {}, log {})",
@@ -177,34 +196,61 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * One replica, so no leader election (a restarted provider would otherwise wait for its old Lease
-   * to expire) unless it runs as its ServiceAccount, as in its Deployment; the image's JVM options
-   * within the chart's container limits; a GC log.
+   * Each replica of a provider; the first is the one {@link #provider} returns. As its
+   * ServiceAccount, all replicas share its kubeconfig and elect their leader in its namespace.
    */
   private void start(ProviderJar jar, Map<String, String> environment) {
-    Path dir = options.workDir().resolve(jar.command);
     String kubeconfig = hub.kubeConfigYaml();
+    String leases = null;
     if (options.serviceAccounts()) {
       ProviderServiceAccount account = ProviderServiceAccount.install(hub.client(), jar);
       serviceAccounts.put(jar, account);
       kubeconfig = account.kubeconfig(kubeconfig);
+      leases = account.namespace();
     }
+    int count = options.providerReplicas();
+    if (count > 1 && leases == null) {
+      if (leaseNamespace == null) {
+        leaseNamespace = hub.createNamespace("provider-leases");
+      }
+      leases = leaseNamespace;
+    }
+    Map<String, ProviderProcess> started = new LinkedHashMap<>();
+    for (int n = 0; n < count; n++) {
+      String pod = count == 1 ? jar.command : jar.command + "-" + n;
+      started.put(pod, startReplica(jar, pod, kubeconfig, leases, environment));
+    }
+    replicas.put(jar, started);
+    providers.put(jar, started.values().iterator().next());
+  }
+
+  /**
+   * One replica alone as cluster admin elects no leader (a restarted provider would otherwise wait
+   * for its old Lease to expire); several, or one as its ServiceAccount (as in its Deployment),
+   * elect one in {@code leases}. Each has its pod name, directory and log; the image's JVM options
+   * within the chart's container limits; a GC log.
+   */
+  private ProviderProcess startReplica(
+      ProviderJar jar,
+      String pod,
+      String kubeconfig,
+      String leases,
+      Map<String, String> environment) {
+    Path dir = options.workDir().resolve(pod);
     ProviderProcess.Builder builder =
         ProviderProcess.builder(jar, kubeconfig, dir)
             .env("JAVA_TOOL_OPTIONS", jar.imageJavaToolOptions() + " " + CONTAINER_LIMITS)
-            .env("POD_NAME", jar.command)
+            .env("POD_NAME", pod)
             .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime");
-    if (options.serviceAccounts()) {
-      builder
-          .flag("--leader-elect=true")
-          .flag("--leader-election-namespace=" + serviceAccounts.get(jar).namespace());
-    } else {
+    if (leases == null) {
       builder.flag("--leader-elect=false");
+    } else {
+      builder.flag("--leader-elect=true").flag("--leader-election-namespace=" + leases);
     }
     environment.forEach(builder::env);
     ProviderProcess process = builder.start();
-    providers.put(jar, process);
     running.push(process);
+    return process;
   }
 
   /**
@@ -298,6 +344,23 @@ public final class World implements AutoCloseable {
   public ProviderServiceAccount serviceAccount(ProviderJar jar) {
     return Optional.ofNullable(serviceAccounts.get(jar))
         .orElseThrow(() -> new IllegalStateException(jar + " runs as cluster admin"));
+  }
+
+  /**
+   * Every replica of a provider by pod name ({@code <command>-<n>} when there are several, the name
+   * that starts its Lease holder identity).
+   */
+  public Map<String, ProviderProcess> replicas(ProviderJar jar) {
+    return Collections.unmodifiableMap(replicas.get(jar));
+  }
+
+  /**
+   * Where the replicas' leader Leases are, with {@link Options#providerReplicas()} above one (their
+   * ServiceAccounts' namespaces with {@link Options#serviceAccounts()}).
+   */
+  public String leaseNamespace() {
+    return Optional.ofNullable(leaseNamespace)
+        .orElseThrow(() -> new IllegalStateException("no shared lease namespace"));
   }
 
   /** How long each provider took from its process's start to {@code /readyz} answering 200. */

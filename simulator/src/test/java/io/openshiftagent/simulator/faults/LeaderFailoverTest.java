@@ -1,0 +1,293 @@
+package io.openshiftagent.simulator.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.SimulatedDurations;
+import io.openshiftagent.simulator.World;
+import io.openshiftagent.simulator.e2e.ClusterScenario;
+import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ProviderProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two replicas of each provider, electing their leaders as the chart's replicas do. Mid-flow of an
+ * HA cluster, the leader of each provider is killed (SIGKILL, as a node failure does); the standby
+ * must take the Lease once it expires and finish the installation. Then, on a second cluster, each
+ * leader is stopped cleanly (SIGTERM, as a rolling update does); it releases its Lease and the
+ * standby must take over at once. The hub's audit log, where each replica's user agent names it,
+ * shows that no standby wrote anything but its Lease before it led, and that no old leader wrote
+ * after the new one led.
+ */
+class LeaderFailoverTest {
+  /** The providers' default Lease names, as the chart leaves them. */
+  private static final Map<ProviderJar, String> LEASES =
+      Map.of(
+          ProviderJar.BOOTSTRAP, "bootstrap-openshift-agent-leader",
+          ProviderJar.CONTROLPLANE, "controlplane-openshift-agent-leader");
+
+  /** provider-common's LeaderElection: 15 s lease, acquire tried every 2 s plus up to 120 %. */
+  private static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+
+  private static final Duration ACQUIRE_RETRY = Duration.ofMillis(2000 + 2400);
+
+  /** What a loaded 2-core machine may add to a takeover (the process, the API server). */
+  private static final Duration SLACK = Duration.ofSeconds(5);
+
+  private static final Set<String> WRITES =
+      Set.of("create", "update", "patch", "delete", "deletecollection");
+
+  private enum Stop {
+    KILL,
+    SIGTERM
+  }
+
+  /** One provider's change of leader, as the Lease showed it. */
+  private record Takeover(
+      ProviderJar jar,
+      String oldLeader,
+      String newLeader,
+      Instant oldLeaderLastRenew,
+      Instant newLeaderAcquired,
+      Duration afterStop) {}
+
+  @Test
+  void aStandbyTakesOverFromAKilledLeaderAndFromAStoppedOne() throws Exception {
+    Path workDir = Path.of("target", "world", getClass().getSimpleName());
+    try (World world =
+        World.start(
+            World.Options.of(SimulatedDurations.nearZero(), workDir).withProviderReplicas(2))) {
+      List<ClusterScenario> clusters = new ArrayList<>();
+      try {
+        failOverMidFlow(world, clusters, Stop.KILL);
+        for (ProviderJar jar : ProviderJar.values()) {
+          for (ProviderProcess replica : world.replicas(jar).values()) {
+            if (!replica.isAlive()) {
+              replica.restart();
+              replica.awaitReady(Duration.ofSeconds(60));
+            }
+          }
+        }
+        failOverMidFlow(world, clusters, Stop.SIGTERM);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError(withDumps(e, clusters, world), e);
+      } finally {
+        for (ClusterScenario cluster : clusters) {
+          cluster.deleteCluster();
+        }
+      }
+    }
+  }
+
+  /**
+   * An HA cluster; once the control plane made its Machines and InfraEnvs exist, each provider's
+   * leader is stopped, then the standby must lead and the cluster become Available.
+   */
+  private static void failOverMidFlow(World world, List<ClusterScenario> clusters, Stop stop)
+      throws Exception {
+    String name = "failover-" + stop.name().toLowerCase();
+    ClusterScenario cluster =
+        new ClusterScenario(world, world.hubEnvironment().createNamespace(name), "test-multinode");
+    clusters.add(cluster);
+    cluster.enrolHosts(5);
+    Instant applied = Instant.now();
+    cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"));
+    cluster.await(
+        "the control plane's 3 Machines and the InfraEnvs of the bootstrap provider",
+        () ->
+            cluster.controlPlaneMachines().size() == 3
+                && !cluster.list(ApiVersions.AGENT_INSTALL, "InfraEnv").isEmpty());
+    Instant midFlow = Instant.now();
+
+    Map<ProviderJar, Takeover> takeovers = stopLeaders(world, stop);
+    cluster.awaitInstalled(5);
+    Duration available = Duration.between(applied, Instant.now());
+
+    List<AuditLog.Request> audit = AuditLog.read(world.hubAuditLog());
+    long standbyWrites = 0;
+    for (Takeover takeover : takeovers.values()) {
+      standbyWrites += assertOneWriterAtATime(audit, takeover);
+      if (stop == Stop.KILL) {
+        // The standby may take the Lease only once it expired, and takes it soon after.
+        Duration free = Duration.between(takeover.oldLeaderLastRenew, takeover.newLeaderAcquired);
+        assertThat(free)
+            .as("%s: Lease taken over after the old leader's last renew", takeover.jar)
+            .isGreaterThanOrEqualTo(LEASE_DURATION)
+            .isLessThan(LEASE_DURATION.plus(ACQUIRE_RETRY).plus(SLACK));
+      } else {
+        // Released on SIGTERM: no need to wait for the Lease to expire.
+        assertThat(takeover.afterStop)
+            .as("%s: takeover after SIGTERM", takeover.jar)
+            .isLessThan(LEASE_DURATION);
+      }
+    }
+    System.out.printf(
+        "leader failover [%s at %.1f s of the flow]: %s; standby writes before leading: %d;"
+            + " cluster Available %.1f s after apply%n",
+        stop == Stop.KILL ? "SIGKILL" : "SIGTERM",
+        seconds(Duration.between(applied, midFlow)),
+        takeovers.values().stream()
+            .map(LeaderFailoverTest::figures)
+            .collect(Collectors.joining("; ")),
+        standbyWrites,
+        seconds(available));
+  }
+
+  /**
+   * Stops the current leader of each provider at once, then waits until the other replica holds
+   * each Lease.
+   */
+  private static Map<ProviderJar, Takeover> stopLeaders(World world, Stop stop)
+      throws InterruptedException {
+    Map<ProviderJar, String> oldLeaders = new EnumMap<>(ProviderJar.class);
+    Map<ProviderJar, Instant> stopped = new EnumMap<>(ProviderJar.class);
+    Map<ProviderJar, Instant> lastRenew = new EnumMap<>(ProviderJar.class);
+    for (ProviderJar jar : ProviderJar.values()) {
+      String leader = holder(lease(world, jar));
+      assertThat(leader).as("%s has a leader", jar.command).isNotEmpty();
+      ProviderProcess process = world.replicas(jar).get(pod(leader));
+      stopped.put(jar, Instant.now());
+      if (stop == Stop.KILL) {
+        process.kill();
+      } else {
+        assertThat(process.terminate(Duration.ofSeconds(30)))
+            .as("%s exits on SIGTERM", leader)
+            .isTrue();
+      }
+      oldLeaders.put(jar, leader);
+      // Read after the stop: no renew can follow.
+      lastRenew.put(jar, lease(world, jar).getSpec().getRenewTime().toInstant());
+    }
+    Map<ProviderJar, Takeover> takeovers = new EnumMap<>(ProviderJar.class);
+    long deadline =
+        System.nanoTime() + LEASE_DURATION.plus(ACQUIRE_RETRY).plus(SLACK).toNanos() * 2;
+    while (takeovers.size() < oldLeaders.size()) {
+      for (ProviderJar jar : ProviderJar.values()) {
+        Lease lease = lease(world, jar);
+        String holder = holder(lease);
+        if (!takeovers.containsKey(jar)
+            && !holder.isEmpty()
+            && !pod(holder).equals(pod(oldLeaders.get(jar)))) {
+          takeovers.put(
+              jar,
+              new Takeover(
+                  jar,
+                  oldLeaders.get(jar),
+                  holder,
+                  lastRenew.get(jar),
+                  lease.getSpec().getAcquireTime().toInstant(),
+                  Duration.between(stopped.get(jar), Instant.now())));
+        }
+      }
+      assertThat(System.nanoTime())
+          .as("the standbys take the Leases (so far: %s)", takeovers.keySet())
+          .isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    return takeovers;
+  }
+
+  /**
+   * From the audit log: the new leader wrote nothing but its Lease before it acquired it, and the
+   * old leader nothing but its Lease after that; the new leader did write afterwards (its user
+   * agent is found). Returns the standby's writes before leading (zero).
+   */
+  private static long assertOneWriterAtATime(List<AuditLog.Request> audit, Takeover takeover) {
+    List<AuditLog.Request> standby = by(audit, takeover.newLeader);
+    assertThat(standby.stream().filter(r -> r.received().isBefore(takeover.newLeaderAcquired)))
+        .as("%s's requests before it led (it reads its Lease)", takeover.newLeader)
+        .isNotEmpty();
+    List<AuditLog.Request> standbyWrites =
+        writesApartFromLeases(standby).stream()
+            .filter(r -> r.received().isBefore(takeover.newLeaderAcquired))
+            .toList();
+    assertThat(standbyWrites.stream().map(LeaderFailoverTest::describe))
+        .as("writes of %s before it led", takeover.newLeader)
+        .isEmpty();
+    assertThat(writesApartFromLeases(standby))
+        .as("writes of %s once it led", takeover.newLeader)
+        .isNotEmpty();
+    assertThat(
+            writesApartFromLeases(by(audit, takeover.oldLeader)).stream()
+                .filter(r -> !r.received().isBefore(takeover.newLeaderAcquired))
+                .map(LeaderFailoverTest::describe))
+        .as("writes of %s once %s led", takeover.oldLeader, takeover.newLeader)
+        .isEmpty();
+    return standbyWrites.size();
+  }
+
+  /** A replica's requests: its user agent ends with its identity in brackets. */
+  private static List<AuditLog.Request> by(List<AuditLog.Request> audit, String identity) {
+    return audit.stream().filter(r -> r.userAgent().endsWith("(" + identity + ")")).toList();
+  }
+
+  /** Writes of every kind (Events too) but to coordination.k8s.io Leases. */
+  private static List<AuditLog.Request> writesApartFromLeases(List<AuditLog.Request> requests) {
+    return requests.stream()
+        .filter(r -> WRITES.contains(r.verb()))
+        .filter(r -> !(r.apiGroup().equals("coordination.k8s.io") && r.resource().equals("leases")))
+        .toList();
+  }
+
+  private static String describe(AuditLog.Request r) {
+    return r.received()
+        + " "
+        + r.verb()
+        + " "
+        + r.resource()
+        + " "
+        + r.namespace()
+        + "/"
+        + r.name();
+  }
+
+  private static String figures(Takeover t) {
+    return String.format(
+        "%s %s → %s %.1f s after the stop (%.1f s after the old leader's last renew)",
+        t.jar.command,
+        pod(t.oldLeader),
+        pod(t.newLeader),
+        seconds(t.afterStop),
+        seconds(Duration.between(t.oldLeaderLastRenew, t.newLeaderAcquired)));
+  }
+
+  private static Lease lease(World world, ProviderJar jar) {
+    return world.hub().leases().inNamespace(world.leaseNamespace()).withName(LEASES.get(jar)).get();
+  }
+
+  private static String holder(Lease lease) {
+    String holder = lease == null ? null : lease.getSpec().getHolderIdentity();
+    return holder == null ? "" : holder;
+  }
+
+  /** The pod name in a holder identity ({@code <pod>_<random>}). */
+  private static String pod(String identity) {
+    return identity.substring(0, identity.lastIndexOf('_'));
+  }
+
+  private static double seconds(Duration d) {
+    return d.toMillis() / 1000.0;
+  }
+
+  private static String withDumps(Throwable e, List<ClusterScenario> clusters, World world) {
+    StringBuilder dump = new StringBuilder(String.valueOf(e.getMessage()));
+    clusters.forEach(c -> dump.append("\n\n").append(c.dump()));
+    for (ProviderJar jar : ProviderJar.values()) {
+      world
+          .replicas(jar)
+          .forEach((pod, p) -> dump.append("\n").append(pod).append(" log: ").append(p.log()));
+    }
+    return dump.toString();
+  }
+}
