@@ -4,22 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.openshiftagent.simulator.ApiVersions;
-import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.e2e.ClusterScenario;
+import io.openshiftagent.simulator.e2e.E2eWorld;
 import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two replicas of each provider, electing their leaders as the chart's replicas do. Mid-flow of an
@@ -62,31 +61,25 @@ class LeaderFailoverTest {
       Instant newLeaderAcquired,
       Duration afterStop) {}
 
+  @RegisterExtension
+  static final E2eWorld e2e = new E2eWorld(options -> options.withProviderReplicas(2));
+
   @Test
   void aStandbyTakesOverFromAKilledLeaderAndFromAStoppedOne() throws Exception {
-    Path workDir = Path.of("target", "world", getClass().getSimpleName());
-    try (World world =
-        World.start(
-            World.Options.of(SimulatedDurations.nearZero(), workDir).withProviderReplicas(2))) {
-      List<ClusterScenario> clusters = new ArrayList<>();
-      try {
-        failOverMidFlow(world, clusters, Stop.KILL);
-        for (ProviderJar jar : ProviderJar.values()) {
-          for (ProviderProcess replica : world.replicas(jar).values()) {
-            if (!replica.isAlive()) {
-              replica.restart();
-              replica.awaitReady(Duration.ofSeconds(60));
-            }
+    World world = e2e.world();
+    try {
+      failOverMidFlow(world, Stop.KILL);
+      for (ProviderJar jar : ProviderJar.values()) {
+        for (ProviderProcess replica : world.replicas(jar).values()) {
+          if (!replica.isAlive()) {
+            replica.restart();
+            replica.awaitReady(Duration.ofSeconds(60));
           }
         }
-        failOverMidFlow(world, clusters, Stop.SIGTERM);
-      } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError(withDumps(e, clusters, world), e);
-      } finally {
-        for (ClusterScenario cluster : clusters) {
-          cluster.deleteCluster();
-        }
       }
+      failOverMidFlow(world, Stop.SIGTERM);
+    } catch (AssertionError | RuntimeException e) {
+      throw new AssertionError(withReplicaLogs(e, world), e);
     }
   }
 
@@ -94,12 +87,9 @@ class LeaderFailoverTest {
    * An HA cluster; once the control plane made its Machines and InfraEnvs exist, each provider's
    * leader is stopped, then the standby must lead and the cluster become Available.
    */
-  private static void failOverMidFlow(World world, List<ClusterScenario> clusters, Stop stop)
-      throws Exception {
-    String name = "failover-" + stop.name().toLowerCase();
+  private static void failOverMidFlow(World world, Stop stop) throws Exception {
     ClusterScenario cluster =
-        new ClusterScenario(world, world.hubEnvironment().createNamespace(name), "test-multinode");
-    clusters.add(cluster);
+        e2e.scenario("failover-" + stop.name().toLowerCase(), "test-multinode");
     cluster.enrolHosts(5);
     Instant applied = Instant.now();
     cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"));
@@ -280,9 +270,9 @@ class LeaderFailoverTest {
     return d.toMillis() / 1000.0;
   }
 
-  private static String withDumps(Throwable e, List<ClusterScenario> clusters, World world) {
+  /** The failure with every replica's log (E2eWorld adds the clusters' dumps). */
+  private static String withReplicaLogs(Throwable e, World world) {
     StringBuilder dump = new StringBuilder(String.valueOf(e.getMessage()));
-    clusters.forEach(c -> dump.append("\n\n").append(c.dump()));
     for (ProviderJar jar : ProviderJar.values()) {
       world
           .replicas(jar)
