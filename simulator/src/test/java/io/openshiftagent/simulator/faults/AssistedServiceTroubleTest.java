@@ -41,8 +41,6 @@ import org.slf4j.LoggerFactory;
  * healthy again. In LiveISO mode assisted-service regenerates an InfraEnv's image under a new URL:
  * a host not yet provisioned boots the new one; a host already provisioned is left alone.
  */
-// The two tests wait on different namespaces of one world; side by side they take the time of one.
-@Execution(ExecutionMode.CONCURRENT)
 class AssistedServiceTroubleTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceTroubleTest.class);
 
@@ -59,7 +57,11 @@ class AssistedServiceTroubleTest {
           Fault.SERVER_ERROR, List.of("ServerError: ", "(HTTP 503)"),
           Fault.GARBAGE, List.of("BadResponse: ", "not an Ignition config"));
 
+  // The two tests wait on different namespaces of one world; side by side they take the time of
+  // one. Only the methods are concurrent: on the class it would also run beside other classes,
+  // whose worlds share the hub.
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aSlowFailingOrGarbledServiceIsAConditionRetriedWithBackoffUntilItRecovers() {
     AssistedServiceTrouble trouble = world.world().assistedServiceTrouble();
     List<CompletableFuture<Void>> cases = new ArrayList<>();
@@ -167,6 +169,7 @@ class AssistedServiceTroubleTest {
   }
 
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aRegeneratedIsoReachesAHostNotYetProvisionedAndLeavesAProvisionedOneAlone()
       throws InterruptedException {
     ClusterScenario cluster = world.scenario("faults-iso-url", "test-sno");
