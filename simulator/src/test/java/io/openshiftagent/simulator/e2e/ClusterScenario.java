@@ -52,7 +52,7 @@ public final class ClusterScenario {
   /** What the user created: {@code apiVersion kind name} of each object. */
   private final Set<String> created = new TreeSet<>();
 
-  public ClusterScenario(World world, String namespace, String clusterName, SecretLeaks secrets) {
+  ClusterScenario(World world, String namespace, String clusterName, SecretLeaks secrets) {
     this.world = world;
     this.secrets = secrets;
     this.hub = world.hub();
