@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -73,7 +74,15 @@ public final class AuditLog {
       int code,
       Instant received,
       Instant completed,
-      String user) {}
+      String user) {
+    private static final Set<String> WRITES =
+        Set.of("create", "update", "patch", "delete", "deletecollection");
+
+    /** Whether the request changes an object (Events and Leases included). */
+    public boolean isWrite() {
+      return WRITES.contains(verb);
+    }
+  }
 
   /**
    * The requests of the log, once each (a long-running watch is logged when its response starts and

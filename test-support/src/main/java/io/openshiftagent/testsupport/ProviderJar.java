@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  * build the provider modules are packaged before the test-only modules that start them.
  */
 public enum ProviderJar {
-  BOOTSTRAP("bootstrap-provider"),
-  CONTROLPLANE("controlplane-provider");
+  BOOTSTRAP("bootstrap-provider", "openshift-agent-bootstrap/"),
+  CONTROLPLANE("controlplane-provider", "openshift-agent-controlplane/");
 
   private static final Pattern JAVA_TOOL_OPTIONS =
       Pattern.compile("(?m)^ENV JAVA_TOOL_OPTIONS=\"([^\"]+)\"");
@@ -21,8 +21,15 @@ public enum ProviderJar {
   /** The module, the jar's base name and the command name its --help prints. */
   public final String command;
 
-  ProviderJar(String command) {
+  /**
+   * How its requests' user agent starts ({@code <prefix><version> (<identity>)}), as the API
+   * server's audit log shows them.
+   */
+  public final String userAgentPrefix;
+
+  ProviderJar(String command, String userAgentPrefix) {
     this.command = command;
+    this.userAgentPrefix = userAgentPrefix;
   }
 
   /** The jar; fails with what to run when it has not been built. */

@@ -36,9 +36,6 @@ public final class Benchmark {
   private static final long HEAP_TARGET = 256L << 20;
   private static final long RSS_TARGET = 400L << 20;
   private static final long READY_TARGET_MS = 5_000;
-  private static final String[] USER_AGENTS = {
-    "openshift-agent-bootstrap/", "openshift-agent-controlplane/"
-  };
 
   private final int clusters;
   private final int workers;
@@ -447,8 +444,8 @@ public final class Benchmark {
   }
 
   private static boolean ours(String userAgent) {
-    for (String agent : USER_AGENTS) {
-      if (userAgent.startsWith(agent)) {
+    for (ProviderJar jar : ProviderJar.values()) {
+      if (userAgent.startsWith(jar.userAgentPrefix)) {
         return true;
       }
     }

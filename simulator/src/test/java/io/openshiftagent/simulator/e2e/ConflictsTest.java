@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.ProviderJar;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -89,7 +91,10 @@ class ConflictsTest {
     long ourConflicts =
         AuditLog.read(world.world().hubAuditLog()).stream()
             .filter(r -> r.namespace().equals(cluster.namespace()))
-            .filter(r -> r.userAgent().startsWith("openshift-agent-"))
+            .filter(
+                r ->
+                    Arrays.stream(ProviderJar.values())
+                        .anyMatch(jar -> r.userAgent().startsWith(jar.userAgentPrefix)))
             .filter(r -> r.code() == 409)
             .count();
     LOG.info(

@@ -315,12 +315,10 @@ class CrashAnywhereTest {
             Collectors.toMap(
                 k -> k.jar().command,
                 k -> {
-                  String agent =
-                      "openshift-agent-" + k.jar().command.replaceFirst("-provider$", "") + "/";
                   List<Instant> writes =
                       requests.stream()
-                          .filter(r -> r.userAgent().startsWith(agent))
-                          .filter(r -> isWrite(r.verb()))
+                          .filter(r -> r.userAgent().startsWith(k.jar().userAgentPrefix))
+                          .filter(AuditLog.Request::isWrite)
                           .filter(
                               r ->
                                   !r.resource().startsWith("events")
@@ -337,10 +335,6 @@ class CrashAnywhereTest {
                                               && w.isAfter(kill.at().minus(WORK_IN_FLIGHT))))
                       .count();
                 }));
-  }
-
-  private static boolean isWrite(String verb) {
-    return Set.of("create", "update", "patch", "delete", "deletecollection").contains(verb);
   }
 
   private static Map<String, String> readyTimes(List<ProviderKiller> killers) {
