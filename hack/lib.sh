@@ -13,10 +13,9 @@ BMO_VERSION="0.13.2"
 KUSTOMIZE_VERSION="5.8.1"
 HELM_VERSION="3.21.4"
 CERT_MANAGER_VERSION="1.21.1"
-# assisted-service and Hive have no usable semver tags for Go. These are the newest commits our module proxy
-# serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
+# assisted-service has no usable semver tags for Go. This is the newest commit our module proxy serves (2025-04-30);
+# newer ones answer 403 there. The tests' Hive CRDs are the ones it ships.
 ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
-HIVE_MODULE="github.com/openshift/hive@v0.0.0-20240904155057-b6cdaa9cb317"
 # The C library of nmstate (crates.io nmstate-clib), which assisted-service's nmstate Go binding links.
 NMSTATE_VERSION="2.2.62"
 # openshift/api has no Go tags either; this pseudo-version (listed in Hive's go.mod) is served by the proxy. The tests
