@@ -6,6 +6,7 @@
 # AssistedServiceProcess runs it. Also installs what runs beside it (Debian's postgresql and socat) when missing.
 # Idempotent; every cache entry is written to a temporary directory first and moved into place.
 source "$(dirname "$0")/lib.sh"
+hold_cache_lock assisted-service
 
 started=$(date +%s)
 mkdir -p "$HACK_CACHE/build"
@@ -86,8 +87,9 @@ for line in block.strip().splitlines():
     print(f"{old}={new.replace(' ', '@')}")
 PY
   while read -r replace; do go mod edit -replace="$replace"; done < replaces
-  GONOSUMDB=github.com/openshift,github.com/metal3-io go get "$ASSISTED_SERVICE_MODULE" >/dev/null 2>&1 ||
-    GONOSUMDB=github.com/openshift,github.com/metal3-io go get "$ASSISTED_SERVICE_MODULE"
+  # The cmd package and its whole graph (go.sum for every module it needs).
+  GONOSUMDB=github.com/openshift,github.com/metal3-io go get "${ASSISTED_SERVICE_MODULE/@//cmd@}" >/dev/null 2>&1 ||
+    GONOSUMDB=github.com/openshift,github.com/metal3-io go get "${ASSISTED_SERVICE_MODULE/@//cmd@}"
   # Make sure the proxy gave the pinned module (the checksum database has no entry for it).
   grep -qF "${ASSISTED_SERVICE_MODULE/@/ } ${PINNED_MODULE_SUMS[$ASSISTED_SERVICE_MODULE]}" go.sum ||
     { log "go.sum of the consumer module does not pin $ASSISTED_SERVICE_MODULE to the expected hash"; exit 1; }
