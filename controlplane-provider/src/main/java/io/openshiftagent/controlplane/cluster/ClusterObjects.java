@@ -36,8 +36,6 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Refusal;
 import io.openshiftagent.provider.reconcile.Writes;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,25 +49,6 @@ public final class ClusterObjects {
   static final String ACI_CONSUMER_LABEL =
       "agentclusterinstalls.agent-install.openshift.io/consumer";
   public static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
-
-  /** The AgentClusterInstall spec fields we own. */
-  private static final List<String> OWNED_ACI_FIELDS =
-      List.of(
-          "clusterDeploymentRef",
-          "imageSetRef",
-          "networking",
-          "provisionRequirements",
-          "apiVIPs",
-          "ingressVIPs",
-          "platformType",
-          "sshPublicKey",
-          "proxy",
-          "diskEncryption",
-          "mastersSchedulable",
-          "manifestsConfigMapRefs");
-
-  private static final List<String> OWNED_NETWORKING_FIELDS =
-      List.of("clusterNetwork", "serviceNetwork", "machineNetwork", "networkType");
 
   private final KubernetesClient client;
   private final Set<String> imageSetsEnsured;
@@ -145,7 +124,7 @@ public final class ClusterObjects {
     if (scope.clusterInstall().isEmpty()) {
       createClusterInstall(scope, desired, overridesJson);
     } else if (!scope.installationStarted()) {
-      updateClusterInstall(scope, scope.clusterInstall().get(), desired, overridesJson);
+      updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
     if (scope.installationStarted()) {
       status.setTrue(
@@ -323,66 +302,10 @@ public final class ClusterObjects {
 
   /** Patches the fields we own when they differ; assisted-service's own fields stay untouched. */
   private void updateClusterInstall(
-      ControlPlaneScope scope,
-      AgentClusterInstall current,
-      AgentClusterInstallSpec desired,
-      Optional<String> overrides) {
-    Map<String, Object> currentSpec = toMap(current.getSpec());
-    Map<String, Object> desiredSpec = ownedSpecFields(desired);
-    OwnedFieldsPatch patch = new OwnedFieldsPatch();
-    desiredSpec.forEach(
-        (field, value) -> {
-          if (!mergeIsNoOp(currentSpec.get(field), value)) {
-            patch.set(value, "spec", field);
-          }
-        });
-    String currentOverrides = Metadata.annotation(current, InstallConfigOverrides.ACI_ANNOTATION);
-    if (!Objects.equals(currentOverrides, overrides.orElse(null))) {
-      patch.set(
-          overrides.orElse(null), "metadata", "annotations", InstallConfigOverrides.ACI_ANNOTATION);
-    }
+      AgentClusterInstall current, AgentClusterInstallSpec desired, Optional<String> overrides) {
+    OwnedFieldsPatch patch = ClusterInstallPatch.of(current, desired, overrides);
     if (!patch.isEmpty()) {
       patch.applyTo(client, current);
     }
-  }
-
-  /** The owned fields, with explicit nulls for unset ones so that a merge patch removes them. */
-  static Map<String, Object> ownedSpecFields(AgentClusterInstallSpec desired) {
-    Map<String, Object> all = toMap(desired);
-    Map<String, Object> owned = new LinkedHashMap<>();
-    for (String field : OWNED_ACI_FIELDS) {
-      owned.put(field, all.get(field));
-    }
-    @SuppressWarnings("unchecked")
-    Map<String, Object> networking =
-        new LinkedHashMap<>((Map<String, Object>) owned.getOrDefault("networking", Map.of()));
-    OWNED_NETWORKING_FIELDS.forEach(f -> networking.putIfAbsent(f, null));
-    owned.put("networking", networking);
-    return owned;
-  }
-
-  /** Whether applying {@code patch} as a JSON merge patch onto {@code current} changes nothing. */
-  @SuppressWarnings("unchecked")
-  public static boolean mergeIsNoOp(Object current, Object patch) {
-    if (patch == null) {
-      return current == null;
-    }
-    if (patch instanceof Map<?, ?> patchMap) {
-      if (!(current instanceof Map<?, ?> currentMap)) {
-        return false;
-      }
-      return ((Map<String, Object>) patchMap)
-          .entrySet().stream().allMatch(e -> mergeIsNoOp(currentMap.get(e.getKey()), e.getValue()));
-    }
-    return Objects.equals(
-        Serialization.jsonMapper().valueToTree(current),
-        Serialization.jsonMapper().valueToTree(patch));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> toMap(Object value) {
-    return value == null
-        ? Map.of()
-        : Serialization.jsonMapper().convertValue(value, LinkedHashMap.class);
   }
 }

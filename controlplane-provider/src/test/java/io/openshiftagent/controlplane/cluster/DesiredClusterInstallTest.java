@@ -102,12 +102,16 @@ class DesiredClusterInstallTest {
   @Test
   void mergePatchNoOpDetectionComparesOnlyWhatThePatchNames() {
     var current = java.util.Map.<String, Object>of("a", 1, "b", java.util.Map.of("c", 2, "d", 3));
-    assertThat(ClusterObjects.mergeIsNoOp(current, java.util.Map.of("b", java.util.Map.of("c", 2))))
+    assertThat(
+            ClusterInstallPatch.mergeIsNoOp(
+                current, java.util.Map.of("b", java.util.Map.of("c", 2))))
         .isTrue();
-    assertThat(ClusterObjects.mergeIsNoOp(current, java.util.Map.of("b", java.util.Map.of("c", 5))))
+    assertThat(
+            ClusterInstallPatch.mergeIsNoOp(
+                current, java.util.Map.of("b", java.util.Map.of("c", 5))))
         .isFalse();
     var removeD = new java.util.HashMap<String, Object>();
     removeD.put("d", null);
-    assertThat(ClusterObjects.mergeIsNoOp(current, java.util.Map.of("b", removeD))).isFalse();
+    assertThat(ClusterInstallPatch.mergeIsNoOp(current, java.util.Map.of("b", removeD))).isFalse();
   }
 }

@@ -2,8 +2,8 @@ package io.openshiftagent.controlplane.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.openshiftagent.controlplane.upgrade.UpgradeDecision.ClusterVersionView;
 import io.openshiftagent.controlplane.release.OpenShiftVersion;
+import io.openshiftagent.controlplane.upgrade.UpgradeDecision.ClusterVersionView;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
