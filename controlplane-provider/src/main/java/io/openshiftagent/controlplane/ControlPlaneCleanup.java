@@ -15,8 +15,8 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
-import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
+import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -36,13 +36,13 @@ import java.util.Set;
  */
 final class ControlPlaneCleanup {
   private final ControlPlaneCaches caches;
-  private final ControlPlaneMachines machines;
+  private final MachineWrites machines;
   private final DeletionsInFlight deletions;
   private final String fieldManager;
 
   ControlPlaneCleanup(
       ControlPlaneCaches caches,
-      ControlPlaneMachines machines,
+      MachineWrites machines,
       DeletionsInFlight deletions,
       String fieldManager) {
     this.caches = caches;

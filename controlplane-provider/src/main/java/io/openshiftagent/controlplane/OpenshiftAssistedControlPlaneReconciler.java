@@ -25,6 +25,7 @@ import io.openshiftagent.controlplane.cluster.Kubeconfig;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.status.Availability;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
@@ -105,8 +106,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     infrastructure = new InfrastructureTemplates(client);
     clusterObjects = new ClusterObjects(client, imageSetsEnsured);
     kubeconfig = new Kubeconfig(client);
-    machines =
-        new ControlPlaneMachines(
+    MachineWrites machineWrites =
+        new MachineWrites(
             client,
             infrastructure,
             NAME,
@@ -116,8 +117,9 @@ public class OpenshiftAssistedControlPlaneReconciler
             caches::created,
             deletions,
             machineCreators);
+    machines = new ControlPlaneMachines(machineWrites);
     upgrades = Upgrades.connecting(events);
-    cleanup = new ControlPlaneCleanup(caches, machines, deletions, NAME);
+    cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions, NAME);
     return caches.eventSources(context);
   }
 

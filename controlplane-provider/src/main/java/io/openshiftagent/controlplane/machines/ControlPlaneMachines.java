@@ -7,7 +7,6 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.SCALI
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
@@ -15,15 +14,11 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.controlplane.status.MachineStatus;
-import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,23 +33,8 @@ public final class ControlPlaneMachines {
 
   private final MachineWrites writes;
 
-  /**
-   * @param fieldManager the controller's field manager, for the Machines' UpToDate condition
-   * @param onCreated told of each Machine this creates (the cache records it at once)
-   * @param creators where the Machines of one scale-up are created in parallel
-   */
-  public ControlPlaneMachines(
-      KubernetesClient client,
-      InfrastructureTemplates infrastructure,
-      String fieldManager,
-      EventRecorder events,
-      Clock clock,
-      Consumer<Machine> onCreated,
-      DeletionsInFlight deletions,
-      Executor creators) {
-    this.writes =
-        new MachineWrites(
-            client, infrastructure, fieldManager, events, clock, onCreated, deletions, creators);
+  public ControlPlaneMachines(MachineWrites writes) {
+    this.writes = writes;
   }
 
   public void reconcile(ControlPlaneScope scope, ControlPlaneStatus status) {
@@ -180,17 +160,5 @@ public final class ControlPlaneMachines {
             || machine.getSpec().bootstrap.configRef == null
         ? Metadata.name(machine)
         : machine.getSpec().bootstrap.configRef.name;
-  }
-
-  /** Deletes a Machine when the control plane goes. */
-  public void delete(OpenshiftAssistedControlPlane cp, Machine machine) {
-    writes.delete(cp, machine);
-  }
-
-  /**
-   * Deletes what Cluster API left of a Machine (its config and clone) when the control plane goes.
-   */
-  public void deleteParts(OpenshiftAssistedControlPlane cp, OpenshiftAssistedConfig config) {
-    writes.deleteParts(cp, config);
   }
 }

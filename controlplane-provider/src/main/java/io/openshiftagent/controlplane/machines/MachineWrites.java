@@ -36,10 +36,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The writes of the control-plane Machines: creating a Machine's three objects (config first, so a
  * crash in between leaves something {@link ControlPlaneMachines} recognises as left over), deleting
- * a Machine or leftovers, and the two things kept in step on existing Machines (deletion timeouts,
- * the UpToDate condition).
+ * a Machine or leftovers (also when the control plane goes), and the two things kept in step on
+ * existing Machines (deletion timeouts, the UpToDate condition).
  */
-final class MachineWrites {
+public final class MachineWrites {
   private static final Logger LOG = LoggerFactory.getLogger(MachineWrites.class);
 
   private final KubernetesClient client;
@@ -55,7 +55,7 @@ final class MachineWrites {
    * @param onCreated told of each Machine this creates
    * @param creators where the Machines of one scale-up are created in parallel
    */
-  MachineWrites(
+  public MachineWrites(
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       String fieldManager,
@@ -145,7 +145,7 @@ final class MachineWrites {
   }
 
   /** Deletes a Machine; it counts as deleting until the cache shows it so. */
-  void delete(OpenshiftAssistedControlPlane cp, Machine machine) {
+  public void delete(OpenshiftAssistedControlPlane cp, Machine machine) {
     client.resource(machine).delete();
     deletions.deleted(cp, machine);
   }
@@ -154,7 +154,7 @@ final class MachineWrites {
    * Deletes a config and its infrastructure clone (same name) that have no Machine: left by an
    * interrupted creation, or by Cluster API deleting only the Machine.
    */
-  void deleteParts(OpenshiftAssistedControlPlane cp, OpenshiftAssistedConfig config) {
+  public void deleteParts(OpenshiftAssistedControlPlane cp, OpenshiftAssistedConfig config) {
     String name = Metadata.name(config);
     try {
       infrastructure.delete(
