@@ -33,7 +33,11 @@ public final class ProviderOperator {
               // Let in-flight reconciles finish on shutdown instead of cutting them off.
               .withReconciliationTerminationTimeout(Duration.ofSeconds(10))
               // A missing CRD or RBAC rule is reported by the readiness probe, not by exiting.
-              .withStopOnInformerErrorDuringStartup(false);
+              .withStopOnInformerErrorDuringStartup(false)
+              // The client is closed by whoever made it, once the Events still queued are written:
+              // closed under an Event being written, it never answers, and the process-wide Event
+              // writer waits for it forever (seen in OperatorRestartTest under load).
+              .withCloseClientOnStop(false);
           overrides.accept(o);
         });
   }

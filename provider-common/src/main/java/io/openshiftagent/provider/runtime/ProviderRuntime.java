@@ -75,8 +75,7 @@ public final class ProviderRuntime implements AutoCloseable {
             client,
             o ->
                 o.withConcurrentReconciliationThreads(options.concurrency())
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
-                    .withCloseClientOnStop(false));
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry)));
     if (options.leaderElectionEnabled(inCluster)) {
       Config leaseConfig = clientConfig(options);
       leaseConfig.setUserAgent(config.getUserAgent());
