@@ -8,6 +8,7 @@ import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ public final class Demo {
   public static void main(String[] args) throws Exception {
     DemoOptions options = DemoOptions.parse(args);
     if (options.help()) {
-      System.out.println(DemoOptions.USAGE);
+      System.out.print(DemoOptions.USAGE);
       return;
     }
     Path workDir = Path.of("target", "demo").toAbsolutePath();
@@ -186,15 +187,16 @@ public final class Demo {
 
   /** The demo's command line. */
   record DemoOptions(boolean help, boolean keep, boolean terminal, Duration step) {
-    static final String USAGE =
-        """
-        Usage: hack/demo.sh [--keep] [--step-millis N] [--plain]
-          --keep            after the upgrade, keep the world running for kubectl (Ctrl-C stops it)
-                            instead of deleting the cluster
-          --step-millis N   duration of each simulated step (default 300)
-          --plain           print each new table below the last instead of redrawing the screen
-                            (the default when the output is not a terminal)
-        """;
+    /** The usage text, also printed by hack/demo.sh itself before it builds anything. */
+    static final String USAGE = usage();
+
+    private static String usage() {
+      try (InputStream in = Demo.class.getResourceAsStream("/demo/usage.txt")) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
 
     static DemoOptions parse(String[] args) {
       boolean help = false;
