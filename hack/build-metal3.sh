@@ -36,7 +36,7 @@ if [[ ! -x "$capm3" ]]; then
   enter_consumer_module capm3-manager "$CAPM3_SUMS"
   # CAPM3 replaces its api submodule with ./api; point it at the published module instead.
   go mod edit -replace="github.com/metal3-io/cluster-api-provider-metal3/api=github.com/metal3-io/cluster-api-provider-metal3/api@v$CAPM3_VERSION"
-  go get "github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION" >/dev/null
+  go get "github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION" >get.log 2>&1 || { cat get.log >&2; exit 1; }
   go build -p 2 -trimpath -ldflags "-s -w" -o "$capm3.$$.tmp" github.com/metal3-io/cluster-api-provider-metal3
   mv "$capm3.$$.tmp" "$capm3"
   leave_consumer_module
@@ -56,7 +56,7 @@ if [[ ! -x "$bmo" ]]; then
     -replace="github.com/metal3-io/baremetal-operator/apis=github.com/metal3-io/baremetal-operator/apis@v$BMO_VERSION" \
     -replace="github.com/metal3-io/baremetal-operator/pkg/hardwareutils=github.com/metal3-io/baremetal-operator/pkg/hardwareutils@v$BMO_HARDWAREUTILS_VERSION" \
     -replace="github.com/metal3-io/ironic-standalone-operator/api=github.com/metal3-io/ironic-standalone-operator/api@v$IRSO_API_VERSION"
-  go get "github.com/metal3-io/baremetal-operator@v$BMO_VERSION" >/dev/null
+  go get "github.com/metal3-io/baremetal-operator@v$BMO_VERSION" >get.log 2>&1 || { cat get.log >&2; exit 1; }
   go build -p 2 -trimpath -ldflags "-s -w" -o "$bmo.$$.tmp" github.com/metal3-io/baremetal-operator
   mv "$bmo.$$.tmp" "$bmo"
   leave_consumer_module

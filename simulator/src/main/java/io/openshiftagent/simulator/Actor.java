@@ -119,6 +119,14 @@ abstract class Actor implements AutoCloseable {
     after(Duration.ZERO, action);
   }
 
+  /**
+   * Runs {@code action} on the lane of the object's namespace: for a reaction handed over from
+   * another actor.
+   */
+  protected void actOn(GenericKubernetesResource object, Runnable action) {
+    schedule(laneOf(object), Duration.ZERO, action);
+  }
+
   /** Runs {@code action} on the current lane once the simulated duration has passed. */
   protected void after(Duration duration, Runnable action) {
     schedule(lane(), duration, action);

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs), the real Cluster
- * API core manager, our two providers started from their runnable jars, the simulated Metal3, hosts
- * and assisted-service, and the installed clusters (real kube-apiservers).
+ * API core manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), our two
+ * providers started from their runnable jars, the simulated hosts and assisted-service, and the
+ * installed clusters (real kube-apiservers with simulated contents). Each external process is a
+ * {@link WorldProcess} it starts and stops; whatever ends the JVM short of SIGKILL, every process
+ * it started is stopped ({@link ChildProcesses}).
  */
 public final class World implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(World.class);
@@ -107,7 +110,9 @@ public final class World implements AutoCloseable {
   private final Options options;
   private final KubeApiServerEnvironment hub;
   private final WorkloadClusters workloads;
-  private final CapiManager capi;
+  private final UpstreamManager capi;
+  private UpstreamManager capm3;
+  private UpstreamManager bareMetalOperator;
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
       new EnumMap<>(ProviderJar.class);
@@ -118,7 +123,10 @@ public final class World implements AutoCloseable {
   private AssistedService assistedService;
 
   private World(
-      Options options, KubeApiServerEnvironment hub, WorkloadClusters workloads, CapiManager capi) {
+      Options options,
+      KubeApiServerEnvironment hub,
+      WorkloadClusters workloads,
+      UpstreamManager capi) {
     this.options = options;
     this.hub = hub;
     this.workloads = workloads;
@@ -133,15 +141,17 @@ public final class World implements AutoCloseable {
   /** Starts everything and returns once it runs. */
   public static World start(Options options) throws Exception {
     long started = System.nanoTime();
+    ChildProcesses.stopAllWhenTheJvmExits();
     KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     try {
-      CapiManager capi =
-          CapiManager.start(hub.kubeConfigYaml(), hub.newClient(), options.workDir());
+      UpstreamManager capi =
+          CapiManager.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
       world = new World(options, hub, workloads, capi);
       world.running.push(workloads);
       world.running.push(capi);
+      world.startMetal3();
       world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
@@ -157,13 +167,28 @@ public final class World implements AutoCloseable {
     return world;
   }
 
+  /** CAPM3 and the baremetal-operator, as a management cluster runs them. */
+  private void startMetal3() {
+    capm3 = Capm3.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
+    running.push(capm3);
+    bareMetalOperator =
+        BareMetalOperator.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
+    running.push(bareMetalOperator);
+  }
+
+  /**
+   * What needs hardware or OpenShift: the hosts, what they run once booted (the seam a real
+   * discovery agent can take: {@link HostBoots}), assisted-service and the installed clusters.
+   */
   private void startSimulation() {
     assistedService =
         new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
+    SimulatedDiscoveryAgent discoveryAgent =
+        new SimulatedDiscoveryAgent(hub.newClient(SIMULATOR_USER_AGENT));
     for (Actor actor :
         List.of(
-            new Metal3(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
-            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
+            discoveryAgent,
+            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), discoveryAgent),
             assistedService,
             new InstalledCluster(
                 hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()))) {
@@ -329,8 +354,19 @@ public final class World implements AutoCloseable {
     return workloads.mode();
   }
 
-  public Path capiManagerLog() {
-    return capi.log();
+  /** The real upstream managers this world runs: Cluster API, CAPM3, the baremetal-operator. */
+  public List<WorldProcess> upstreamManagers() {
+    return List.of(capi, capm3, bareMetalOperator);
+  }
+
+  /** The real CAPM3 manager (kill and restart it: fault tests). */
+  public WorldProcess capm3() {
+    return capm3;
+  }
+
+  /** The real baremetal-operator (kill and restart it: fault tests). */
+  public WorldProcess bareMetalOperator() {
+    return bareMetalOperator;
   }
 
   /** A provider's (first) process: its pid, its log, its probes. */

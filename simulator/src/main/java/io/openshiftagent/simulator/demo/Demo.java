@@ -55,11 +55,14 @@ public final class Demo {
     Files.createDirectories(workDir);
     PrintStream out = System.out;
     out.println(
-        "Starting the local world: a hub API server, the Cluster API manager, our two providers and"
-            + " the simulated Metal3, hosts, assisted-service and installed cluster…");
+        "Starting the local world. Real: a hub API server (kube-apiserver "
+            + TestPaths.KUBERNETES_VERSION
+            + "), the Cluster API manager, CAPM3 and the baremetal-operator (its test mode: no"
+            + " Ironic), our two providers. Simulated: the hosts' hardware, assisted-service and"
+            + " the installed OpenShift clusters' contents…");
     long started = System.nanoTime();
     Duration step = options.step();
-    SimulatedDurations durations = new SimulatedDurations(step, step, step.multipliedBy(3), step);
+    SimulatedDurations durations = new SimulatedDurations(step.multipliedBy(3), step);
     boolean ok;
     try (World world = World.start(durations, workDir)) {
       // Ctrl-C: stop the Cluster API manager and the providers too, not only this JVM.
@@ -161,7 +164,7 @@ public final class Demo {
     while (!done.test(view.snapshot())) {
       if (System.nanoTime() > deadline) {
         view.say("Gave up after " + STEP_TIMEOUT.toMinutes() + " min waiting for " + what);
-        view.say("Cluster API manager log: " + world.capiManagerLog());
+        world.upstreamManagers().forEach(m -> view.say(m.name() + " log: " + m.log()));
         return false;
       }
       Thread.sleep(100);

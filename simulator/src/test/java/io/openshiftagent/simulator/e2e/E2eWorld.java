@@ -2,6 +2,7 @@ package io.openshiftagent.simulator.e2e;
 
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
+import io.openshiftagent.simulator.WorldProcess;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
@@ -118,7 +119,12 @@ public final class E2eWorld
     for (ClusterScenario scenario : scenarios) {
       dump.append("\n\n").append(scenario.dump());
     }
-    dump.append("\nCluster API manager log: ").append(world.capiManagerLog().toAbsolutePath());
+    for (WorldProcess manager : world.upstreamManagers()) {
+      dump.append("\n")
+          .append(manager.name())
+          .append(" log: ")
+          .append(manager.log().toAbsolutePath());
+    }
     for (ProviderJar jar : ProviderJar.values()) {
       dump.append("\n").append(jar.command).append(" log: ").append(world.provider(jar).log());
     }

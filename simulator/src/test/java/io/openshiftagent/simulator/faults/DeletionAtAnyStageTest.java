@@ -52,17 +52,13 @@ class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);
 
   /**
-   * Long enough for a watch to catch each stage before the flow moves on: the infrastructure, a
-   * host's provisioning (and deprovisioning) and boot take seconds, each installation step half a
-   * second. One API server for every installed cluster: the clusters' Node names (their Machines')
-   * are unique, and no stage needs an upgrade.
+   * Long enough for a watch to catch each stage before the flow moves on: a host's boot takes a
+   * second, each installation step half a second (the real baremetal-operator's provisioning takes
+   * its own seconds). One API server for every installed cluster: the clusters' Node names (their
+   * Machines') are unique, and no stage needs an upgrade.
    */
   private static final SimulatedDurations DURATIONS =
-      new SimulatedDurations(
-          Duration.ofSeconds(3),
-          Duration.ofSeconds(2),
-          Duration.ofSeconds(1),
-          Duration.ofMillis(500));
+      new SimulatedDurations(Duration.ofSeconds(1), Duration.ofMillis(500));
 
   @RegisterExtension
   static final E2eWorld world =
