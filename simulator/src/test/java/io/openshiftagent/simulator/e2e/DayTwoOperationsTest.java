@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The life of one installed HA cluster after day 1, step by step (each step starts from where the
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * resume, and deletion leaving nothing behind. One cluster for all steps: an installation costs
  * about 35 s.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DayTwoOperationsTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();

@@ -12,12 +12,15 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end with the real Cluster API core controllers: an HA cluster (3 control-plane Machines, 2
  * workers from a MachineDeployment, LiveISO) applied as a user would, installed by our providers
  * with Metal3, the hosts, assisted-service and the installed cluster simulated.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableLiveIsoTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 

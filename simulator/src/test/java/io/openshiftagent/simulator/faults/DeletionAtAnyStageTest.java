@@ -35,6 +35,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * ClusterImageSets) beyond those from before. Logs, per stage, what existed when the deletion was
  * requested and how long the deletion took.
  */
+@ResourceLock(E2eWorld.WORLD)
 class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);
 
