@@ -402,6 +402,59 @@ public final class World implements AutoCloseable {
     return Map.copyOf(readyAfter);
   }
 
+  /**
+   * A provider's (first) process as the fault tests kill and restart it, like the upstream managers
+   * ({@link #upstreamManagers()}).
+   */
+  public WorldProcess process(ProviderJar jar) {
+    return new WorldProcess() {
+      @Override
+      public String name() {
+        return jar.command;
+      }
+
+      @Override
+      public void kill() throws InterruptedException {
+        killProvider(jar);
+      }
+
+      @Override
+      public Duration restart() throws IOException, InterruptedException {
+        return restartProvider(jar);
+      }
+
+      @Override
+      public void startWithoutWaiting() throws IOException {
+        try {
+          provider(jar).restart();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
+
+      @Override
+      public boolean isAlive() {
+        return provider(jar).isAlive();
+      }
+
+      @Override
+      public long pid() {
+        return provider(jar).pid();
+      }
+
+      @Override
+      public Path log() {
+        return provider(jar).log();
+      }
+
+      @Override
+      public void close() {
+        provider(jar).close();
+      }
+    };
+  }
+
   /** SIGKILL: the provider stops at once, mid-reconcile, as a node failure or OOM kill does. */
   public void killProvider(ProviderJar jar) throws InterruptedException {
     provider(jar).kill();

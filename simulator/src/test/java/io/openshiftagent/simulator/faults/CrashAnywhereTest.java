@@ -37,11 +37,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Crash anywhere: the HA flow (3 control-plane Machines, 2 workers, LiveISO) while each provider is
- * killed with SIGKILL at random moments and started again, at least {@link #KILLS} times each. Once
- * the cluster is Available the kills go on while the workers are scaled up and down, so that they
- * keep landing while the providers have work. Afterwards the cluster is Available and everything
- * the providers make exists exactly once per purpose, and no Machine ever had two approved Agents.
+ * Crash anywhere: the HA flow (3 control-plane Machines, 2 workers, LiveISO) while each provider,
+ * and the real CAPM3 and baremetal-operator, is killed with SIGKILL at random moments and started
+ * again, at least {@link #KILLS} times each. Once the cluster is Available the kills go on while
+ * the workers are scaled up and down, so that they keep landing while the providers have work.
+ * Afterwards the cluster is Available and everything the providers make exists exactly once per
+ * purpose, and no Machine ever had two approved Agents.
  *
  * <p>System properties: {@code crashAnywhere.seed} (replays a run's choices of moments; the seed is
  * logged), {@code crashAnywhere.kills} (per provider, default 30), {@code crashAnywhere.maxDelayMs}
@@ -86,12 +87,34 @@ class CrashAnywhereTest {
     try (Changes changes = new Changes(cluster.hub(), cluster.namespace());
         Approvals approvals = new Approvals(cluster.hub(), cluster.namespace())) {
       Random seeds = new Random(SEED);
-      List<ProviderKiller> killers = new ArrayList<>();
+      List<ProcessKiller> killers = new ArrayList<>();
       for (ProviderJar jar : ProviderJar.values()) {
-        killers.add(new ProviderKiller(jar, world.world(), seeds.nextLong(), MAX_DELAY, changes));
+        killers.add(
+            new ProcessKiller(
+                world.world().process(jar),
+                jar.userAgentPrefix,
+                seeds.nextLong(),
+                MAX_DELAY,
+                changes));
       }
+      // The real Metal3 too: CAPM3 (its user agent is its controller's name) and the
+      // baremetal-operator (client-go's default, its binary's name).
+      killers.add(
+          new ProcessKiller(
+              world.world().capm3(),
+              "cluster-api-provider-metal3-manager",
+              seeds.nextLong(),
+              MAX_DELAY,
+              changes));
+      killers.add(
+          new ProcessKiller(
+              world.world().bareMetalOperator(),
+              "baremetal-operator",
+              seeds.nextLong(),
+              MAX_DELAY,
+              changes));
       long started = System.nanoTime();
-      killers.forEach(ProviderKiller::start);
+      killers.forEach(ProcessKiller::start);
       cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"));
 
       Duration available = null;
@@ -107,8 +130,8 @@ class CrashAnywhereTest {
                   "kills per provider so far %s, cluster Available: %s",
                   killCounts(killers), available != null)
               .isLessThan(RUN_LIMIT);
-          for (ProviderKiller killer : killers) {
-            assertThat(killer.failure()).as("the killer of " + killer.jar().command).isNull();
+          for (ProcessKiller killer : killers) {
+            assertThat(killer.failure()).as("the killer of " + killer.name()).isNull();
           }
           if (cluster.isInstalled(CONTROL_PLANE_MACHINES + workers)
               && upgraded(cluster, patchRelease)) {
@@ -136,8 +159,8 @@ class CrashAnywhereTest {
           Thread.sleep(250);
         }
       } finally {
-        killers.forEach(ProviderKiller::stopKilling); // both at once, even if one failed
-        for (ProviderKiller killer : killers) {
+        killers.forEach(ProcessKiller::stopKilling); // both at once, even if one failed
+        for (ProcessKiller killer : killers) {
           killer.stop();
         }
       }
@@ -296,30 +319,29 @@ class CrashAnywhereTest {
 
   // ---- figures ----
 
-  private static Map<String, Integer> killCounts(List<ProviderKiller> killers) {
-    return killers.stream()
-        .collect(Collectors.toMap(k -> k.jar().command, ProviderKiller::killCount));
+  private static Map<String, Integer> killCounts(List<ProcessKiller> killers) {
+    return killers.stream().collect(Collectors.toMap(k -> k.name(), ProcessKiller::killCount));
   }
 
-  private static Map<String, Long> startupKills(List<ProviderKiller> killers) {
+  private static Map<String, Long> startupKills(List<ProcessKiller> killers) {
     return killers.stream()
         .collect(
             Collectors.toMap(
-                k -> k.jar().command,
+                k -> k.name(),
                 k -> k.kills().stream().filter(kill -> kill.readyAfterRestart() == null).count()));
   }
 
   /** Per provider: how many kills came within {@link #WORK_IN_FLIGHT} of a write of its own. */
-  private static Map<String, Long> withWorkInFlight(List<ProviderKiller> killers) {
+  private static Map<String, Long> withWorkInFlight(List<ProcessKiller> killers) {
     List<AuditLog.Request> requests = AuditLog.read(world.world().hubAuditLog());
     return killers.stream()
         .collect(
             Collectors.toMap(
-                k -> k.jar().command,
+                k -> k.name(),
                 k -> {
                   List<Instant> writes =
                       requests.stream()
-                          .filter(r -> r.userAgent().startsWith(k.jar().userAgentPrefix))
+                          .filter(r -> r.userAgent().startsWith(k.userAgentPrefix()))
                           .filter(AuditLog.Request::isWrite)
                           .filter(
                               r ->
@@ -339,16 +361,16 @@ class CrashAnywhereTest {
                 }));
   }
 
-  private static Map<String, String> readyTimes(List<ProviderKiller> killers) {
+  private static Map<String, String> readyTimes(List<ProcessKiller> killers) {
     return killers.stream()
         .collect(
             Collectors.toMap(
-                k -> k.jar().command,
+                k -> k.name(),
                 k -> {
                   Percentiles p =
                       Percentiles.of(
                           k.kills().stream()
-                              .map(ProviderKiller.Kill::readyAfterRestart)
+                              .map(ProcessKiller.Kill::readyAfterRestart)
                               .filter(Objects::nonNull)
                               .map(Duration::toMillis)
                               .toList());
