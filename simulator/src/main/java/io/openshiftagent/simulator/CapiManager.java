@@ -35,6 +35,7 @@ final class CapiManager {
             binary,
             Webhooks.read(hub, Path.of(binary + "-webhooks.yaml")),
             "capi-",
+            null,
             "webhook-certs",
             setup ->
                 List.of(

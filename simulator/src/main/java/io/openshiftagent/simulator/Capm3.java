@@ -51,6 +51,7 @@ final class Capm3 {
             binary,
             components,
             "",
+            null,
             "webhook-certs",
             setup ->
                 List.of(

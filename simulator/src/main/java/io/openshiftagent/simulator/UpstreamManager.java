@@ -60,6 +60,8 @@ final class UpstreamManager implements WorldProcess {
    * @param binary what a hack/ script built ({@link #binary})
    * @param manifests its release's CRDs and admission webhook configurations
    * @param webhookPrefix prefixed to the names of its webhook configurations
+   * @param namespace the one namespace it watches (its webhooks admit only that namespace's
+   *     objects), or null for all
    * @param certDir where in its directory it reads its webhook serving certificate
    * @param flags its command line, made of its setup
    * @param environment its environment variables
@@ -69,6 +71,7 @@ final class UpstreamManager implements WorldProcess {
       Path binary,
       List<HasMetadata> manifests,
       String webhookPrefix,
+      String namespace,
       String certDir,
       Function<Setup, List<String>> flags,
       Map<String, String> environment) {}
@@ -100,7 +103,7 @@ final class UpstreamManager implements WorldProcess {
       throw new UncheckedIOException(e);
     }
     installCrds(hub, spec.manifests(), webhooks);
-    webhooks.registerAdmission(spec.manifests(), spec.webhookPrefix());
+    webhooks.registerAdmission(spec.manifests(), spec.webhookPrefix(), spec.namespace());
     List<String> command = new ArrayList<>();
     command.add(spec.binary().toString());
     command.addAll(spec.flags().apply(setup));

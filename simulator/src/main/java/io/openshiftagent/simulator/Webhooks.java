@@ -1,6 +1,8 @@
 package io.openshiftagent.simulator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
@@ -75,14 +77,27 @@ final class Webhooks {
 
   /**
    * Registers the admission webhook configurations among {@code objects}, their names prefixed with
-   * {@code namePrefix}, pointed at this server.
+   * {@code namePrefix}, pointed at this server; with a {@code namespace}, for that namespace's
+   * objects only (a manager that watches one namespace).
    */
-  void registerAdmission(List<HasMetadata> objects, String namePrefix) {
+  void registerAdmission(List<HasMetadata> objects, String namePrefix, String namespace) {
+    LabelSelector only =
+        namespace == null
+            ? null
+            : new LabelSelectorBuilder()
+                .addToMatchLabels("kubernetes.io/metadata.name", namespace)
+                .build();
     for (HasMetadata object : objects) {
       if (object instanceof MutatingWebhookConfiguration mutating) {
         mutating.getWebhooks().forEach(w -> local(w.getClientConfig()));
+        if (only != null) {
+          mutating.getWebhooks().forEach(w -> w.setNamespaceSelector(only));
+        }
       } else if (object instanceof ValidatingWebhookConfiguration validating) {
         validating.getWebhooks().forEach(w -> local(w.getClientConfig()));
+        if (only != null) {
+          validating.getWebhooks().forEach(w -> w.setNamespaceSelector(only));
+        }
       } else {
         continue;
       }

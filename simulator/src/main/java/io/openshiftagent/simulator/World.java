@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
@@ -112,7 +113,7 @@ public final class World implements AutoCloseable {
   private final WorkloadClusters workloads;
   private final UpstreamManager capi;
   private UpstreamManager capm3;
-  private UpstreamManager bareMetalOperator;
+  private final Map<String, UpstreamManager> bareMetalOperators = new LinkedHashMap<>();
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
       new EnumMap<>(ProviderJar.class);
@@ -167,13 +168,30 @@ public final class World implements AutoCloseable {
     return world;
   }
 
-  /** CAPM3 and the baremetal-operator, as a management cluster runs them. */
+  /**
+   * CAPM3, as a management cluster runs it, and the baremetal-operator's CRDs; an operator starts
+   * for each namespace of hosts ({@link #startBareMetalOperator}).
+   */
   private void startMetal3() {
     capm3 = Capm3.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
     running.push(capm3);
-    bareMetalOperator =
-        BareMetalOperator.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
-    running.push(bareMetalOperator);
+    BareMetalOperator.installCrds(hub.client());
+  }
+
+  /**
+   * The baremetal-operator of a namespace, started (once) before hosts are enrolled there, as a
+   * Metal3 user runs it before creating BareMetalHosts: one per namespace ({@link
+   * BareMetalOperator}).
+   */
+  public synchronized WorldProcess startBareMetalOperator(String namespace) {
+    return bareMetalOperators.computeIfAbsent(
+        namespace,
+        ns -> {
+          UpstreamManager operator =
+              BareMetalOperator.start(hub.client(), hub.kubeConfigYaml(), options.workDir(), ns);
+          running.push(operator);
+          return operator;
+        });
   }
 
   /**
@@ -354,9 +372,14 @@ public final class World implements AutoCloseable {
     return workloads.mode();
   }
 
-  /** The real upstream managers this world runs: Cluster API, CAPM3, the baremetal-operator. */
-  public List<WorldProcess> upstreamManagers() {
-    return List.of(capi, capm3, bareMetalOperator);
+  /**
+   * The real upstream managers this world runs: Cluster API, CAPM3, the baremetal-operator of each
+   * namespace of hosts.
+   */
+  public synchronized List<WorldProcess> upstreamManagers() {
+    List<WorldProcess> managers = new ArrayList<>(List.of(capi, capm3));
+    managers.addAll(bareMetalOperators.values());
+    return managers;
   }
 
   /** The real CAPM3 manager (kill and restart it: fault tests). */
@@ -364,9 +387,10 @@ public final class World implements AutoCloseable {
     return capm3;
   }
 
-  /** The real baremetal-operator (kill and restart it: fault tests). */
-  public WorldProcess bareMetalOperator() {
-    return bareMetalOperator;
+  /** The baremetal-operator of a namespace of hosts (kill and restart it: fault tests). */
+  public synchronized WorldProcess bareMetalOperator(String namespace) {
+    return Optional.<WorldProcess>ofNullable(bareMetalOperators.get(namespace))
+        .orElseThrow(() -> new IllegalStateException("no baremetal-operator in " + namespace));
   }
 
   /** A provider's (first) process: its pid, its log, its probes. */
@@ -477,7 +501,7 @@ public final class World implements AutoCloseable {
 
   /** Stops everything this world started, last started first; the shared hub keeps running. */
   @Override
-  public void close() {
+  public synchronized void close() {
     while (!running.isEmpty()) {
       try {
         running.pop().close();

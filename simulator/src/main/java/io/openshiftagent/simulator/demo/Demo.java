@@ -93,6 +93,7 @@ public final class Demo {
   private boolean run(boolean keep) throws Exception {
     view.say("World ready. To look around: export KUBECONFIG=" + kubeconfig);
     kubectl("create", "namespace", NAMESPACE);
+    world.startBareMetalOperator(NAMESPACE);
 
     Path sample = workDir.resolve("ha-cluster.yaml");
     try (InputStream in = Demo.class.getResourceAsStream("/demo/ha-cluster.yaml")) {

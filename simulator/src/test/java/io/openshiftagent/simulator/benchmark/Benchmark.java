@@ -153,9 +153,16 @@ public final class Benchmark {
     KubernetesClient hub = world.hub();
     ExecutorService appliers = Executors.newFixedThreadPool(4);
     Map<String, Future<Long>> pending = new TreeMap<>();
+    // Each namespace's baremetal-operator runs before its hosts are enrolled (World).
+    List<String> namespaces = new ArrayList<>();
+    for (int i = 1; i <= clusters; i++) {
+      String ns = world.hubEnvironment().createNamespace(String.format("bench-%02d", i));
+      world.startBareMetalOperator(ns);
+      namespaces.add(ns);
+    }
     for (int i = 1; i <= clusters; i++) {
       String cluster = String.format("bench-%02d", i);
-      String ns = world.hubEnvironment().createNamespace(cluster);
+      String ns = namespaces.get(i - 1);
       int index = i;
       pending.put(
           ns,

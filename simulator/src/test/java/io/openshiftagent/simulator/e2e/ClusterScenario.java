@@ -90,9 +90,11 @@ public final class ClusterScenario {
 
   /**
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
-   * credentials, as a Metal3 user does before creating clusters.
+   * credentials, as a Metal3 user does before creating clusters (once the namespace's
+   * baremetal-operator runs).
    */
   public void enrolHosts(int count) {
+    world.startBareMetalOperator(namespace);
     for (int i = 0; i < count; i++) {
       String name = "host-" + i;
       hub.resource(

@@ -108,7 +108,7 @@ class CrashAnywhereTest {
               changes));
       killers.add(
           new ProcessKiller(
-              world.world().bareMetalOperator(),
+              world.world().bareMetalOperator(cluster.namespace()),
               "baremetal-operator",
               seeds.nextLong(),
               MAX_DELAY,
