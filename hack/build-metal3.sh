@@ -9,6 +9,7 @@
 # Each is built in a throw-away consumer module of its own: their Kubernetes and Cluster API versions differ from the
 # Cluster API v$CAPI_VERSION manager's. Idempotent; every cache write is atomic.
 source "$(dirname "$0")/lib.sh"
+hold_cache_lock metal3
 
 mkdir -p "$TOOLS_BIN_DIR"
 kubectl="$KUBE_BIN_DIR/kubectl"
