@@ -29,40 +29,40 @@ github.com/metal3-io/baremetal-operator/pkg/hardwareutils v$BMO_HARDWAREUTILS_VE
 github.com/metal3-io/ironic-standalone-operator/api v$IRSO_API_VERSION h1:8zNkTgHB2Z3/cG/osEH0kKo+SAXc59dEHCG72ouHrdg=
 github.com/metal3-io/ironic-standalone-operator/api v$IRSO_API_VERSION/go.mod h1:xkVdOrE1YnK0O0w/Ezw8VZ/TK4XOz2xTAc17mh2dlt4="
 
-capm3="$TOOLS_BIN_DIR/capm3-manager-v$CAPM3_VERSION"
-if [[ ! -x "$capm3" ]]; then
+# build_manager BINARY NAME MODULE@VERSION GO_SUM_LINES [REPLACE...]: builds the module's main package into BINARY
+# from a consumer module of its own with those replace directives, unless BINARY is there.
+build_manager() {
+  local binary="$1" name="$2" module="$3" sums="$4" started
+  shift 4
+  [[ -x "$binary" ]] && return 0
   require_go
-  log "building the CAPM3 manager v$CAPM3_VERSION (a few minutes on first run)"
+  log "building the $name ${module#*@} (a few minutes on first run)"
   started=$(date +%s)
-  enter_consumer_module capm3-manager "$CAPM3_SUMS"
-  # CAPM3 replaces its api submodule with ./api; point it at the published module instead.
-  go mod edit -replace="github.com/metal3-io/cluster-api-provider-metal3/api=github.com/metal3-io/cluster-api-provider-metal3/api@v$CAPM3_VERSION"
-  go get "github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION" >get.log 2>&1 || { cat get.log >&2; exit 1; }
-  go build -p 2 -trimpath -ldflags "-s -w" -o "$capm3.$$.tmp" github.com/metal3-io/cluster-api-provider-metal3
-  mv "$capm3.$$.tmp" "$capm3"
+  enter_consumer_module "$name" "$sums"
+  local replace
+  for replace in "$@"; do
+    go mod edit -replace="$replace"
+  done
+  go get "$module" >get.log 2>&1 || { cat get.log >&2; exit 1; }
+  go build -p 2 -trimpath -ldflags "-s -w" -o "$binary.$$.tmp" "${module%@*}"
+  mv "$binary.$$.tmp" "$binary"
   leave_consumer_module
-  log "CAPM3 manager built in $(( $(date +%s) - started ))s"
-fi
+  log "$name built in $(( $(date +%s) - started ))s"
+}
+
+capm3="$TOOLS_BIN_DIR/capm3-manager-v$CAPM3_VERSION"
+# CAPM3 replaces its api submodule with ./api; point it at the published module instead.
+build_manager "$capm3" capm3-manager "github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION" "$CAPM3_SUMS" \
+  "github.com/metal3-io/cluster-api-provider-metal3/api=github.com/metal3-io/cluster-api-provider-metal3/api@v$CAPM3_VERSION"
 
 bmo="$TOOLS_BIN_DIR/baremetal-operator-v$BMO_VERSION"
-if [[ ! -x "$bmo" ]]; then
-  require_go
-  log "building the baremetal-operator v$BMO_VERSION (a few minutes on first run)"
-  started=$(date +%s)
-  enter_consumer_module baremetal-operator "$BMO_SUMS"
-  # The operator replaces two submodules with ./apis and ./pkg/hardwareutils. The proxy serves apis at the same
-  # version, hardwareutils only at v$BMO_HARDWAREUTILS_VERSION, and the ironic-standalone-operator API it requires
-  # (v0.8.2) only at v$IRSO_API_VERSION; the operator compiles against both.
-  go mod edit \
-    -replace="github.com/metal3-io/baremetal-operator/apis=github.com/metal3-io/baremetal-operator/apis@v$BMO_VERSION" \
-    -replace="github.com/metal3-io/baremetal-operator/pkg/hardwareutils=github.com/metal3-io/baremetal-operator/pkg/hardwareutils@v$BMO_HARDWAREUTILS_VERSION" \
-    -replace="github.com/metal3-io/ironic-standalone-operator/api=github.com/metal3-io/ironic-standalone-operator/api@v$IRSO_API_VERSION"
-  go get "github.com/metal3-io/baremetal-operator@v$BMO_VERSION" >get.log 2>&1 || { cat get.log >&2; exit 1; }
-  go build -p 2 -trimpath -ldflags "-s -w" -o "$bmo.$$.tmp" github.com/metal3-io/baremetal-operator
-  mv "$bmo.$$.tmp" "$bmo"
-  leave_consumer_module
-  log "baremetal-operator built in $(( $(date +%s) - started ))s"
-fi
+# The operator replaces two submodules with ./apis and ./pkg/hardwareutils. The proxy serves apis at the same version,
+# hardwareutils only at v$BMO_HARDWAREUTILS_VERSION, and the ironic-standalone-operator API it requires (v0.8.2) only
+# at v$IRSO_API_VERSION; the operator compiles against both.
+build_manager "$bmo" baremetal-operator "github.com/metal3-io/baremetal-operator@v$BMO_VERSION" "$BMO_SUMS" \
+  "github.com/metal3-io/baremetal-operator/apis=github.com/metal3-io/baremetal-operator/apis@v$BMO_VERSION" \
+  "github.com/metal3-io/baremetal-operator/pkg/hardwareutils=github.com/metal3-io/baremetal-operator/pkg/hardwareutils@v$BMO_HARDWAREUTILS_VERSION" \
+  "github.com/metal3-io/ironic-standalone-operator/api=github.com/metal3-io/ironic-standalone-operator/api@v$IRSO_API_VERSION"
 
 # What the World registers for them, rendered from their own modules with kustomize (kubectl's).
 capm3_components="$capm3-components.yaml"

@@ -3,7 +3,6 @@ package io.openshiftagent.simulator;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.testsupport.CrdInstaller;
-import io.openshiftagent.testsupport.FreePorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,16 +36,7 @@ final class CapiManager {
             "capi-",
             null,
             "webhook-certs",
-            setup ->
-                List.of(
-                    "--kubeconfig=" + setup.kubeconfig(),
-                    "--leader-elect=false",
-                    "--feature-gates=ClusterTopology=true",
-                    "--webhook-port=" + setup.webhookPort(),
-                    "--webhook-cert-dir=" + setup.certDir(),
-                    "--health-addr=127.0.0.1:" + setup.healthPort(),
-                    "--diagnostics-address=127.0.0.1:" + FreePorts.next(),
-                    "--insecure-diagnostics=true"),
+            setup -> setup.clusterApiManagerFlags("--feature-gates=ClusterTopology=true"),
             Map.of()));
   }
 

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.openshiftagent.testsupport.FreePorts;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -53,16 +52,7 @@ final class Capm3 {
             "",
             null,
             "webhook-certs",
-            setup ->
-                List.of(
-                    "--kubeconfig=" + setup.kubeconfig(),
-                    "--leader-elect=false",
-                    "--webhook-port=" + setup.webhookPort(),
-                    "--webhook-cert-dir=" + setup.certDir(),
-                    "--health-addr=127.0.0.1:" + setup.healthPort(),
-                    "--diagnostics-address=127.0.0.1:" + FreePorts.next(),
-                    "--insecure-diagnostics=true",
-                    "--enable-bmh-name-based-preallocation=false"),
+            setup -> setup.clusterApiManagerFlags("--enable-bmh-name-based-preallocation=false"),
             Map.of("CAPM3_FAST_TRACK", "false")));
   }
 

@@ -24,9 +24,28 @@ import java.util.function.Function;
  * registered with the hub and served on 127.0.0.1 with a certificate of a throwaway CA, health on a
  * free port. {@link CapiManager}, {@link Capm3} and {@link BareMetalOperator} say what each needs.
  */
-final class UpstreamManager implements WorldProcess {
+final class UpstreamManager implements AutoCloseable {
   /** What a manager's command line is made of. */
-  record Setup(Path dir, Path kubeconfig, Path certDir, int webhookPort, int healthPort) {}
+  record Setup(Path dir, Path kubeconfig, Path certDir, int webhookPort, int healthPort) {
+
+    /**
+     * The flags every Cluster API provider's manager takes (sigs.k8s.io/cluster-api/util/flags and
+     * controller-runtime's): the hub, one replica, the webhook server, health and diagnostics on
+     * 127.0.0.1; then {@code more}.
+     */
+    List<String> clusterApiManagerFlags(String... more) {
+      List<String> flags = new ArrayList<>(List.of(
+          "--kubeconfig=" + kubeconfig,
+          "--leader-elect=false",
+          "--webhook-port=" + webhookPort,
+          "--webhook-cert-dir=" + certDir,
+          "--health-addr=127.0.0.1:" + healthPort,
+          "--diagnostics-address=127.0.0.1:" + FreePorts.next(),
+          "--insecure-diagnostics=true"));
+      flags.addAll(List.of(more));
+      return flags;
+    }
+  }
 
   private final ManagerProcess process;
   private final Webhooks webhooks;
@@ -137,39 +156,9 @@ final class UpstreamManager implements WorldProcess {
     CrdInstaller.install(hub, crds, Duration.ofSeconds(60));
   }
 
-  @Override
-  public String name() {
-    return process.name();
-  }
-
-  @Override
-  public void kill() throws InterruptedException {
-    process.kill();
-  }
-
-  @Override
-  public Duration restart() throws IOException {
-    return process.restart();
-  }
-
-  @Override
-  public void startWithoutWaiting() throws IOException {
-    process.startWithoutWaiting();
-  }
-
-  @Override
-  public boolean isAlive() {
-    return process.isAlive();
-  }
-
-  @Override
-  public long pid() {
-    return process.pid();
-  }
-
-  @Override
-  public Path log() {
-    return process.log();
+  /** Its process, to kill and restart (fault tests), and its log. */
+  WorldProcess process() {
+    return process;
   }
 
   /** Stops the process first, then removes its admission webhooks. */

@@ -184,14 +184,17 @@ public final class World implements AutoCloseable {
    * BareMetalOperator}).
    */
   public synchronized WorldProcess startBareMetalOperator(String namespace) {
-    return bareMetalOperators.computeIfAbsent(
-        namespace,
-        ns -> {
-          UpstreamManager operator =
-              BareMetalOperator.start(hub.client(), hub.kubeConfigYaml(), options.workDir(), ns);
-          running.push(operator);
-          return operator;
-        });
+    return bareMetalOperators
+        .computeIfAbsent(
+            namespace,
+            ns -> {
+              UpstreamManager operator =
+                  BareMetalOperator.start(
+                      hub.client(), hub.kubeConfigYaml(), options.workDir(), ns);
+              running.push(operator);
+              return operator;
+            })
+        .process();
   }
 
   /**
@@ -377,19 +380,20 @@ public final class World implements AutoCloseable {
    * namespace of hosts.
    */
   public synchronized List<WorldProcess> upstreamManagers() {
-    List<WorldProcess> managers = new ArrayList<>(List.of(capi, capm3));
-    managers.addAll(bareMetalOperators.values());
+    List<WorldProcess> managers = new ArrayList<>(List.of(capi.process(), capm3.process()));
+    bareMetalOperators.values().forEach(operator -> managers.add(operator.process()));
     return managers;
   }
 
   /** The real CAPM3 manager (kill and restart it: fault tests). */
   public WorldProcess capm3() {
-    return capm3;
+    return capm3.process();
   }
 
   /** The baremetal-operator of a namespace of hosts (kill and restart it: fault tests). */
   public synchronized WorldProcess bareMetalOperator(String namespace) {
-    return Optional.<WorldProcess>ofNullable(bareMetalOperators.get(namespace))
+    return Optional.ofNullable(bareMetalOperators.get(namespace))
+        .map(UpstreamManager::process)
         .orElseThrow(() -> new IllegalStateException("no baremetal-operator in " + namespace));
   }
 

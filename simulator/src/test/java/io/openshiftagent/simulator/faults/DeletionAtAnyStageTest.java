@@ -344,23 +344,25 @@ class DeletionAtAnyStageTest {
   }
 
   /**
-   * Waits until the namespace holds only what the user created and the Cluster did not own; on
-   * timeout, names each leftover with its deletion timestamp and finalizers.
+   * Waits until the namespace holds only what the user created and the Cluster did not own (and
+   * what the baremetal-operator keeps for the user's hosts); on timeout, names each leftover with
+   * its deletion timestamp and finalizers.
    */
   private static int awaitNothingLeft(ClusterScenario scenario) {
     AtomicInteger looks = new AtomicInteger();
     try {
       scenario.await(
-          "the namespace to hold only what the user created and the Cluster did not own",
+          "the namespace to hold only what the user created and the Cluster did not own (and"
+              + " what the baremetal-operator keeps for the user's hosts)",
           () ->
               looks.incrementAndGet() > 0
                   && scenario
                       .everythingInTheNamespace()
-                      .equals(scenario.createdAndNotOwnedByTheCluster()));
+                      .equals(scenario.whatDeletingTheClusterMustLeave()));
       return looks.get();
     } catch (AssertionError e) {
       Set<String> leftovers = new TreeSet<>(scenario.everythingInTheNamespace());
-      leftovers.removeAll(scenario.createdAndNotOwnedByTheCluster());
+      leftovers.removeAll(scenario.whatDeletingTheClusterMustLeave());
       throw new AssertionError(
           e.getMessage()
               + "; left: "

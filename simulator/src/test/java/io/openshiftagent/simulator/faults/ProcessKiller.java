@@ -39,6 +39,7 @@ final class ProcessKiller implements Runnable {
   private final String userAgentPrefix;
   private final Random random;
   private final Duration maxDelay;
+  private final int maxKills;
   private final Changes changes;
   private final List<Kill> kills = new CopyOnWriteArrayList<>();
   private final Thread thread;
@@ -65,7 +66,7 @@ final class ProcessKiller implements Runnable {
   @Override
   public void run() {
     try {
-      while (!stopping) {
+      while (!stopping && kills.size() < maxKills) {
         String moment = waitForAMoment();
         if (stopping) {
           return;
@@ -138,6 +139,10 @@ final class ProcessKiller implements Runnable {
 
   int killCount() {
     return kills.size();
+  }
+
+  int maxKills() {
+    return maxKills;
   }
 
   List<Kill> kills() {
