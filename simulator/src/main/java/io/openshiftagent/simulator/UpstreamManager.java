@@ -34,14 +34,16 @@ final class UpstreamManager implements AutoCloseable {
      * 127.0.0.1; then {@code more}.
      */
     List<String> clusterApiManagerFlags(String... more) {
-      List<String> flags = new ArrayList<>(List.of(
-          "--kubeconfig=" + kubeconfig,
-          "--leader-elect=false",
-          "--webhook-port=" + webhookPort,
-          "--webhook-cert-dir=" + certDir,
-          "--health-addr=127.0.0.1:" + healthPort,
-          "--diagnostics-address=127.0.0.1:" + FreePorts.next(),
-          "--insecure-diagnostics=true"));
+      List<String> flags =
+          new ArrayList<>(
+              List.of(
+                  "--kubeconfig=" + kubeconfig,
+                  "--leader-elect=false",
+                  "--webhook-port=" + webhookPort,
+                  "--webhook-cert-dir=" + certDir,
+                  "--health-addr=127.0.0.1:" + healthPort,
+                  "--diagnostics-address=127.0.0.1:" + FreePorts.next(),
+                  "--insecure-diagnostics=true"));
       flags.addAll(List.of(more));
       return flags;
     }

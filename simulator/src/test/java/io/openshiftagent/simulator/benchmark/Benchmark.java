@@ -299,7 +299,9 @@ public final class Benchmark {
     }
   }
 
-  /** When the last object of the kind in the namespace first had the mark; none if one never did. */
+  /**
+   * When the last object of the kind in the namespace first had the mark; none if one never did.
+   */
   private static OptionalLong lastOf(Timeline t, String kind, String ns, String mark) {
     List<GenericKubernetesResource> objects =
         t.objects(kind).stream().filter(o -> ns.equals(o.getMetadata().getNamespace())).toList();

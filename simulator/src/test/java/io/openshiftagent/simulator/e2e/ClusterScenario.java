@@ -227,7 +227,8 @@ public final class ClusterScenario {
         var references = object.getValue().getMetadata().getOwnerReferences();
         boolean ownedByTheHosts =
             references != null
-                && references.stream().anyMatch(r -> owners.contains(r.getKind() + " " + r.getName()));
+                && references.stream()
+                    .anyMatch(r -> owners.contains(r.getKind() + " " + r.getName()));
         if (ownedByTheHosts && expected.add(object.getKey())) {
           String key = object.getKey();
           owners.add(key.substring(key.indexOf(' ') + 1));

@@ -37,12 +37,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Crash anywhere: the HA flow (3 control-plane Machines, 2 workers, LiveISO) while each provider
- * is killed with SIGKILL at random moments and started again, at least {@link #KILLS} times each,
- * and the real CAPM3 and baremetal-operator {@link #METAL3_KILLS} times each. Once the cluster is Available the kills go on while
- * the workers are scaled up and down, so that they keep landing while the providers have work.
- * Afterwards the cluster is Available and everything the providers make exists exactly once per
- * purpose, and no Machine ever had two approved Agents.
+ * Crash anywhere: the HA flow (3 control-plane Machines, 2 workers, LiveISO) while each provider is
+ * killed with SIGKILL at random moments and started again, at least {@link #KILLS} times each, and
+ * the real CAPM3 and baremetal-operator {@link #METAL3_KILLS} times each. Once the cluster is
+ * Available the kills go on while the workers are scaled up and down, so that they keep landing
+ * while the providers have work. Afterwards the cluster is Available and everything the providers
+ * make exists exactly once per purpose, and no Machine ever had two approved Agents.
  *
  * <p>System properties: {@code crashAnywhere.seed} (replays a run's choices of moments; the seed is
  * logged), {@code crashAnywhere.kills} (per provider, default 30), {@code crashAnywhere.maxDelayMs}
@@ -55,6 +55,7 @@ class CrashAnywhereTest {
   private static final long SEED =
       Long.getLong("crashAnywhere.seed", new SecureRandom().nextLong());
   private static final int KILLS = Integer.getInteger("crashAnywhere.kills", 30);
+
   /** CAPM3 and the baremetal-operator: fewer kills, further apart (see the test). */
   private static final int METAL3_KILLS = Integer.getInteger("crashAnywhere.metal3Kills", 10);
 

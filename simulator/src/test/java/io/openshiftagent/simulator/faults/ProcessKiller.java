@@ -48,11 +48,19 @@ final class ProcessKiller implements Runnable {
 
   /**
    * @param userAgentPrefix how the hub's audit log names the process's requests
+   * @param maxDelay the longest wait before a kill
+   * @param maxKills after this many kills it stops by itself (the process runs on)
    */
   ProcessKiller(
-      WorldProcess process, String userAgentPrefix, long seed, Duration maxDelay, Changes changes) {
+      WorldProcess process,
+      String userAgentPrefix,
+      long seed,
+      Duration maxDelay,
+      int maxKills,
+      Changes changes) {
     this.process = process;
     this.userAgentPrefix = userAgentPrefix;
+    this.maxKills = maxKills;
     this.random = new Random(seed);
     this.maxDelay = maxDelay;
     this.changes = changes;
