@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * installed clusters (real kube-apiservers with simulated contents). Each external process is a
  * {@link WorldProcess} it starts and stops; whatever ends the JVM short of SIGKILL, every process
  * it started is stopped ({@link ChildProcesses}).
+ *
+ * <p>Over 350 lines: the one entry point of the world for the tests, the demo and the benchmark
+ * (how it is built, each part's handle, the providers' replicas and ServiceAccounts).
  */
 public final class World implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(World.class);
@@ -435,52 +438,7 @@ public final class World implements AutoCloseable {
    * ({@link #upstreamManagers()}).
    */
   public WorldProcess process(ProviderJar jar) {
-    return new WorldProcess() {
-      @Override
-      public String name() {
-        return jar.command;
-      }
-
-      @Override
-      public void kill() throws InterruptedException {
-        killProvider(jar);
-      }
-
-      @Override
-      public Duration restart() throws IOException, InterruptedException {
-        return restartProvider(jar);
-      }
-
-      @Override
-      public void startWithoutWaiting() throws IOException {
-        try {
-          provider(jar).restart();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted", e);
-        }
-      }
-
-      @Override
-      public boolean isAlive() {
-        return provider(jar).isAlive();
-      }
-
-      @Override
-      public long pid() {
-        return provider(jar).pid();
-      }
-
-      @Override
-      public Path log() {
-        return provider(jar).log();
-      }
-
-      @Override
-      public void close() {
-        provider(jar).close();
-      }
-    };
+    return new ProviderWorldProcess(this, jar);
   }
 
   /** SIGKILL: the provider stops at once, mid-reconcile, as a node failure or OOM kill does. */
