@@ -122,8 +122,12 @@ public final class PullSecret {
   }
 
   static String sha256(byte[] bytes) {
+    return HexFormat.of().formatHex(sha256Bytes(bytes));
+  }
+
+  static byte[] sha256Bytes(byte[] bytes) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

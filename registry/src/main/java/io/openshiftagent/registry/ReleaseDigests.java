@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import javax.net.ssl.SSLContext;
 
 /**
  * Resolves a release image's tag to the digest it names. Asks the places registries.conf gives for
@@ -69,7 +68,6 @@ public final class ReleaseDigests {
     } catch (IllegalArgumentException e) {
       return new Unresolved(Reasons.REGISTRY_BLOCKED, image + ": " + e.getMessage());
     }
-    SSLContext tls = request.trust().sslContext();
     List<LookupFailure> failures = new ArrayList<>();
     for (RegistriesConf.Endpoint endpoint : endpoints) {
       try {
@@ -77,7 +75,7 @@ public final class ReleaseDigests {
             lookup.manifest(
                 endpoint.reference(),
                 request.pullSecret().credentialFor(endpoint.reference()),
-                tls,
+                request.trust(),
                 endpoint.insecure());
         checkArchitectures(endpoint.reference(), manifest, request.architectures());
         return new Resolved(
@@ -113,17 +111,17 @@ public final class ReleaseDigests {
     LookupFailure first = failures.get(0);
     String asked =
         failures.stream()
-            .map(
-                f ->
-                    f.image().registry()
-                        + " ("
-                        + f.image()
-                        + "): "
-                        + f.detail()
-                        + hint(f, pullSecret))
+            .map(f -> where(image, f.image()) + ": " + f.detail() + hint(f, pullSecret))
             .collect(Collectors.joining("; "));
     return new Unresolved(
         Reasons.of(first.problem()), "cannot resolve " + image + " to a digest: " + asked);
+  }
+
+  /** "registry quay.io", or for a mirror "mirror m.example:5000 (as m.example:5000/ocp:tag)". */
+  private static String where(ImageReference requested, ImageReference asked) {
+    return asked.name().equals(requested.name())
+        ? "registry " + asked.registry()
+        : "mirror " + asked.registry() + " (as " + asked + ")";
   }
 
   private static String hint(LookupFailure failure, PullSecret pullSecret) {

@@ -74,7 +74,7 @@ public final class TrustedCertificates {
     return fingerprint;
   }
 
-  /** A fresh TLS context trusting these authorities (no session shared with other lookups). */
+  /** A TLS context trusting these authorities. */
   public SSLContext sslContext() {
     try {
       KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
@@ -94,6 +94,30 @@ public final class TrustedCertificates {
       return context;
     } catch (GeneralSecurityException | java.io.IOException e) {
       throw new IllegalStateException("cannot build a TLS context", e);
+    }
+  }
+
+  /** A TLS context that accepts any certificate: for {@code insecure = true} mirrors only. */
+  static SSLContext trustingAnyCertificate() {
+    X509TrustManager any =
+        new X509TrustManager() {
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+          }
+        };
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, new javax.net.ssl.TrustManager[] {any}, null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
     }
   }
 
