@@ -12,6 +12,7 @@ java_version=$("$java_home/bin/java" -XshowSettings:properties -version 2>&1 | a
 script_hash=$(sha256sum "$0" | cut -c1-12)
 target="$HACK_CACHE/images/jre-$java_version-$script_hash"
 link="$HACK_CACHE/images/provider-base"
+hold_cache_lock provider-base
 
 if [[ ! -d "$target/root" ]]; then
   started=$(date +%s)

@@ -7,6 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 
 mkdir -p "$TOOLS_BIN_DIR"
+hold_cache_lock registry-tools
 
 # build_go_binary NAME VERSION PACKAGE@VERSION: go install into a scratch GOBIN, then an atomic move.
 build_go_binary() {

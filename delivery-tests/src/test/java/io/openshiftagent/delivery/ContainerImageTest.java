@@ -126,13 +126,13 @@ class ContainerImageTest {
     command.addAll(strings(config.path("Env")));
     command.addAll(
         List.of(
-            "unshare",
+            "/usr/bin/unshare",
             "--mount",
             "--pid",
             "--fork",
             "sh",
             "-c",
-            "mount -t proc proc \"$0/proc\" && exec chroot --userspec=\"$1\" \"$0\" \"$@\"",
+            "user=$1; shift; /bin/mount -t proc proc \"$0/proc\" && exec /usr/sbin/chroot --userspec=\"$user\" \"$0\" \"$@\"",
             root.toString(),
             config.path("User").asText()));
     command.addAll(strings(config.path("Entrypoint")));
