@@ -46,6 +46,14 @@ public final class RegistriesConf {
     this.registries = registries;
   }
 
+  /** Tells two configurations apart (equal rules, equal fingerprints). */
+  public String fingerprint() {
+    return registries.isEmpty()
+        ? ""
+        : PullSecret.sha256(
+            registries.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   public List<Registry> registries() {
     return registries;
   }
