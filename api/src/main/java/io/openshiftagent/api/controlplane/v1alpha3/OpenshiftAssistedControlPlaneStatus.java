@@ -70,7 +70,9 @@ public class OpenshiftAssistedControlPlaneStatus {
           + " the annotation controlplane.cluster.x-k8s.io/resolve-release-image gets a new value.")
   public ReleaseImage releaseImage;
 
-  /** A release image as resolved: what was asked for, the digest written, and where it came from. */
+  /**
+   * A release image as resolved: what was asked for, the digest written, and where it came from.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class ReleaseImage {
