@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.registry.Reasons;
-import io.openshiftagent.registry.RegistryLookup;
-import io.openshiftagent.registry.ReleaseDigests;
 import io.openshiftagent.registry.ReleaseImages;
 import io.openshiftagent.registry.ResolutionCache;
 import io.openshiftagent.testsupport.Crane;
@@ -46,12 +44,8 @@ class ReleaseImageResolutionTest {
       new ResolutionCache(Clock.systemUTC(), Duration.ofSeconds(10), Duration.ofMinutes(5), 100);
   private final ReleaseImageResolution resolution =
       new ReleaseImageResolution(
-          new ReleaseImages(
-              new ReleaseDigests(
-                  new RegistryLookup(Duration.ofSeconds(5), "openshift-agent-tests"),
-                  Clock.systemUTC()),
-              cache,
-              Clock.systemUTC()),
+          ReleaseImages.overRegistries(
+              Duration.ofSeconds(5), "openshift-agent-tests", cache, Clock.systemUTC()),
           () -> null,
           Clock.systemUTC());
 
@@ -74,10 +68,7 @@ class ReleaseImageResolutionTest {
   @Test
   void theTagIsResolvedThroughTheMirrorToTheSourcesDigestOnce() {
     OpenshiftAssistedControlPlane cp = controlPlane(Map.of());
-    ReleaseImageResolution.Use first =
-        (ReleaseImageResolution.Use)
-            resolution.resolve(
-                inputs(cp, source + ":4.20.0-x86_64", pullSecret(), registryConfig()));
+    ReleaseImageResolution.Use first = throughTheMirror(cp);
 
     assertThat(first.image()).isEqualTo(source + "@" + digest);
     assertThat(first.reason()).isEqualTo(ReleaseImages.RESOLVED);
@@ -90,10 +81,7 @@ class ReleaseImageResolutionTest {
     // The status written, as the next reconcile (or a restarted provider) reads it.
     cp.setStatus(new OpenshiftAssistedControlPlaneStatus());
     cp.getStatus().releaseImage = first.status();
-    ReleaseImageResolution.Use again =
-        (ReleaseImageResolution.Use)
-            resolution.resolve(
-                inputs(cp, source + ":4.20.0-x86_64", pullSecret(), registryConfig()));
+    ReleaseImageResolution.Use again = throughTheMirror(cp);
     assertThat(again.image()).isEqualTo(first.image());
     assertThat(again.newlyResolved()).isFalse();
     assertThat(cache.lookups()).isEqualTo(1);
@@ -102,18 +90,12 @@ class ReleaseImageResolutionTest {
   @Test
   void aNewResolveRequestLooksTheTagUpAgainAndIsRecorded() {
     OpenshiftAssistedControlPlane cp = controlPlane(Map.of());
-    ReleaseImageResolution.Use first =
-        (ReleaseImageResolution.Use)
-            resolution.resolve(
-                inputs(cp, source + ":4.20.0-x86_64", pullSecret(), registryConfig()));
+    ReleaseImageResolution.Use first = throughTheMirror(cp);
     cp.setStatus(new OpenshiftAssistedControlPlaneStatus());
     cp.getStatus().releaseImage = first.status();
     cp.getMetadata().setAnnotations(Map.of(ReleaseImageResolution.RESOLVE_ANNOTATION, "again"));
 
-    ReleaseImageResolution.Use again =
-        (ReleaseImageResolution.Use)
-            resolution.resolve(
-                inputs(cp, source + ":4.20.0-x86_64", pullSecret(), registryConfig()));
+    ReleaseImageResolution.Use again = throughTheMirror(cp);
 
     assertThat(again.newlyResolved()).isTrue();
     assertThat(again.status().resolveRequest).isEqualTo("again");
@@ -196,6 +178,12 @@ class ReleaseImageResolutionTest {
     assertThat(conf.reason()).isEqualTo(ReleaseImageResolution.IMAGE_REGISTRY_CONFIG_INVALID);
     assertThat(conf.message()).contains("line 3");
     assertThat(conf.retryAfter()).isNull();
+  }
+
+  /** The x86_64 release of the unreachable source, with the mirror's configuration. */
+  private ReleaseImageResolution.Use throughTheMirror(OpenshiftAssistedControlPlane cp) {
+    return (ReleaseImageResolution.Use)
+        resolution.resolve(inputs(cp, source + ":4.20.0-x86_64", pullSecret(), registryConfig()));
   }
 
   private static ReleaseImageResolution.Inputs inputs(

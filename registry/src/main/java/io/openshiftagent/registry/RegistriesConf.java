@@ -143,7 +143,11 @@ public final class RegistriesConf {
     for (int i = 0; i < tables.size(); i++) {
       Map<String, String> table = tables.get(i);
       String location = trimSlash(table.getOrDefault("location", ""));
-      String prefix = trimSlash(table.getOrDefault("prefix", location));
+      // An empty prefix (as generated files write it) means the location, as no prefix does.
+      String prefix = trimSlash(table.getOrDefault("prefix", ""));
+      if (prefix.isEmpty()) {
+        prefix = location;
+      }
       if (prefix.isEmpty()) {
         continue; // a [[registry]] without location or prefix: nothing to match
       }

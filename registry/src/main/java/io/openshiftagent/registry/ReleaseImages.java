@@ -24,6 +24,16 @@ public final class ReleaseImages {
     this.clock = clock;
   }
 
+  /**
+   * Release images resolved over the network: each request bounded by {@code timeout}, sent with
+   * {@code userAgent}, remembered in {@code cache}.
+   */
+  public static ReleaseImages overRegistries(
+      java.time.Duration timeout, String userAgent, ResolutionCache cache, Clock clock) {
+    return new ReleaseImages(
+        new ReleaseDigests(new RegistryLookup(timeout, userAgent), clock), cache, clock);
+  }
+
   /** The digest recorded earlier (the control plane's {@code status.releaseImage}), if any. */
   public record Recorded(
       String requested, String image, String resolvedFrom, Instant resolvedAt, String token) {}

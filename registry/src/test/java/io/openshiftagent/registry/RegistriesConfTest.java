@@ -31,6 +31,7 @@ class RegistriesConfTest {
           insecure = true
 
           [[registry]]
+          prefix = ""
           location = "quay.io"
           [[registry.mirror]]
           location = "mirror-general.example/quay"

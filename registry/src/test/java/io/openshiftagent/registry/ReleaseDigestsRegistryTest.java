@@ -110,36 +110,28 @@ class ReleaseDigestsRegistryTest {
   }
 
   @Test
-  void aMirrorIsAskedBeforeTheSourceAndTheDigestNamesTheSource() throws Exception {
+  void aMirrorIsAskedBeforeTheSourceAndTheDigestNamesTheSource() {
     String unreachable = "127.0.0.1:" + FreePorts.next();
-    RegistriesConf conf =
-        RegistriesConf.parse(
-            """
-            [[registry]]
-            location = "%s/ocp/release"
-            [[registry.mirror]]
-            location = "%s/mirror/ocp/release"
-            """
-                .formatted(unreachable, mirror.host()));
 
-    ReleaseDigests.Resolution resolution =
-        RESOLVER.resolve(
-            new ReleaseDigests.Request(
-                ImageReference.parse(unreachable + "/ocp/release:4.20.0-x86_64"),
-                Set.of("amd64"),
-                pullSecret(source, mirror),
-                conf,
-                TrustedCertificates.withBundles(List.of(caPem))));
+    ReleaseDigests.Resolved resolved = (ReleaseDigests.Resolved) throughMirror(unreachable, "");
 
-    ReleaseDigests.Resolved resolved = (ReleaseDigests.Resolved) resolution;
     assertThat(resolved.image().toString()).isEqualTo(unreachable + "/ocp/release@" + x86Digest);
     assertThat(resolved.answeredBy().toString())
         .isEqualTo(mirror.host() + "/mirror/ocp/release:4.20.0-x86_64");
   }
 
   @Test
-  void aDigestOnlyMirrorIsNotAskedForATag() throws Exception {
-    String unreachable = "127.0.0.1:" + FreePorts.next();
+  void aDigestOnlyMirrorIsNotAskedForATag() {
+    ReleaseDigests.Unresolved unresolved =
+        (ReleaseDigests.Unresolved)
+            throughMirror("127.0.0.1:" + FreePorts.next(), "pull-from-mirror = \"digest-only\"");
+
+    assertThat(unresolved.reason()).isEqualTo(Reasons.REGISTRY_UNREACHABLE);
+    assertThat(unresolved.message()).doesNotContain(mirror.host());
+  }
+
+  /** The x86_64 release from {@code source}, which registries.conf mirrors to the mirror. */
+  private static ReleaseDigests.Resolution throughMirror(String source, String mirrorOptions) {
     RegistriesConf conf =
         RegistriesConf.parse(
             """
@@ -147,22 +139,15 @@ class ReleaseDigestsRegistryTest {
             location = "%s/ocp/release"
             [[registry.mirror]]
             location = "%s/mirror/ocp/release"
-            pull-from-mirror = "digest-only"
+            %s
             """
-                .formatted(unreachable, mirror.host()));
-
-    ReleaseDigests.Unresolved unresolved =
-        (ReleaseDigests.Unresolved)
-            RESOLVER.resolve(
-                new ReleaseDigests.Request(
-                    ImageReference.parse(unreachable + "/ocp/release:4.20.0-x86_64"),
-                    Set.of("amd64"),
-                    pullSecret(source, mirror),
-                    conf,
-                    TrustedCertificates.withBundles(List.of(caPem))));
-
-    assertThat(unresolved.reason()).isEqualTo(Reasons.REGISTRY_UNREACHABLE);
-    assertThat(unresolved.message()).doesNotContain(mirror.host());
+                .formatted(source, mirror.host(), mirrorOptions));
+    return RESOLVER.resolve(
+        request(
+            source + "/ocp/release:4.20.0-x86_64",
+            pullSecret(ReleaseDigestsRegistryTest.source, mirror),
+            conf,
+            TrustedCertificates.withBundles(List.of(caPem))));
   }
 
   @Test
@@ -187,9 +172,8 @@ class ReleaseDigestsRegistryTest {
     ReleaseDigests.Unresolved unresolved =
         (ReleaseDigests.Unresolved)
             RESOLVER.resolve(
-                new ReleaseDigests.Request(
-                    ImageReference.parse(source.host() + "/ocp/release:4.20.0-x86_64"),
-                    Set.of("amd64"),
+                request(
+                    source.host() + "/ocp/release:4.20.0-x86_64",
                     wrong,
                     RegistriesConf.EMPTY,
                     TrustedCertificates.withBundles(List.of(caPem))));
@@ -208,9 +192,8 @@ class ReleaseDigestsRegistryTest {
     ReleaseDigests.Unresolved unresolved =
         (ReleaseDigests.Unresolved)
             RESOLVER.resolve(
-                new ReleaseDigests.Request(
-                    ImageReference.parse(source.host() + "/ocp/release:4.20.0-x86_64"),
-                    Set.of("amd64"),
+                request(
+                    source.host() + "/ocp/release:4.20.0-x86_64",
                     PullSecret.none(),
                     RegistriesConf.EMPTY,
                     TrustedCertificates.withBundles(List.of(caPem))));
@@ -224,9 +207,8 @@ class ReleaseDigestsRegistryTest {
     ReleaseDigests.Unresolved unresolved =
         (ReleaseDigests.Unresolved)
             RESOLVER.resolve(
-                new ReleaseDigests.Request(
-                    ImageReference.parse(source.host() + "/ocp/release:4.20.0-x86_64"),
-                    Set.of("amd64"),
+                request(
+                    source.host() + "/ocp/release:4.20.0-x86_64",
                     pullSecret(source),
                     RegistriesConf.EMPTY,
                     TrustedCertificates.jvmDefaults()));
@@ -305,6 +287,12 @@ class ReleaseDigestsRegistryTest {
 
     assertThat(resolved.image().toString()).isEqualTo(pinned);
     assertThat(resolved.pinnedByUser()).isTrue();
+  }
+
+  private static ReleaseDigests.Request request(
+      String image, PullSecret pullSecret, RegistriesConf mirrors, TrustedCertificates trust) {
+    return new ReleaseDigests.Request(
+        ImageReference.parse(image), Set.of("amd64"), pullSecret, mirrors, trust);
   }
 
   private static ReleaseDigests.Request request(String image, String... architectures) {

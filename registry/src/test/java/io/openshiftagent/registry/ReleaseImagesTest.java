@@ -32,12 +32,8 @@ class ReleaseImagesTest {
   private final ResolutionCache cache =
       new ResolutionCache(Clock.systemUTC(), Duration.ofSeconds(10), Duration.ofMinutes(5), 100);
   private final ReleaseImages images =
-      new ReleaseImages(
-          new ReleaseDigests(
-              new RegistryLookup(Duration.ofSeconds(5), "openshift-agent-tests"),
-              Clock.systemUTC()),
-          cache,
-          Clock.systemUTC());
+      ReleaseImages.overRegistries(
+          Duration.ofSeconds(5), "openshift-agent-tests", cache, Clock.systemUTC());
 
   @BeforeAll
   static void registry() throws Exception {
