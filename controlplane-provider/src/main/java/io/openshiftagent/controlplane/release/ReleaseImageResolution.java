@@ -1,9 +1,10 @@
-package io.openshiftagent.controlplane;
+package io.openshiftagent.controlplane.release;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
+import io.openshiftagent.controlplane.cluster.MirrorRegistryManifests;
 import io.openshiftagent.registry.PullSecret;
 import io.openshiftagent.registry.RegistriesConf;
 import io.openshiftagent.registry.ReleaseArchitectures;
@@ -27,7 +28,7 @@ import java.util.function.Supplier;
  * mirrors and trusted CAs (docs/release-images.md). Reads nothing itself: the caller hands it the
  * objects.
  */
-final class ReleaseImageResolution {
+public final class ReleaseImageResolution {
   static final String CONDITION = "ReleaseImageResolved";
 
   /** A new value looks the tag up again. */

@@ -1,4 +1,4 @@
-package io.openshiftagent.controlplane;
+package io.openshiftagent.controlplane.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -125,10 +125,7 @@ class ReleaseImageResolutionTest {
                     pullSecret(),
                     null));
     String pinned =
-        ReleaseImage.pullSpec(
-            io.openshiftagent.controlplane.OpenShiftVersion.parse("4.20.0"),
-            "x86_64",
-            source + "@" + digest);
+        ReleaseImage.pullSpec(OpenShiftVersion.parse("4.20.0"), "x86_64", source + "@" + digest);
     ReleaseImageResolution.Use byDigest =
         (ReleaseImageResolution.Use)
             resolution.resolve(inputs(controlPlane(Map.of()), pinned, pullSecret(), null));
