@@ -27,7 +27,7 @@ step "preparing CAPM3 and the baremetal-operator (built from their Go modules on
 ./hack/build-metal3.sh
 step "building the providers and the simulator with Maven (first use downloads the dependencies)"
 mkdir -p target/demo
-mvn -B -ntp -Dstyle.color=never package dependency:build-classpath -pl simulator -am -DskipTests \
+mvn -B -ntp -Dstyle.color=never package dependency:build-classpath -pl simulator -am -DskipTests -DskipImages \
   -Dmdep.outputFile=target/runtime-classpath.txt -Dmdep.includeScope=runtime > target/demo/build.log 2>&1 \
   || { tail -40 target/demo/build.log; echo "[demo] the Maven build failed; its log: target/demo/build.log"; exit 1; }
 step "ready after $(( $(date +%s) - started ))s; the world's log goes to target/demo/world.log"

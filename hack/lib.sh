@@ -17,6 +17,9 @@ IRSO_API_VERSION="0.8.0"
 KUSTOMIZE_VERSION="5.8.1"
 HELM_VERSION="3.21.4"
 CERT_MANAGER_VERSION="1.21.1"
+# The OCI registry (CNCF distribution) and the registry client (go-containerregistry's crane) the tests run.
+DISTRIBUTION_VERSION="3.1.2"
+CRANE_VERSION="0.22.1"
 # assisted-service and Hive have no usable semver tags for Go. These are the newest commits our module proxy
 # serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
 ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
