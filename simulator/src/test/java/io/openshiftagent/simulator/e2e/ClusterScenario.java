@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterScenario.class);
+
   /**
    * How long a wait may take. The classes run side by side on one world, eight clusters at once on
    * two cores: under a load of 50 from other work an HA install took a little over 3 minutes (the
