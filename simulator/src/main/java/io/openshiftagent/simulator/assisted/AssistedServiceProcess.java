@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.TestPki;
 import java.io.IOException;
 import java.net.URI;
@@ -112,17 +113,21 @@ public final class AssistedServiceProcess implements AutoCloseable {
    * @param releases the release images the ClusterImageSets will name
    */
   public static AssistedServiceProcess start(
-      Path dir,
+      Path relativeOrAbsoluteDir,
       String hubKubeconfig,
       KubernetesClient hub,
       String namespace,
       ReleaseCatalog releases)
       throws Exception {
+    // Absolute: entering the mount namespace (nsenter) moves the working directory to its root.
+    Path dir = relativeOrAbsoluteDir.toAbsolutePath();
     Path binary = home().resolve("assisted-service");
     if (!Files.isExecutable(binary)) {
       throw new IllegalStateException(
           binary + " is missing: run hack/build-assisted-service.sh (or hack/test.sh)");
     }
+    // A fresh service: nothing of an earlier world's database and files.
+    TestPaths.deleteRecursively(dir);
     Files.createDirectories(dir);
     hub.namespaces()
         .resource(
@@ -179,9 +184,15 @@ public final class AssistedServiceProcess implements AutoCloseable {
       env.put(
           "HW_VALIDATOR_REQUIREMENTS",
           Files.readString(home().resolve("default_hw_requirements.json")));
+      // What the infrastructure operator sets (unauthenticatedRegistries of its AgentServiceConfig
+      // controller): release images there need no auth in the pull secret.
+      env.put("PUBLIC_CONTAINER_REGISTRIES", "quay.io,registry.ci.openshift.org");
       env.put("ENABLE_DATA_COLLECTION", "false");
       env.put("HOST_MONITOR_INTERVAL", "2s");
       env.put("CLUSTER_MONITOR_INTERVAL", "2s");
+      // How often the Agent controller looks at a day-2 host's Node in the installed cluster (1m),
+      // compressed as the world's other waits.
+      env.put("APPROVE_CSRS_REQUEUE_DURATION", "2s");
       env.put("LOG_LEVEL", "info");
       service =
           new AssistedServiceProcess(dir, namespace, postgres, namespaces, env, restPort, pki);

@@ -18,12 +18,12 @@ import java.util.regex.Pattern;
  * only written into InfraEnv statuses). Release images are tagged {@code
  * <repository>:<version>[-<architecture>]}, as our providers name them.
  */
-record ReleaseCatalog(List<String> releaseImages) {
+public record ReleaseCatalog(List<String> releaseImages) {
   private static final Pattern TAG =
       Pattern.compile(
           "^[^@]+:((\\d+)\\.(\\d+)\\.[^:/]*?)(?:-(x86_64|aarch64|ppc64le|s390x|multi))?$");
 
-  ReleaseCatalog {
+  public ReleaseCatalog {
     releaseImages = List.copyOf(releaseImages);
     releaseImages.forEach(ReleaseCatalog::parse);
   }
