@@ -42,7 +42,9 @@ class ControlPlaneMachinesTest {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
-    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    operator =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
   }
 
