@@ -281,7 +281,8 @@ class ClusterObjectsTest {
     TestCluster c = cluster("icoverride").createCluster("cp", true, true);
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata()
-        .setAnnotations(Map.of(InstallConfigOverrides.OVERRIDE_ANNOTATION, "{\"fips\": tru"));
+        .getAnnotations()
+        .put(InstallConfigOverrides.OVERRIDE_ANNOTATION, "{\"fips\": tru");
     c.createControlPlane(cp);
     c.awaitCondition("cp", "ClusterInstallConfigured", "InstallConfigOverrideInvalid");
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
@@ -347,11 +348,9 @@ class ClusterObjectsTest {
     assertThat(c.clusterInstall("cp")).isNull();
 
     c.controlPlane("cp")
-        .edit(
-            stored -> {
-              stored.getSpec().config.networkType = "OVNKubernetes";
-              return stored;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"networkType\":\"OVNKubernetes\"}}}");
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
     assertThat(c.clusterInstall("cp").getSpec().networking.networkType).isEqualTo("OVNKubernetes");
   }

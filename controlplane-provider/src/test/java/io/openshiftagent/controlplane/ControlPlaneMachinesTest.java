@@ -17,6 +17,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.machines.UpToDate;
+import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -188,6 +189,8 @@ class ControlPlaneMachinesTest {
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
             .withName("cp")
             .withNamespace(c.ns)
+            .addToAnnotations(
+                ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, Fixtures.releases().ocpRepository())
             .build());
     cp.setSpec(
         io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
