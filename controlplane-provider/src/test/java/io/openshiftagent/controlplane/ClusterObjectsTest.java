@@ -230,8 +230,11 @@ class ClusterObjectsTest {
             assertThat(client.resources(ClusterImageSet.class).withName(name).get())
                 .extracting(set -> set.getSpec().releaseImage)
                 .isEqualTo(Fixtures.releases().release("4.20.0", "multi").image()));
-    assertThat(c.controlPlane("cp").get().getStatus().releaseImage.requested)
-        .isEqualTo(Fixtures.releases().ocpRepository() + ":4.20.0-multi");
+    // The status is written after the ClusterImageSet, at the end of the same reconcile.
+    eventually(
+        () ->
+            assertThat(c.controlPlane("cp").get().getStatus().releaseImage.requested)
+                .isEqualTo(Fixtures.releases().ocpRepository() + ":4.20.0-multi"));
   }
 
   @Test
