@@ -13,6 +13,11 @@ BMO_VERSION="0.13.2"
 KUSTOMIZE_VERSION="5.8.1"
 HELM_VERSION="3.21.4"
 CERT_MANAGER_VERSION="1.21.1"
+# Argo CD: the newest release that builds from what the proxy serves with our Go. v3.3 to v3.5 build their gitops-engine
+# from a directory of their own repository (a replace to ./gitops-engine that only their own build sees; v3.4+ name
+# it github.com/argoproj/argo-cd/gitops-engine, which the proxy refuses), v3.6 needs Go 1.27, and v3.2.12 does not
+# compile (its controller/cache/info.go calls settings.ValidateExternalURL, which that tag lacks).
+ARGOCD_VERSION="3.2.11"
 # assisted-service and Hive have no usable semver tags for Go. These are the newest commits our module proxy
 # serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
 ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
