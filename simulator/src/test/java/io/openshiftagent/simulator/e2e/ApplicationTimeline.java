@@ -11,8 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +33,10 @@ final class ApplicationTimeline implements AutoCloseable {
    * @param syncs how many syncs Argo CD ran ({@code status.history})
    * @param resources each managed resource ({@code Kind name}) → its sync status, health and health
    *     message
+   * @param index its place in the timeline
    */
   record Report(
+      int index,
       String sync,
       String health,
       String revision,
@@ -76,13 +77,14 @@ final class ApplicationTimeline implements AutoCloseable {
   }
 
   private final String name;
+  private final IntSupplier comparisons;
   private final List<Report> reports = new ArrayList<>();
-  private final Set<String> reconciliations = new TreeSet<>();
   private final SharedIndexInformer<GenericKubernetesResource> informer;
   private boolean gone;
 
-  private ApplicationTimeline(KubernetesClient hub, String name) {
+  private ApplicationTimeline(KubernetesClient hub, String name, IntSupplier comparisons) {
     this.name = name;
+    this.comparisons = comparisons;
     this.informer =
         hub.genericKubernetesResources(ArgoCd.API_VERSION, "Application")
             .inNamespace(ArgoCd.NAMESPACE)
@@ -110,27 +112,26 @@ final class ApplicationTimeline implements AutoCloseable {
                 });
   }
 
-  /** Starts watching Application {@code name} in Argo CD's namespace. */
-  static ApplicationTimeline watch(KubernetesClient hub, String name) {
-    return new ApplicationTimeline(hub, name);
+  /**
+   * Starts watching Application {@code name} in Argo CD's namespace; {@code comparisons} tells how
+   * many times Argo CD has compared it with Git and the live objects so far.
+   */
+  static ApplicationTimeline watch(KubernetesClient hub, String name, IntSupplier comparisons) {
+    return new ApplicationTimeline(hub, name, comparisons);
   }
 
   private synchronized void record(GenericKubernetesResource app) {
-    String reconciledAt = Fields.string(app, "status", "reconciledAt");
-    if (reconciledAt != null) {
-      reconciliations.add(reconciledAt);
-    }
-    Report report = report(app);
+    Report report = report(reports.size(), app);
     Report last = reports.isEmpty() ? null : reports.get(reports.size() - 1);
     if (report.sync() != null && !report.sameAs(last)) {
       reports.add(report);
-      LOG.info("Application {} #{}: {}", name, reports.size() - 1, report.describe());
+      LOG.info("Application {} #{}: {}", name, report.index(), report.describe());
       notifyAll();
     }
   }
 
   @SuppressWarnings("unchecked")
-  private static Report report(GenericKubernetesResource app) {
+  private static Report report(int index, GenericKubernetesResource app) {
     Map<String, String> resources = new LinkedHashMap<>();
     if (Fields.get(app, "status", "resources") instanceof List<?> list) {
       for (Object item : list) {
@@ -148,6 +149,7 @@ final class ApplicationTimeline implements AutoCloseable {
     }
     Object history = Fields.get(app, "status", "history");
     return new Report(
+        index,
         Fields.string(app, "status", "sync", "status"),
         Fields.string(app, "status", "health", "status"),
         Fields.string(app, "status", "sync", "revision"),
@@ -168,11 +170,6 @@ final class ApplicationTimeline implements AutoCloseable {
 
   synchronized Report last() {
     return reports.isEmpty() ? null : reports.get(reports.size() - 1);
-  }
-
-  /** How many times Argo CD compared the Application with Git and the live objects. */
-  synchronized int reconciliations() {
-    return reconciliations.size();
   }
 
   /**
@@ -237,7 +234,7 @@ final class ApplicationTimeline implements AutoCloseable {
         last.health(),
         last.revision(),
         last.syncs(),
-        reconciliations());
+        comparisons.getAsInt());
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -19,13 +20,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,10 +51,19 @@ final class ArgoCd implements AutoCloseable {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+  /**
+   * The controller's log line for each time it compared an Application with Git and the cluster.
+   */
+  private static final Pattern COMPARISON =
+      Pattern.compile(
+          "msg=\"Reconciliation completed\".* application=(\\S+) .*comparison-level=[123] ");
+
   private final Deque<Process> processes = new ArrayDeque<>();
+  private final KubernetesClient hub;
   private final Path workDir;
 
-  private ArgoCd(Path workDir) {
+  private ArgoCd(KubernetesClient hub, Path workDir) {
+    this.hub = hub;
     this.workDir = workDir;
   }
 
@@ -70,8 +83,10 @@ final class ArgoCd implements AutoCloseable {
         hub, CrdInstaller.read(hub, manifests.resolve("crds")), Duration.ofSeconds(60));
     installBaseConfiguration(hub, manifests.resolve("config"));
 
-    ArgoCd argoCd = new ArgoCd(Files.createDirectories(workDir));
+    ArgoCd argoCd = new ArgoCd(hub, Files.createDirectories(workDir).toAbsolutePath());
     try {
+      Path kubeconfig =
+          Files.writeString(argoCd.workDir.resolve("hub.kubeconfig"), hubKubeconfigYaml);
       int redis = FreePorts.next();
       argoCd.startRedis(redis);
       int repoServer = FreePorts.next();
@@ -86,8 +101,6 @@ final class ArgoCd implements AutoCloseable {
               "--metrics-port=" + repoServerMetrics,
               "--redis=127.0.0.1:" + redis,
               "--disable-tls"));
-      Path kubeconfig =
-          Files.writeString(argoCd.workDir.resolve("hub.kubeconfig"), hubKubeconfigYaml);
       int controllerMetrics = FreePorts.next();
       argoCd.start(
           binary,
@@ -100,6 +113,12 @@ final class ArgoCd implements AutoCloseable {
               "--redis=127.0.0.1:" + redis,
               "--metrics-port=" + controllerMetrics,
               "--persist-resource-health",
+              // Compare every Application with Git and the cluster every 5 s (a user's Argo CD:
+              // every 120 s plus up to 60 s of jitter, argocd-cm's timeout.reconciliation and
+              // timeout.reconciliation.jitter). Argo CD recomputes the health of our kinds only
+              // then: Cluster API owns them, and changes of owned objects refresh only the tree.
+              "--app-resync=5",
+              "--app-resync-jitter=0",
               "--status-processors=4",
               "--operation-processors=2"));
       argoCd.awaitHealthy("repo server", repoServerMetrics, "/healthz?full=true");
@@ -118,8 +137,9 @@ final class ArgoCd implements AutoCloseable {
 
   /**
    * What Argo CD's install manifests create before anyone configures it: argocd-cm (with its
-   * default resource exclusions), argocd-secret..., and the {@code default} AppProject, which Argo
-   * CD's API server creates when it starts (this test runs none).
+   * default resource exclusions), argocd-secret..., and what Argo CD's API server adds when it
+   * first starts (this test runs none): the {@code default} AppProject and argocd-secret's {@code
+   * server.secretkey}, without which the controller cannot read its settings.
    */
   private static void installBaseConfiguration(KubernetesClient hub, Path config)
       throws IOException {
@@ -137,6 +157,17 @@ final class ArgoCd implements AutoCloseable {
         }
       }
     }
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    hub.secrets()
+        .inNamespace(NAMESPACE)
+        .withName("argocd-secret")
+        .edit(
+            secret -> {
+              secret.setStringData(
+                  Map.of("server.secretkey", Base64.getEncoder().encodeToString(key)));
+              return secret;
+            });
     GenericKubernetesResource project =
         Serialization.unmarshal(
             """
@@ -205,6 +236,11 @@ final class ArgoCd implements AutoCloseable {
             .redirectOutput(workDir.resolve(component + ".log").toFile());
     Map<String, String> env = builder.environment();
     env.put("ARGOCD_BINARY_NAME", component);
+    // Argo CD's way to run outside a pod: its in-cluster destination
+    // (https://kubernetes.default.svc)
+    // is the cluster of $KUBECONFIG, here the hub.
+    env.put("ARGOCD_FAKE_IN_CLUSTER", "true");
+    env.put("KUBECONFIG", workDir.resolve("hub.kubeconfig").toString());
     env.put("HOME", dir.toString());
     env.put("TMPDIR", tmp.toString());
     env.put("ARGOCD_GPG_ENABLED", "false");
@@ -240,8 +276,23 @@ final class ArgoCd implements AutoCloseable {
         "the Argo CD " + component + " is not healthy after " + START + "; see " + workDir);
   }
 
-  Path workDir() {
-    return workDir;
+  /** Starts recording what Argo CD reports about Application {@code name}. */
+  ApplicationTimeline watch(String name) {
+    return ApplicationTimeline.watch(hub, name, () -> comparisons(name));
+  }
+
+  /**
+   * How many times the controller compared Application {@code name} with Git and the live objects
+   * (its log's "Reconciliation completed" at comparison level 1 to 3; level 0 only refreshes the
+   * resource tree).
+   */
+  int comparisons(String name) {
+    try (Stream<String> lines = Files.lines(workDir.resolve("argocd-application-controller.log"))) {
+      return (int)
+          lines.map(COMPARISON::matcher).filter(m -> m.find() && m.group(1).equals(name)).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Stops the controller, the repo server and Redis (SIGTERM, SIGKILL after 10 s). */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,7 @@ class ArgoCdGitOpsTest {
     cluster.apply("/e2e/pull-secret.yaml", Map.of());
     try (GitRepository git =
             GitRepository.serve(world.workDir().resolve("git-" + name), "clusters");
-        ApplicationTimeline app = ApplicationTimeline.watch(cluster.hub(), name)) {
+        ApplicationTimeline app = argoCd.watch(name)) {
       String installed =
           git.commit(
               Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, 1)),
@@ -88,7 +89,7 @@ class ArgoCdGitOpsTest {
       ApplicationTimeline.Report synced =
           app.await("Synced to " + installed, 0, r -> synced(r, installed), TIMEOUT);
       app.step("synced");
-      int afterSync = app.mark() - 1;
+      int afterSync = synced.index();
       ApplicationTimeline.Report healthy =
           app.await("Healthy", afterSync, r -> "Healthy".equals(r.health()), TIMEOUT);
       app.step("healthy");
@@ -114,13 +115,18 @@ class ArgoCdGitOpsTest {
               Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, 2)),
               name + ": 2 workers");
       refresh(name);
-      app.await(
-          "Synced to " + scaled, beforeScale, r -> synced(r, scaled) && r.syncs() == 2, TIMEOUT);
+      int afterScaleSync =
+          app.await(
+                  "Synced to " + scaled,
+                  beforeScale,
+                  r -> synced(r, scaled) && r.syncs() == 2,
+                  TIMEOUT)
+              .index();
       app.step("scale-up committed and synced");
-      int afterScaleSync = app.mark() - 1;
-      app.await("Progressing", afterScaleSync, r -> "Progressing".equals(r.health()), TIMEOUT);
+      ApplicationTimeline.Report scaling =
+          app.await("Progressing", afterScaleSync, r -> "Progressing".equals(r.health()), TIMEOUT);
       app.step("scaling up");
-      app.await("Healthy again", app.mark() - 1, r -> "Healthy".equals(r.health()), TIMEOUT);
+      app.await("Healthy again", scaling.index(), r -> "Healthy".equals(r.health()), TIMEOUT);
       app.step("scaled up");
       cluster.awaitInstalled(5);
       assertThat(cluster.workerMachines()).hasSize(2);
@@ -153,7 +159,7 @@ class ArgoCdGitOpsTest {
     cluster.apply("/e2e/pull-secret.yaml", Map.of());
     try (GitRepository git =
             GitRepository.serve(world.workDir().resolve("git-" + name), "clusters");
-        ApplicationTimeline app = ApplicationTimeline.watch(cluster.hub(), name)) {
+        ApplicationTimeline app = argoCd.watch(name)) {
       String revision =
           git.commit(
               Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, 0)),
@@ -193,9 +199,16 @@ class ArgoCdGitOpsTest {
    * and their BMC credentials), every host released.
    */
   private static void assertDeletedCleanly(ClusterScenario cluster) {
-    cluster.await(
-        "only what the user created beside Git left in " + cluster.namespace(),
-        () -> cluster.everythingInTheNamespace().equals(cluster.createdAndNotOwnedByTheCluster()));
+    Set<String> expected = cluster.createdAndNotOwnedByTheCluster();
+    try {
+      cluster.await(
+          "only what the user created beside Git left in " + cluster.namespace(),
+          () -> cluster.everythingInTheNamespace().equals(expected));
+    } catch (AssertionError timedOut) {
+      assertThat(cluster.everythingInTheNamespace())
+          .as("what is left in %s", cluster.namespace())
+          .isEqualTo(expected);
+    }
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       assertThat(ClusterScenario.isFree(host))
           .as("host " + ClusterScenario.name(host) + " released")

@@ -9,9 +9,11 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A Git repository served on 127.0.0.1 by the real {@code git daemon} (read-only, the git://
@@ -30,9 +32,19 @@ final class GitRepository implements AutoCloseable {
     this.daemon = daemon;
   }
 
-  /** A new repository {@code name} (branch main, no commit yet) under {@code dir}, served. */
+  /**
+   * A new repository {@code name} (branch main, no commit yet) under {@code dir}, emptied first (an
+   * earlier run's), served.
+   */
   static GitRepository serve(Path dir, String name) throws IOException, InterruptedException {
-    Path base = Files.createDirectories(dir);
+    if (Files.exists(dir)) {
+      try (Stream<Path> old = Files.walk(dir)) {
+        for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    }
+    Path base = Files.createDirectories(dir).toAbsolutePath();
     Path work = base.resolve(name);
     git(base, "init", "--quiet", "--initial-branch=main", work.toString());
     git(work, "config", "user.name", "openshift-agent e2e");
