@@ -4,6 +4,7 @@
 # (~/.cache/openshift-agent/bin), with its webhook
 # configuration. The simulator's World starts it against the test hub. Idempotent.
 source "$(dirname "$0")/lib.sh"
+hold_cache_lock capi-manager
 
 mkdir -p "$TOOLS_BIN_DIR"
 binary="$TOOLS_BIN_DIR/capi-manager-v$CAPI_VERSION"

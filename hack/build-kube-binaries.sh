@@ -3,6 +3,7 @@
 # proxy into the layout fabric8 kube-api-test reads: $KUBE_API_TEST_DIR/k8s/<version>-linux-amd64/.
 # Idempotent: does nothing when the three binaries are already there.
 source "$(dirname "$0")/lib.sh"
+hold_cache_lock kube-binaries
 
 if [[ -x "$KUBE_BIN_DIR/kube-apiserver" && -x "$KUBE_BIN_DIR/kubectl" && -x "$KUBE_BIN_DIR/etcd" ]]; then
   log "Kubernetes binaries present in $KUBE_BIN_DIR"

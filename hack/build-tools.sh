@@ -3,6 +3,7 @@
 # (~/.cache/openshift-agent/bin): clusterctl (Cluster API v$CAPI_VERSION) and helm (v$HELM_VERSION).
 # kubectl (with kustomize built in) comes from hack/build-kube-binaries.sh; lua5.1 comes from apt. Idempotent.
 source "$(dirname "$0")/lib.sh"
+hold_cache_lock tools
 
 mkdir -p "$TOOLS_BIN_DIR"
 work="$HACK_CACHE/build"

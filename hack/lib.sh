@@ -44,6 +44,18 @@ export CGO_ENABLED=0
 
 log() { printf '[hack] %s\n' "$*" >&2; }
 
+# hold_cache_lock NAME: waits for, then holds until the calling script exits, an exclusive lock on NAME in the
+# shared cache, so two test runs on one machine (two clones, or a demo beside the tests) never build into the
+# same directory at once; the second one finds the first one's result.
+hold_cache_lock() {
+  mkdir -p "$HACK_CACHE/locks"
+  exec {cache_lock_fd}>"$HACK_CACHE/locks/$1.lock"
+  if ! flock -n "$cache_lock_fd"; then
+    log "waiting for another build of $1 on this machine"
+    flock "$cache_lock_fd"
+  fi
+}
+
 require_go() {
   command -v go >/dev/null || { log "go is not installed; install Go >= 1.26"; exit 1; }
   local v
