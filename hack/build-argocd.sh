@@ -5,6 +5,7 @@
 # configuration next to it; and installs Debian's redis-server, which Argo CD caches in. The GitOps test (docs/e2e.md)
 # runs them. Idempotent.
 source "$(dirname "$0")/lib.sh"
+hold_cache_lock argocd
 
 module="github.com/argoproj/argo-cd/v3"
 mkdir -p "$TOOLS_BIN_DIR" "$HACK_CACHE/build"

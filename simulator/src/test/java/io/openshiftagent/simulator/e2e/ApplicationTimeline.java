@@ -158,6 +158,10 @@ final class ApplicationTimeline implements AutoCloseable {
         Instant.now());
   }
 
+  String name() {
+    return name;
+  }
+
   /** How many reports so far: a mark to look at what came after. */
   synchronized int mark() {
     return reports.size();
