@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.testsupport.ChildProcesses;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPaths;
@@ -28,7 +29,6 @@ import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -299,16 +299,7 @@ final class ArgoCd implements AutoCloseable {
   @Override
   public void close() {
     while (!processes.isEmpty()) {
-      Process process = processes.pop();
-      process.destroy();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
+      ChildProcesses.stop(processes.pop(), Duration.ofSeconds(10));
     }
   }
 }

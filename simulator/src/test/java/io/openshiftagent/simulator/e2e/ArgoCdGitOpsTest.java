@@ -80,16 +80,10 @@ class ArgoCdGitOpsTest {
   void clusterFromGitInstallsScalesAndIsDeletedWithItsApplication() throws Exception {
     String name = "gitops-ha";
     ClusterScenario cluster = world.scenario("argocd-ha", name);
-    cluster.enrolHosts(5);
-    cluster.apply("/e2e/pull-secret.yaml", Map.of());
-    try (GitRepository git =
-            GitRepository.serve(world.workDir().resolve("git-" + name), "clusters");
+    enrolBesideGit(cluster, 5);
+    try (GitRepository git = repository(name);
         ApplicationTimeline app = argoCd.watch(name)) {
-      String installed =
-          git.commit(
-              Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, 1)),
-              name + ": 3 control-plane hosts, 1 worker");
-      createApplication(name, git.url(), name, cluster.namespace());
+      String installed = commitAndCreateApplication(cluster, git, 1);
 
       ApplicationTimeline.Report synced =
           app.await("Synced to " + installed, 0, r -> synced(r, installed), TIMEOUT);
@@ -166,16 +160,10 @@ class ArgoCdGitOpsTest {
         .world()
         .assistedServiceTrouble()
         .failInstallations(cluster.namespace(), "cluster has hosts in error");
-    cluster.enrolHosts(3);
-    cluster.apply("/e2e/pull-secret.yaml", Map.of());
-    try (GitRepository git =
-            GitRepository.serve(world.workDir().resolve("git-" + name), "clusters");
+    enrolBesideGit(cluster, 3);
+    try (GitRepository git = repository(name);
         ApplicationTimeline app = argoCd.watch(name)) {
-      String revision =
-          git.commit(
-              Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, 0)),
-              name + ": 3 control-plane hosts");
-      createApplication(name, git.url(), name, cluster.namespace());
+      String revision = commitAndCreateApplication(cluster, git, 0);
 
       ApplicationTimeline.Report degraded =
           app.await("Degraded", 0, r -> "Degraded".equals(r.health()), TIMEOUT);
@@ -245,6 +233,31 @@ class ArgoCdGitOpsTest {
         live == null ? List.of() : live.getMetadata().getOwnerReferences();
     return live == null
         || (!owners.isEmpty() && owners.stream().allMatch(o -> uid.equals(o.getUid())));
+  }
+
+  /** The hosts and the pull secret, created in the cluster's namespace beside Git. */
+  private static void enrolBesideGit(ClusterScenario cluster, int hosts) {
+    cluster.enrolHosts(hosts);
+    cluster.apply("/e2e/pull-secret.yaml", Map.of());
+  }
+
+  private static GitRepository repository(String name) throws Exception {
+    return GitRepository.serve(world.workDir().resolve("git-" + name), "clusters");
+  }
+
+  /**
+   * Commits the cluster rendered with 3 control-plane Machines and {@code workers} into its folder
+   * and creates its Application; returns the commit.
+   */
+  private static String commitAndCreateApplication(
+      ClusterScenario cluster, GitRepository git, int workers) throws Exception {
+    String name = cluster.clusterName();
+    String revision =
+        git.commit(
+            Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, workers)),
+            name + ": 3 control-plane hosts, " + workers + " workers");
+    createApplication(name, git.url(), name, cluster.namespace());
+    return revision;
   }
 
   /** The HA template rendered as a user does: {@code clusterctl generate cluster}. */

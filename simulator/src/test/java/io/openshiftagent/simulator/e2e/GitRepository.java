@@ -1,5 +1,6 @@
 package io.openshiftagent.simulator.e2e;
 
+import io.openshiftagent.testsupport.ChildProcesses;
 import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.FreePorts;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -131,14 +131,6 @@ final class GitRepository implements AutoCloseable {
 
   @Override
   public void close() {
-    daemon.destroy();
-    try {
-      if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
-        daemon.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      daemon.destroyForcibly();
-    }
+    ChildProcesses.stop(daemon, Duration.ofSeconds(10));
   }
 }
