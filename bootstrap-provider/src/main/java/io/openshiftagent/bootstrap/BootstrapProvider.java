@@ -2,9 +2,12 @@ package io.openshiftagent.bootstrap;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.openshiftagent.provider.ControllerScope;
-import io.openshiftagent.provider.EventRecorder;
-import io.openshiftagent.provider.ProviderOperator;
+import io.openshiftagent.bootstrap.agent.AgentReconciler;
+import io.openshiftagent.bootstrap.config.OpenshiftAssistedConfigReconciler;
+import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.runtime.ControllerScope;
+import io.openshiftagent.provider.runtime.ProviderOperator;
 
 /** The bootstrap provider's controllers, registered on an Operator. */
 public final class BootstrapProvider {

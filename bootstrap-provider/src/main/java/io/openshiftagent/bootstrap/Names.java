@@ -1,7 +1,8 @@
 package io.openshiftagent.bootstrap;
 
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import io.openshiftagent.provider.ObjectNames;
+import io.openshiftagent.provider.contract.ObjectNames;
+import io.openshiftagent.provider.contract.SharedNames;
 import java.util.Locale;
 
 /**
@@ -47,8 +48,7 @@ public final class Names {
   }
 
   public static String placeholderPullSecret(OpenshiftAssistedConfig config) {
-    return ObjectNames.fit(
-        config.getMetadata().getName() + "-placeholder-pull-secret", ObjectNames.MAX_NAME);
+    return SharedNames.placeholderPullSecret(config.getMetadata().getName());
   }
 
   /** A label value for an object name: names longer than 63 characters get a hashed suffix. */

@@ -12,10 +12,10 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import java.util.List;
 
 /** A config with every field set, for the unit tests of the pure decisions. */
-final class Fixtures {
+public final class Fixtures {
   private Fixtures() {}
 
-  static OpenshiftAssistedConfigSpec fullSpec() {
+  public static OpenshiftAssistedConfigSpec fullSpec() {
     OpenshiftAssistedConfigSpec spec = new OpenshiftAssistedConfigSpec();
     spec.bootMode = BootMode.LIVE_ISO;
     spec.proxy = new Proxy();
@@ -41,7 +41,7 @@ final class Fixtures {
     return spec;
   }
 
-  static OpenshiftAssistedConfig config(String name, OpenshiftAssistedConfigSpec spec) {
+  public static OpenshiftAssistedConfig config(String name, OpenshiftAssistedConfigSpec spec) {
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
     config.setMetadata(
         new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name).build());

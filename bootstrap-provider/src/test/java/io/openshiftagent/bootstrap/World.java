@@ -36,7 +36,7 @@ import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.BareMetalHostSpec;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
-import io.openshiftagent.provider.OwnerReferences;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.time.Duration;
 import java.util.HashMap;

@@ -2,9 +2,9 @@ package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.openshiftagent.provider.ControllerScope;
-import io.openshiftagent.provider.ProviderOperator;
-import io.openshiftagent.provider.ProviderRuntime;
+import io.openshiftagent.provider.runtime.ControllerScope;
+import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.runtime.ProviderRuntime;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;

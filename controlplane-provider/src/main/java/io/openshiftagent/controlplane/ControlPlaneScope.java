@@ -1,7 +1,11 @@
 package io.openshiftagent.controlplane;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
@@ -9,44 +13,123 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.provider.contract.InstallerStates;
+import io.openshiftagent.provider.reconcile.Metadata;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * What one reconcile observed: the control plane, its Cluster, its Machines with their configs, the
- * cluster's MachineDeployments and the assisted-service objects.
+ * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
+ * Cluster, its Machines with their configs, the cluster's MachineDeployments and MachinePools and
+ * the assisted-service objects, all from the caches; and, read from the API server only when a step
+ * asks (their kinds are not watched), the infrastructure template and machines, the
+ * ClusterImageSet, ConfigMaps and Secrets. Each of those is read at most once per reconcile.
  */
-record ControlPlaneScope(
-    OpenshiftAssistedControlPlane cp,
-    Cluster cluster,
-    List<Machine> machines,
-    Map<String, OpenshiftAssistedConfig> configs,
-    List<MachineDeployment> machineDeployments,
-    List<GenericKubernetesResource> machinePools,
-    Optional<ClusterDeployment> clusterDeployment,
-    Optional<AgentClusterInstall> clusterInstall) {
+public final class ControlPlaneScope {
+  private final KubernetesClient client;
+  private final InfrastructureTemplates infrastructure;
+  private final OpenshiftAssistedControlPlane cp;
+  private final Cluster cluster;
+  private final List<Machine> machines;
+  private final Map<String, OpenshiftAssistedConfig> configs;
+  private final List<MachineDeployment> machineDeployments;
+  private final List<GenericKubernetesResource> machinePools;
+  private final Optional<ClusterDeployment> clusterDeployment;
+  private final Optional<AgentClusterInstall> clusterInstall;
+  private final Set<String> deletionsUnseen;
+  private final Map<String, Optional<?>> reads = new HashMap<>();
 
-  /** assisted-service states in which the installation has not begun. */
-  private static final Set<String> NOT_STARTED_STATES =
-      Set.of("", "insufficient", "ready", "pending-for-input");
+  /**
+   * @param deletionsUnseen UIDs of Machines this process deleted whose deletion the cache does not
+   *     show yet
+   */
+  public ControlPlaneScope(
+      KubernetesClient client,
+      InfrastructureTemplates infrastructure,
+      OpenshiftAssistedControlPlane cp,
+      Cluster cluster,
+      List<Machine> machines,
+      Map<String, OpenshiftAssistedConfig> configs,
+      List<MachineDeployment> machineDeployments,
+      List<GenericKubernetesResource> machinePools,
+      Optional<ClusterDeployment> clusterDeployment,
+      Optional<AgentClusterInstall> clusterInstall,
+      Set<String> deletionsUnseen) {
+    this.client = client;
+    this.infrastructure = infrastructure;
+    this.cp = cp;
+    this.cluster = cluster;
+    this.machines = machines;
+    this.configs = configs;
+    this.machineDeployments = machineDeployments;
+    this.machinePools = machinePools;
+    this.clusterDeployment = clusterDeployment;
+    this.clusterInstall = clusterInstall;
+    this.deletionsUnseen = deletionsUnseen;
+  }
 
-  /** States in which the cluster's API serves requests. */
-  private static final Set<String> AVAILABLE_STATES =
-      Set.of("finalizing", "installed", "adding-hosts");
+  public OpenshiftAssistedControlPlane cp() {
+    return cp;
+  }
 
-  String namespace() {
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  /** The control plane's Machines, by name. */
+  public List<Machine> machines() {
+    return machines;
+  }
+
+  /** Our configs of the control plane, by name. */
+  public Map<String, OpenshiftAssistedConfig> configs() {
+    return configs;
+  }
+
+  public List<MachineDeployment> machineDeployments() {
+    return machineDeployments;
+  }
+
+  public List<GenericKubernetesResource> machinePools() {
+    return machinePools;
+  }
+
+  public Optional<ClusterDeployment> clusterDeployment() {
+    return clusterDeployment;
+  }
+
+  public Optional<AgentClusterInstall> clusterInstall() {
+    return clusterInstall;
+  }
+
+  public String namespace() {
     return cp.getMetadata().getNamespace();
   }
 
-  String clusterName() {
+  public String clusterName() {
     return cluster.getMetadata().getName();
   }
 
+  /**
+   * The names of the Machines being deleted: as the cache shows them, and those this process
+   * deleted before the cache caught up (waiting for their events, never listing live).
+   */
+  public List<String> deletingMachines() {
+    return machines.stream()
+        .filter(m -> Metadata.isDeleting(m) || deletionsUnseen.contains(m.getMetadata().getUid()))
+        .map(Metadata::name)
+        .toList();
+  }
+
   /** The Cluster API control-plane labels, on every Machine, config and clone we create. */
-  Map<String, String> controlPlaneLabels() {
+  public Map<String, String> controlPlaneLabels() {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(ExternalKinds.CLUSTER_NAME_LABEL, clusterName());
     labels.put(ExternalKinds.CONTROL_PLANE_LABEL, "");
@@ -55,7 +138,7 @@ record ControlPlaneScope(
   }
 
   /** The label selector of the control-plane Machines, for status.selector. */
-  String selector() {
+  public String selector() {
     return ExternalKinds.CLUSTER_NAME_LABEL
         + "="
         + clusterName()
@@ -67,40 +150,74 @@ record ControlPlaneScope(
         + Names.controlPlaneLabelValue(cp);
   }
 
-  String installerState() {
-    return clusterInstall
-        .map(
-            a ->
-                a.getStatus() == null || a.getStatus().debugInfo == null
-                    ? null
-                    : a.getStatus().debugInfo.state)
-        .orElse("");
-  }
-
-  String installerStateInfo() {
-    return clusterInstall
-        .map(
-            a ->
-                a.getStatus() == null || a.getStatus().debugInfo == null
-                    ? null
-                    : a.getStatus().debugInfo.stateInfo)
-        .orElse(null);
+  /** assisted-service's installation state, "" while there is none. */
+  public String installerState() {
+    return clusterInstall.map(InstallerStates::of).orElse("");
   }
 
   /**
    * Whether assisted-service has begun installing: from then on most of the AgentClusterInstall is
    * frozen.
    */
-  boolean installationStarted() {
+  public boolean installationStarted() {
     boolean hasMetadata =
         clusterInstall
             .map(a -> a.getSpec() != null && a.getSpec().clusterMetadata != null)
             .orElse(false);
-    String state = installerState();
-    return hasMetadata || !NOT_STARTED_STATES.contains(state == null ? "" : state);
+    return hasMetadata || !InstallerStates.NOT_STARTED.contains(installerState());
   }
 
-  boolean installerReportsAvailable() {
-    return AVAILABLE_STATES.contains(installerState());
+  // ---- read from the API server, once, when asked ----
+
+  /**
+   * The infrastructure template to clone, or null when it does not exist; throws when its kind
+   * cannot be read (no CRD, or one without the Cluster API contract label).
+   */
+  public GenericKubernetesResource infrastructureTemplate() {
+    ContractVersionedObjectReference ref =
+        cp.getSpec().machineTemplate.effectiveInfrastructureRef();
+    return infrastructure.get(ref, namespace());
+  }
+
+  /**
+   * The annotations of a Machine's infrastructure machine (what UpToDate reads), or null when it
+   * cannot be read; each machine's are read once per process, they never change.
+   */
+  public Map<String, String> infrastructureMachineAnnotations(
+      ContractVersionedObjectReference ref) {
+    return infrastructure.annotationsOrNull(ref, namespace());
+  }
+
+  /**
+   * Whether a Machine of that name exists, read now: our Machine cache sees only control-plane
+   * Machines, and one stripped of its label must not pass for missing.
+   */
+  public boolean machineExists(String name) {
+    return read(
+            "Machine/" + name,
+            () -> client.resources(Machine.class).inNamespace(namespace()).withName(name).get())
+        .isPresent();
+  }
+
+  public Optional<ClusterImageSet> clusterImageSet(String name) {
+    return read(
+        "ClusterImageSet/" + name,
+        () -> client.resources(ClusterImageSet.class).withName(name).get());
+  }
+
+  public Optional<ConfigMap> configMap(String name) {
+    return read(
+        "ConfigMap/" + name,
+        () -> client.configMaps().inNamespace(namespace()).withName(name).get());
+  }
+
+  public Optional<Secret> secret(String name) {
+    return read(
+        "Secret/" + name, () -> client.secrets().inNamespace(namespace()).withName(name).get());
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> Optional<T> read(String key, Supplier<T> get) {
+    return (Optional<T>) reads.computeIfAbsent(key, k -> Optional.ofNullable(get.get()));
   }
 }

@@ -1,18 +1,19 @@
 package io.openshiftagent.controlplane;
 
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.provider.ObjectNames;
+import io.openshiftagent.provider.contract.ObjectNames;
+import io.openshiftagent.provider.contract.SharedNames;
 
 /** The names of what the control-plane provider creates; all derived, so a restart finds them. */
 public final class Names {
   private Names() {}
 
   /**
-   * The ClusterDeployment and AgentClusterInstall: the control plane's own name (the bootstrap
-   * provider relies on it).
+   * The ClusterDeployment and AgentClusterInstall: named after the control plane, which the
+   * bootstrap provider relies on ({@link SharedNames}).
    */
   public static String clusterDeployment(OpenshiftAssistedControlPlane cp) {
-    return cp.getMetadata().getName();
+    return SharedNames.clusterDeployment(cp.getMetadata().getName());
   }
 
   /**
@@ -31,13 +32,12 @@ public final class Names {
 
   /** The placeholder pull secret used when spec.config.pullSecretRef is unset (OKD). */
   public static String placeholderPullSecret(OpenshiftAssistedControlPlane cp) {
-    return ObjectNames.fit(
-        cp.getMetadata().getName() + "-placeholder-pull-secret", ObjectNames.MAX_NAME);
+    return SharedNames.placeholderPullSecret(cp.getMetadata().getName());
   }
 
   /** Cluster API's kubeconfig Secret of a cluster. */
   public static String kubeconfigSecret(String clusterName) {
-    return clusterName + "-kubeconfig";
+    return SharedNames.kubeconfigSecret(clusterName);
   }
 
   /** The control-plane-name label value: the name, hashed when it is too long for a label. */

@@ -18,12 +18,12 @@ import io.openshiftagent.api.external.capi.MachineStatus;
 import java.util.List;
 
 /** Objects the tests start from. */
-final class Fixtures {
-  static final String TEMPLATE = "cp-template";
+public final class Fixtures {
+  public static final String TEMPLATE = "cp-template";
 
   private Fixtures() {}
 
-  static OpenshiftAssistedControlPlane controlPlane(String ns, String name, int replicas) {
+  public static OpenshiftAssistedControlPlane controlPlane(String ns, String name, int replicas) {
     OpenshiftAssistedControlPlane cp = new OpenshiftAssistedControlPlane();
     cp.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     OpenshiftAssistedControlPlaneSpec spec = new OpenshiftAssistedControlPlaneSpec();
@@ -44,7 +44,7 @@ final class Fixtures {
     return cp;
   }
 
-  static Cluster cluster(String ns, String name) {
+  public static Cluster cluster(String ns, String name) {
     Cluster cluster = new Cluster();
     cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     cluster.setSpec(new ClusterSpec());
@@ -56,14 +56,14 @@ final class Fixtures {
     return cluster;
   }
 
-  static ClusterStatus.FailureDomain failureDomain(String name, boolean controlPlane) {
+  public static ClusterStatus.FailureDomain failureDomain(String name, boolean controlPlane) {
     ClusterStatus.FailureDomain fd = new ClusterStatus.FailureDomain();
     fd.name = name;
     fd.controlPlane = controlPlane;
     return fd;
   }
 
-  static Machine machine(String name, String created, String failureDomain) {
+  public static Machine machine(String name, String created, String failureDomain) {
     Machine m = new Machine();
     m.setMetadata(new ObjectMetaBuilder().withName(name).withCreationTimestamp(created).build());
     m.setSpec(new MachineSpec());
@@ -71,7 +71,7 @@ final class Fixtures {
     return m;
   }
 
-  static Condition condition(String type, String status) {
+  public static Condition condition(String type, String status) {
     return new ConditionBuilder()
         .withType(type)
         .withStatus(status)
@@ -81,7 +81,7 @@ final class Fixtures {
         .build();
   }
 
-  static void setReady(Machine m) {
+  public static void setReady(Machine m) {
     m.setStatus(new MachineStatus());
     m.getStatus().conditions = List.of(condition("Ready", "True"), condition("Available", "True"));
   }

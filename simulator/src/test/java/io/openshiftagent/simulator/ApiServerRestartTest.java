@@ -32,9 +32,10 @@ import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.BootstrapProviderMain;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
-import io.openshiftagent.provider.OwnerReferences;
-import io.openshiftagent.provider.ProviderOptions;
-import io.openshiftagent.provider.ProviderRuntime;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.runtime.ProviderOptions;
+import io.openshiftagent.provider.runtime.ProviderRuntime;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.RestartableKubeApiServer;
 import java.io.IOException;
@@ -90,7 +91,7 @@ class ApiServerRestartTest {
         Files.createTempDirectory(Files.createDirectories(Path.of("target")), "restartable-hub-");
     hub = RestartableKubeApiServer.startHub(dir, List.of());
     client = hub.client();
-    Metal3.labelContractVersions(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     Path kubeconfig = Files.writeString(dir.resolve("hub.kubeconfig"), hub.kubeConfigYaml());
     for (ProviderRuntime.Provider provider :
         List.of(new BootstrapProviderMain(Map.of()), new ControlPlaneProvider(Map.of()))) {

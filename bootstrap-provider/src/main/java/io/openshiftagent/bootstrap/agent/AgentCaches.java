@@ -1,0 +1,148 @@
+package io.openshiftagent.bootstrap.agent;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.reconcile.Metadata;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the Agent controller watches besides Agents. Machines are cached to map their Metal3Machines
+ * back to Agents: the Metal3Machine names the BareMetalHost whose UID the Node is labelled with,
+ * and Metal3 may record it only after the host registered. InfraEnvs are cached only to be read
+ * without a request; Clusters and configs also bring back their Agents when a pause ends.
+ */
+final class AgentCaches {
+  static final String AGENTS_BY_CONFIG = "agents-by-config";
+  static final String AGENTS_BY_CLUSTER = "agents-by-cluster";
+
+  private InformerEventSource<Machine, Agent> machines;
+  private InformerEventSource<Metal3Machine, Agent> metal3Machines;
+  private InformerEventSource<InfraEnv, Agent> infraEnvs;
+  private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
+  private InformerEventSource<Cluster, Agent> clusters;
+
+  List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
+    context
+        .getPrimaryCache()
+        .addIndexer(AGENTS_BY_CONFIG, agent -> byLabel(agent, Names.CONFIG_LABEL));
+    machines =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Machine.class, Agent.class)
+                .withName("machines")
+                .withSecondaryToPrimaryMapper(machine -> Set.of())
+                .build(),
+            context);
+    machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
+    metal3Machines =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
+                .withName("metal3machines")
+                .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
+                // Only the host it names matters here.
+                .withOnUpdateFilter(
+                    (updated, old) ->
+                        !Objects.equals(
+                            Metadata.annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
+                            Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION)))
+                .build(),
+            context);
+    infraEnvs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(InfraEnv.class, Agent.class)
+                .withName("infraenvs")
+                .withLabelSelector(Names.CONFIG_LABEL)
+                .withSecondaryToPrimaryMapper(infraEnv -> Set.of())
+                .build(),
+            context);
+    context
+        .getPrimaryCache()
+        .addIndexer(AGENTS_BY_CLUSTER, agent -> byLabel(agent, ExternalKinds.CLUSTER_NAME_LABEL));
+    // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
+    // Agents then get what they missed while paused.
+    clusters =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
+                .withName("clusters")
+                .withSecondaryToPrimaryMapper(
+                    cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, Metadata.key(cluster)))
+                .build(),
+            context);
+    configs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
+                .withName("configs")
+                .withSecondaryToPrimaryMapper(
+                    config -> agentsByIndex(context, AGENTS_BY_CONFIG, Metadata.key(config)))
+                .build(),
+            context);
+    return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
+  }
+
+  Optional<Machine> machine(String namespace, String name) {
+    return machines.get(new ResourceID(name, namespace));
+  }
+
+  Optional<Metal3Machine> metal3Machine(String namespace, String name) {
+    return metal3Machines.get(new ResourceID(name, namespace));
+  }
+
+  Optional<InfraEnv> infraEnv(String namespace, String name) {
+    return infraEnvs.get(new ResourceID(name, namespace));
+  }
+
+  Optional<OpenshiftAssistedConfig> config(String namespace, String name) {
+    return configs.get(new ResourceID(name, namespace));
+  }
+
+  Optional<Cluster> cluster(String namespace, String name) {
+    return clusters.get(new ResourceID(name, namespace));
+  }
+
+  /** The index entry of an object by one of its labels: {@code namespace/value}. */
+  private static List<String> byLabel(HasMetadata object, String label) {
+    return Optional.ofNullable(Metadata.label(object, label))
+        .map(value -> List.of(Metadata.key(object.getMetadata().getNamespace(), value)))
+        .orElse(List.of());
+  }
+
+  private static Set<ResourceID> agentsByIndex(
+      EventSourceContext<Agent> context, String index, String key) {
+    return context.getPrimaryCache().byIndex(index, key).stream()
+        .map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
+  }
+
+  private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
+    return machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
+        .map(
+            machine ->
+                machine.getSpec().bootstrap == null ? null : machine.getSpec().bootstrap.configRef)
+        .filter(ref -> ref != null)
+        .flatMap(
+            ref ->
+                agentsByIndex(
+                    context,
+                    AGENTS_BY_CONFIG,
+                    Metadata.key(m3m.getMetadata().getNamespace(), ref.name))
+                    .stream())
+        .collect(Collectors.toSet());
+  }
+}

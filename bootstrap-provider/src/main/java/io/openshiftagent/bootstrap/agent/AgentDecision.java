@@ -1,0 +1,124 @@
+package io.openshiftagent.bootstrap.agent;
+
+import io.openshiftagent.api.bootstrap.v1alpha2.KernelArgument;
+import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.AgentSpec;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.ignition.InstallIgnition;
+import io.openshiftagent.bootstrap.ignition.JsonDocuments;
+import io.openshiftagent.provider.reconcile.ClusterRefs;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the Agent of a Machine must say: its role, hostname, installer arguments, install-time
+ * ignition override and node labels. Only these fields (and the approval) are ours; the patch names
+ * only those that differ, so everything else on the Agent stays as assisted-service and others set
+ * it.
+ */
+public final class AgentDecision {
+  public static final String MASTER = "master";
+  public static final String WORKER = "worker";
+
+  /** The fields we own on an Agent; a null field is left alone. */
+  public record DesiredAgent(
+      String role,
+      String hostname,
+      String installerArgs,
+      String ignitionConfigOverrides,
+      Map<String, String> nodeLabels) {}
+
+  private AgentDecision() {}
+
+  /**
+   * @param bareMetalHostUid UID of the BareMetalHost the Machine's Metal3Machine consumed: the Node
+   *     label CAPM3 matches the Node to its Machine by
+   */
+  public static DesiredAgent desired(
+      OpenshiftAssistedConfig config, Machine machine, String bareMetalHostUid) {
+    return new DesiredAgent(
+        ClusterRefs.isControlPlane(machine) ? MASTER : WORKER,
+        Names.hostname(machine.getMetadata().getName()),
+        installerArgs(config.getSpec().kernelArguments),
+        InstallIgnition.forConfig(config),
+        nodeLabels(config.getSpec().nodeRegistration, bareMetalHostUid));
+  }
+
+  /**
+   * coreos-installer arguments: each kernel argument becomes {@code --<operation>-karg <value>}.
+   */
+  static String installerArgs(List<KernelArgument> kernelArguments) {
+    if (kernelArguments == null || kernelArguments.isEmpty()) {
+      return null;
+    }
+    List<String> args = new ArrayList<>();
+    for (KernelArgument argument : kernelArguments) {
+      args.add("--" + argument.operation.name().toLowerCase(java.util.Locale.ROOT) + "-karg");
+      args.add(argument.value);
+    }
+    return JsonDocuments.array(args);
+  }
+
+  /**
+   * The Node labels: the BareMetalHost UID, and the user's kubelet labels that the hub can know.
+   * Labels whose value references host metadata ({@code $METADATA_...}) are resolved on the host
+   * and cannot be set here.
+   */
+  static Map<String, String> nodeLabels(NodeRegistrationOptions registration, String bmhUid) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (registration != null && registration.kubeletExtraLabels != null) {
+      for (String label : registration.kubeletExtraLabels) {
+        int eq = label.indexOf('=');
+        if (eq > 0 && !label.contains("$")) {
+          labels.put(label.substring(0, eq), label.substring(eq + 1));
+        }
+      }
+    }
+    if (bmhUid != null) {
+      labels.put(ExternalKinds.METAL3_UUID_LABEL, bmhUid);
+    }
+    return labels;
+  }
+
+  /**
+   * A patch of the fields that differ from {@code desired}; empty when the Agent already agrees.
+   */
+  public static OwnedFieldsPatch patch(Agent agent, DesiredAgent desired) {
+    AgentSpec spec = agent.getSpec() == null ? new AgentSpec() : agent.getSpec();
+    OwnedFieldsPatch patch = new OwnedFieldsPatch();
+    setIfDifferent(patch, spec.role, desired.role(), "role");
+    setIfDifferent(patch, spec.hostname, desired.hostname(), "hostname");
+    setIfDifferent(patch, spec.installerArgs, desired.installerArgs(), "installerArgs");
+    setIfDifferent(
+        patch,
+        spec.ignitionConfigOverrides,
+        desired.ignitionConfigOverrides(),
+        "ignitionConfigOverrides");
+    Map<String, String> current = spec.nodeLabels == null ? Map.of() : spec.nodeLabels;
+    desired
+        .nodeLabels()
+        .forEach(
+            (key, value) -> {
+              if (!value.equals(current.get(key))) {
+                // A merge patch of one map key keeps every other label on the Agent.
+                patch.set(value, "spec", "nodeLabels", key);
+              }
+            });
+    return patch;
+  }
+
+  private static void setIfDifferent(
+      OwnedFieldsPatch patch, String current, String desired, String field) {
+    if (desired != null && !Objects.equals(current, desired)) {
+      patch.set(desired, "spec", field);
+    }
+  }
+}

@@ -1,0 +1,224 @@
+package io.openshiftagent.bootstrap.agent;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.config.Reasons;
+import io.openshiftagent.bootstrap.hosts.HostDetachment;
+import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.ignition.InstallIgnition;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.Pause;
+import io.openshiftagent.provider.reconcile.RelevantChange;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gives each Agent of our InfraEnvs what its Machine needs: role, hostname, installer arguments,
+ * install-time ignition and node labels ({@link AgentDecision}), and approves at most one Agent per
+ * InfraEnv ({@link Approval}). Once the installer has written the disk and reboots the host, it
+ * detaches the BareMetalHost ({@link HostDetachment}).
+ *
+ * <p>Only Agents carrying our config label (set through the InfraEnv's agentLabels) are watched, so
+ * foreign Agents never reach this reconciler.
+ */
+@ControllerConfiguration(
+    name = "agent",
+    informer =
+        @Informer(
+            labelSelector = Names.CONFIG_LABEL,
+            onUpdateFilter = AgentReconciler.RelevantAgentChange.class),
+    generationAwareEventProcessing = false)
+public class AgentReconciler implements Reconciler<Agent> {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
+
+  /**
+   * The install stages after which the host must boot from its disk (assisted-service's BMAC
+   * detaches BareMetalHosts at the same stages).
+   */
+  static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
+
+  /** A conflicting write of the Agent's may have changed only what we do not wake up for. */
+  static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
+
+  private final KubernetesClient client;
+  private final EventRecorder events;
+  private final HostDetachment hosts;
+  private final AgentCaches caches = new AgentCaches();
+
+  /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see AgentScope). */
+  private final Map<String, String> hostUids =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > 10_000;
+            }
+          });
+
+  /**
+   * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
+   * (then its host is detached). The install progress in between and the inventory do not.
+   */
+  public static final class RelevantAgentChange implements OnUpdateFilter<Agent> {
+    @Override
+    public boolean accept(Agent updated, Agent old) {
+      return RelevantChange.ofMetadataOr(updated, old, AgentReconciler::bootsFromDisk);
+    }
+  }
+
+  public AgentReconciler(KubernetesClient client, EventRecorder events) {
+    this.client = client;
+    this.events = events;
+    this.hosts = new HostDetachment(client, events);
+  }
+
+  @Override
+  public List<EventSource<?, Agent>> prepareEventSources(EventSourceContext<Agent> context) {
+    return caches.eventSources(context);
+  }
+
+  @Override
+  public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
+    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostUids);
+    if (observed.isEmpty()) {
+      LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
+      return UpdateControl.noUpdate();
+    }
+    AgentScope scope = observed.get();
+    if (Pause.isPaused(scope.clusterOrNull(), scope.config())) {
+      return UpdateControl.noUpdate();
+    }
+    boolean metal3 = Hosts.isMetal3(scope.machine());
+    Optional<AgentScope.Host> host = metal3 ? scope.host() : Optional.empty();
+    if (host.isEmpty() && metal3) {
+      // Without the host's UID the Node could not be matched to its Machine: not approved yet.
+      // The Metal3Machine's event brings us back once Metal3 has recorded its host.
+      return UpdateControl.noUpdate();
+    }
+    AgentDecision.DesiredAgent desired =
+        AgentDecision.desired(
+            scope.config(), scope.machine(), host.map(AgentScope.Host::uid).orElse(null));
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
+    if (tooLarge.isPresent()) {
+      // The override annotation grew after the config was checked: the write would fail forever.
+      refuse(agent, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+      return UpdateControl.noUpdate();
+    }
+    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
+    boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(scope, patch);
+    if (!patch.isEmpty()) {
+      try {
+        patch.applyTo(client, agent);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        // Changed meanwhile, perhaps only in what wakes no reconcile: look again shortly.
+        return UpdateControl.<Agent>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+      }
+      if (approving) {
+        String machine = Metadata.name(scope.machine());
+        LOG.info("approved Agent {} for Machine {}", Metadata.name(agent), machine);
+        events.normal(
+            agent,
+            "Approved",
+            "Approve",
+            "approved as " + desired.role() + " of Machine " + machine);
+      }
+    }
+    // A Machine being deleted needs its host attached again (see the config controller).
+    host.flatMap(AgentScope.Host::current)
+        .filter(h -> HostDetachment.needed(h, Metadata.isDeleting(scope.machine())))
+        .ifPresent(hosts::detach);
+    return UpdateControl.noUpdate();
+  }
+
+  /**
+   * Adds the approval to {@code patch} if this Agent holds its InfraEnv's approval; otherwise,
+   * once, the reason it is not approved (with an Event).
+   */
+  private boolean approve(AgentScope scope, OwnedFieldsPatch patch) {
+    Agent agent = scope.agent();
+    String holder = claimApproval(scope);
+    if (Approval.approves(Metadata.name(agent), holder)) {
+      patch.set(true, "spec", "approved");
+      patch.requireResourceVersion(agent.getMetadata().getResourceVersion());
+      return true;
+    }
+    if (Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
+      String why =
+          Approval.notApprovedBecause(
+              Metadata.name(scope.infraEnv()), holder, Metadata.name(scope.machine()));
+      patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
+      events.warning(agent, "NotApproved", "Approve", why);
+    }
+    return false;
+  }
+
+  /**
+   * The Agent holding the InfraEnv's approval, claiming it for this Agent when nobody holds it. The
+   * claim is a compare-and-swap on the InfraEnv's resourceVersion, so two concurrent reconciles
+   * cannot both win.
+   */
+  private String claimApproval(AgentScope scope) {
+    String agent = Metadata.name(scope.agent());
+    Approval.Holder holder =
+        Approval.holder(
+            agent,
+            Metadata.annotation(scope.infraEnv(), Names.APPROVED_AGENT_ANNOTATION),
+            scope::agentExists,
+            scope::otherApprovedAgent);
+    if (holder instanceof Approval.Held held) {
+      return held.agent();
+    }
+    try {
+      new OwnedFieldsPatch()
+          .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
+          .requireResourceVersion(scope.infraEnv().getMetadata().getResourceVersion())
+          .applyTo(client, scope.infraEnv());
+      return agent;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      return scope.currentHolder();
+    }
+  }
+
+  /** Records once, on the Agent and as an Event, why it is not approved. */
+  private void refuse(Agent agent, String reason, String why) {
+    if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
+      return;
+    }
+    new OwnedFieldsPatch()
+        .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
+        .applyTo(client, agent);
+    events.warning(agent, reason, "Approve", why);
+  }
+
+  static boolean bootsFromDisk(Agent agent) {
+    return agent.getStatus() != null
+        && agent.getStatus().progress != null
+        && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
+  }
+}

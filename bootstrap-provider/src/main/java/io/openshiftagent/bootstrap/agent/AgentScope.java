@@ -1,0 +1,181 @@
+package io.openshiftagent.bootstrap.agent;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
+ * (the InfraEnv's owners) → Cluster, from the caches. A few reads go to the API server, each only
+ * when the decision needs it: the config while the Agent is not approved yet (an approval cannot be
+ * taken back: it is decided on the config as it is now, whose overrides may have changed just
+ * before the host registered), the BareMetalHost (not cached), and for the approval, whether its
+ * holder exists and which Agents are approved already (read live: two hosts booted from one image
+ * must never both be approved).
+ */
+final class AgentScope {
+  /**
+   * The Machine's BareMetalHost as far as an Agent needs it: its UID, and (to detach it) itself.
+   */
+  record Host(String uid, Optional<BareMetalHost> current) {}
+
+  private final KubernetesClient client;
+  private final Agent agent;
+  private final InfraEnv infraEnv;
+  private final OpenshiftAssistedConfig config;
+  private final Machine machine;
+  private final Optional<Cluster> cluster;
+  private final Optional<String> hostReference;
+  private final Map<String, String> hostUids;
+
+  private AgentScope(
+      KubernetesClient client,
+      Agent agent,
+      InfraEnv infraEnv,
+      OpenshiftAssistedConfig config,
+      Machine machine,
+      Optional<Cluster> cluster,
+      Optional<String> hostReference,
+      Map<String, String> hostUids) {
+    this.client = client;
+    this.agent = agent;
+    this.infraEnv = infraEnv;
+    this.config = config;
+    this.machine = machine;
+    this.cluster = cluster;
+    this.hostReference = hostReference;
+    this.hostUids = hostUids;
+  }
+
+  /**
+   * The Agent's owners, or empty when it belongs to no Machine of ours (yet).
+   *
+   * @param hostUids host UIDs already read, by Agent UID and host (they never change)
+   */
+  static Optional<AgentScope> observe(
+      Agent agent, AgentCaches caches, KubernetesClient client, Map<String, String> hostUids) {
+    String namespace = agent.getMetadata().getNamespace();
+    Optional<InfraEnv> infraEnv =
+        Optional.ofNullable(Metadata.label(agent, ExternalKinds.INFRAENV_LABEL))
+            .flatMap(name -> caches.infraEnv(namespace, name));
+    if (infraEnv.isEmpty()) {
+      return Optional.empty();
+    }
+    var configRef =
+        OwnerReferences.find(infraEnv.get(), BootstrapGroup.GROUP, Kinds.OPENSHIFT_ASSISTED_CONFIG);
+    var machineName = Kinds.owningMachine(infraEnv.get());
+    if (configRef.isEmpty() || machineName.isEmpty()) {
+      return Optional.empty();
+    }
+    String configName = configRef.get().getName();
+    OpenshiftAssistedConfig config =
+        Boolean.TRUE.equals(agent.getSpec().approved)
+            ? caches.config(namespace, configName).orElse(null)
+            : client
+                .resources(OpenshiftAssistedConfig.class)
+                .inNamespace(namespace)
+                .withName(configName)
+                .get();
+    Machine machine = caches.machine(namespace, machineName.get()).orElse(null);
+    if (config == null || machine == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new AgentScope(
+            client,
+            agent,
+            infraEnv.get(),
+            config,
+            machine,
+            caches.cluster(namespace, ClusterRefs.clusterName(machine)),
+            Hosts.metal3MachineName(machine)
+                .flatMap(name -> caches.metal3Machine(namespace, name))
+                .flatMap(Hosts::hostReference),
+            hostUids));
+  }
+
+  Agent agent() {
+    return agent;
+  }
+
+  InfraEnv infraEnv() {
+    return infraEnv;
+  }
+
+  OpenshiftAssistedConfig config() {
+    return config;
+  }
+
+  Machine machine() {
+    return machine;
+  }
+
+  Cluster clusterOrNull() {
+    return cluster.orElse(null);
+  }
+
+  /**
+   * The host the Machine's Metal3Machine names, or empty while Metal3 has not recorded one. Its UID
+   * is read once per Agent; once the Agent boots from disk, the host is read as it is now.
+   */
+  Optional<Host> host() {
+    if (hostReference.isEmpty()) {
+      return Optional.empty();
+    }
+    String key = agent.getMetadata().getUid() + " " + hostReference.get();
+    String knownUid = hostUids.get(key);
+    boolean detaching = AgentReconciler.bootsFromDisk(agent);
+    if (knownUid != null && !detaching) {
+      return Optional.of(new Host(knownUid, Optional.empty()));
+    }
+    Optional<BareMetalHost> current = Hosts.read(client, hostReference.get());
+    current.ifPresent(h -> hostUids.put(key, h.getMetadata().getUid()));
+    return current.map(
+        h -> new Host(h.getMetadata().getUid(), detaching ? Optional.of(h) : Optional.empty()));
+  }
+
+  /** Whether the Agent named {@code name} exists, read now. */
+  boolean agentExists(String name) {
+    return client
+            .resources(Agent.class)
+            .inNamespace(agent.getMetadata().getNamespace())
+            .withName(name)
+            .get()
+        != null;
+  }
+
+  /** Another Agent of the InfraEnv that is approved already, read now. */
+  Optional<String> otherApprovedAgent() {
+    return client
+        .resources(Agent.class)
+        .inNamespace(agent.getMetadata().getNamespace())
+        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnv.getMetadata().getName())
+        .list()
+        .getItems()
+        .stream()
+        .filter(other -> !other.getMetadata().getName().equals(agent.getMetadata().getName()))
+        .filter(other -> other.getSpec() != null && Boolean.TRUE.equals(other.getSpec().approved))
+        .map(other -> other.getMetadata().getName())
+        .findFirst();
+  }
+
+  /** The InfraEnv's approval holder as stored now, after our claim lost a race. */
+  String currentHolder() {
+    InfraEnv latest = client.resource(infraEnv).get();
+    return latest == null ? null : Metadata.annotation(latest, Names.APPROVED_AGENT_ANNOTATION);
+  }
+}

@@ -1,0 +1,76 @@
+package io.openshiftagent.bootstrap.config;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.Pause;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv (whose Agents
+ * assisted-service removes first), then its Secrets. A control-plane config goes only with its
+ * Machine, which the control-plane provider deletes.
+ */
+final class ConfigCleanup {
+  private final KubernetesClient client;
+  private final ConfigCaches caches;
+  private final ConfigWrites writes;
+  private final EventRecorder events;
+
+  ConfigCleanup(
+      KubernetesClient client, ConfigCaches caches, ConfigWrites writes, EventRecorder events) {
+    this.client = client;
+    this.caches = caches;
+    this.writes = writes;
+    this.events = events;
+  }
+
+  DeleteControl cleanup(ConfigScope scope) {
+    OpenshiftAssistedConfig config = scope.config();
+    Optional<Machine> machine = scope.machine();
+    if (scope.cluster().isPresent() && Pause.isPaused(scope.cluster().get(), config)) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    boolean controlPlane =
+        machine.map(ClusterRefs::isControlPlane).orElse(false)
+            || ClusterRefs.isControlPlane(config);
+    if (controlPlane && machine.isPresent() && !Metadata.isDeleting(machine.get())) {
+      // The control-plane provider deletes the Machine, which then releases its config.
+      events.warning(
+          config,
+          "DeletionBlocked",
+          "Delete",
+          "a control-plane config is released only with its Machine "
+              + Metadata.name(machine.get()));
+      return DeleteControl.noFinalizerRemoval();
+    }
+    if (machine.isPresent()) {
+      writes.reattachHost(scope);
+    }
+    Optional<InfraEnv> infraEnv = scope.infraEnv();
+    if (infraEnv.isPresent()) {
+      if (!Metadata.isDeleting(infraEnv.get())) {
+        client.resource(infraEnv.get()).delete();
+        events.normal(
+            config,
+            "InfraEnvDeleted",
+            "Delete",
+            "deleting InfraEnv " + Metadata.name(infraEnv.get()));
+      }
+      // assisted-service removes the InfraEnv's Agents first; its deletion event brings us back.
+      return DeleteControl.noFinalizerRemoval();
+    }
+    String namespace = config.getMetadata().getNamespace();
+    for (String secret : Set.of(Names.dataSecret(config), Names.placeholderPullSecret(config))) {
+      caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
+    }
+    return DeleteControl.defaultDelete();
+  }
+}

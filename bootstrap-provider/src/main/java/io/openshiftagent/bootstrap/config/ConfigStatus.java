@@ -1,0 +1,150 @@
+package io.openshiftagent.bootstrap.config;
+
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The one writer of OpenshiftAssistedConfig status: where a reconcile ended ({@link Outcome})
+ * becomes the Paused, DataSecretAvailable and Ready conditions and the data secret name, applied
+ * server-side by java-operator-sdk only when they changed.
+ */
+final class ConfigStatus {
+  private final EventRecorder events;
+
+  ConfigStatus(EventRecorder events) {
+    this.events = events;
+  }
+
+  /** Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready. */
+  record Outcome(
+      boolean paused, String reason, String message, String dataSecretName, Duration recheckAfter) {
+
+    static Outcome waiting(String reason, String message) {
+      return new Outcome(false, reason, message, null, null);
+    }
+
+    static Outcome paused(String message) {
+      return new Outcome(true, Reasons.PAUSED, message, null, null);
+    }
+
+    static Outcome ready(String dataSecretName) {
+      return new Outcome(
+          false,
+          Reasons.SECRET_AVAILABLE,
+          "bootstrap data Secret " + dataSecretName + " is available",
+          dataSecretName,
+          null);
+    }
+
+    Outcome recheckAfter(Duration delay) {
+      return new Outcome(paused, reason, message, dataSecretName, delay);
+    }
+
+    boolean ready() {
+      return dataSecretName != null;
+    }
+
+    /** {@code status} as this outcome reports it. */
+    OpenshiftAssistedConfigStatus applyTo(
+        OpenshiftAssistedConfigStatus status, OpenshiftAssistedConfig config, Instant now) {
+      Long generation = config.getMetadata().getGeneration();
+      if (paused) {
+        status.conditions =
+            Conditions.set(
+                status.conditions,
+                Reasons.PAUSED,
+                Conditions.TRUE,
+                Reasons.PAUSED,
+                message,
+                generation,
+                now);
+        // Paused: nothing else was observed, so nothing else is reported.
+        return status;
+      }
+      status.conditions =
+          Conditions.set(
+              status.conditions,
+              Reasons.PAUSED,
+              Conditions.FALSE,
+              Reasons.NOT_PAUSED,
+              "",
+              generation,
+              now);
+      String conditionStatus = ready() ? Conditions.TRUE : Conditions.FALSE;
+      status.conditions =
+          Conditions.set(
+              status.conditions,
+              Reasons.DATA_SECRET_AVAILABLE,
+              conditionStatus,
+              reason,
+              message,
+              generation,
+              now);
+      status.conditions =
+          Conditions.set(
+              status.conditions,
+              Reasons.READY,
+              conditionStatus,
+              ready() ? Reasons.READY : reason,
+              message,
+              generation,
+              now);
+      if (ready()) {
+        status.dataSecretName = dataSecretName;
+        status.initialization = new OpenshiftAssistedConfigStatus.Initialization();
+        status.initialization.dataSecretCreated = true;
+      }
+      status.observedGeneration = generation;
+      return status;
+    }
+  }
+
+  /** The status write (if anything changed) and the next look (if the outcome asks for one). */
+  UpdateControl<OpenshiftAssistedConfig> report(OpenshiftAssistedConfig config, Outcome outcome) {
+    OpenshiftAssistedConfigStatus current =
+        config.getStatus() == null ? new OpenshiftAssistedConfigStatus() : config.getStatus();
+    OpenshiftAssistedConfigStatus status = outcome.applyTo(copy(current), config, Instant.now());
+    boolean becameReady =
+        !Conditions.isTrue(current.conditions, Reasons.DATA_SECRET_AVAILABLE)
+            && Conditions.isTrue(status.conditions, Reasons.DATA_SECRET_AVAILABLE);
+    if (becameReady) {
+      events.normal(
+          config,
+          "BootstrapDataReady",
+          "Provision",
+          "bootstrap data Secret " + status.dataSecretName + " is ready");
+    }
+    UpdateControl<OpenshiftAssistedConfig> control;
+    if (Serialization.asJson(status).equals(Serialization.asJson(current))) {
+      control = UpdateControl.noUpdate();
+    } else {
+      // Server-side apply of a fresh object that holds only the status we own.
+      OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
+      patch.getMetadata().setName(config.getMetadata().getName());
+      patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
+      patch.setStatus(status);
+      control = UpdateControl.patchStatus(patch);
+    }
+    return outcome.recheckAfter() == null
+        ? control
+        : control.rescheduleAfter(outcome.recheckAfter());
+  }
+
+  /** Whether the config reported its bootstrap data created (it is never taken back). */
+  static boolean dataSecretCreated(OpenshiftAssistedConfig config) {
+    return config.getStatus() != null
+        && config.getStatus().initialization != null
+        && Boolean.TRUE.equals(config.getStatus().initialization.dataSecretCreated);
+  }
+
+  private static OpenshiftAssistedConfigStatus copy(OpenshiftAssistedConfigStatus status) {
+    return Serialization.unmarshal(
+        Serialization.asJson(status), OpenshiftAssistedConfigStatus.class);
+  }
+}

@@ -1,0 +1,266 @@
+package io.openshiftagent.bootstrap.config;
+
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvStatus;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
+import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.ignition.InstallIgnition;
+import io.openshiftagent.bootstrap.ignition.JsonDocuments;
+import io.openshiftagent.provider.contract.InstallerStates;
+import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.Pause;
+import java.util.Optional;
+
+/**
+ * The next step of a config, decided from its {@link ConfigScope} alone: the prerequisites in the
+ * order they must be met (Machine, Cluster, not paused, not deleting, infrastructure, control
+ * plane, ClusterDeployment, AgentClusterInstall, the worker gate, valid overrides), then the
+ * InfraEnv, then the boot mode's own steps. Each write the reconciler makes for a step updates the
+ * scope, and the next decision is taken on that, until one is a {@link Report}.
+ */
+final class ConfigSteps {
+  /** LiveISO hosts boot the ISO, not user data; Cluster API still needs a Secret to exist. */
+  static final String LIVE_ISO_USER_DATA = "{\"ignition\":{\"version\":\"3.2.0\"}}";
+
+  /** What to do next. */
+  sealed interface Step {}
+
+  /** Nothing to write now: report where the config stands. */
+  record Report(Outcome outcome) implements Step {}
+
+  /** The Machine is being deleted: give its host back to the baremetal-operator, if we took it. */
+  record ReattachHost() implements Step {}
+
+  /**
+   * Create the InfraEnv (and the placeholder pull secret it needs when the config names none).
+   *
+   * @param discoveryIgnitionOverride the validated annotation, or null
+   */
+  record CreateInfraEnv(WorkerGate.Decision gate, String discoveryIgnitionOverride)
+      implements Step {}
+
+  /**
+   * Point the Metal3Machine at the discovery ISO and create the bootstrap data: Cluster API lets
+   * CAPM3 provision the host only then, so it can never boot anything else.
+   */
+  record BootLiveIso(Metal3Machine metal3Machine, String isoUrl) implements Step {}
+
+  /**
+   * The data is ready, but assisted-service regenerated the image (under a new URL, when the
+   * InfraEnv or its image token changes) and the Metal3Machine still waits for a host: it must boot
+   * the current one, or its host boots an image the service no longer serves. Once CAPM3 has
+   * claimed a host it is left alone: CAPM3 hands the image over once, at the claim.
+   */
+  record FollowIso(Metal3Machine metal3Machine, String isoUrl) implements Step {}
+
+  /** Download the discovery ignition (DiskImage) and make the bootstrap data of it. */
+  record DownloadIgnition(String discoveryIgnitionUrl, String eventsUrl) implements Step {}
+
+  private ConfigSteps() {}
+
+  static Step next(ConfigScope scope) {
+    OpenshiftAssistedConfig config = scope.config();
+    if (scope.machine().isEmpty()) {
+      return waiting(
+          Reasons.WAITING_FOR_MACHINE,
+          "waiting for Cluster API to make a Machine the owner of this config");
+    }
+    Machine machine = scope.machine().get();
+    if (scope.cluster().isEmpty()) {
+      return waiting(
+          Reasons.WAITING_FOR_CLUSTER, "waiting for Cluster " + scope.clusterName() + " to exist");
+    }
+    Cluster cluster = scope.cluster().get();
+    if (Pause.isPaused(cluster, config)) {
+      return new Report(Outcome.paused(Pause.reason(cluster, config)));
+    }
+    if (Metadata.isDeleting(machine) && !scope.hostReattached()) {
+      return new ReattachHost();
+    }
+    if (ConfigStatus.dataSecretCreated(config) && scope.dataSecretExists()) {
+      // Done: the host may be installed already, so nothing it depends on is touched again; only
+      // a live ISO that no host has taken yet follows a regenerated image.
+      return followIso(scope).orElse(new Report(Outcome.ready(Names.dataSecret(config))));
+    }
+    String clusterName = Metadata.name(cluster);
+    if (Metadata.isDeleting(machine) || Metadata.isDeleting(cluster)) {
+      // Whatever we made now (InfraEnv, bootstrap data) would only have to be deleted again.
+      return waiting(
+          Reasons.DELETING,
+          (Metadata.isDeleting(machine)
+                  ? "Machine " + Metadata.name(machine)
+                  : "Cluster " + clusterName)
+              + " is being deleted: no InfraEnv or bootstrap data is made for this config");
+    }
+    if (!ClusterRefs.infrastructureProvisioned(cluster)) {
+      return waiting(
+          Reasons.WAITING_FOR_CLUSTER_INFRASTRUCTURE,
+          "waiting for the infrastructure of Cluster " + clusterName + " to be provisioned");
+    }
+    Optional<String> controlPlane = scope.controlPlane();
+    if (controlPlane.isEmpty()) {
+      return waiting(
+          Reasons.WAITING_FOR_CONTROL_PLANE,
+          "Cluster "
+              + clusterName
+              + " has no OpenshiftAssistedControlPlane in spec.controlPlaneRef");
+    }
+    if (scope.clusterDeployment().isEmpty()) {
+      return waiting(
+          Reasons.WAITING_FOR_CLUSTER_DEPLOYMENT,
+          "waiting for the control-plane provider to create ClusterDeployment "
+              + controlPlane.get());
+    }
+    if (scope.install().isEmpty()) {
+      return waiting(
+          Reasons.WAITING_FOR_AGENT_CLUSTER_INSTALL,
+          "waiting for the control-plane provider to create AgentClusterInstall "
+              + controlPlane.get());
+    }
+    if (scope.infraEnv().isEmpty()) {
+      return infraEnv(config, machine, clusterName, scope.install().get());
+    }
+    return config.getSpec().effectiveBootMode() == BootMode.LIVE_ISO
+        ? liveIso(scope, machine)
+        : diskImage(scope);
+  }
+
+  /** Whether the InfraEnv may be made now, and from what. */
+  private static Step infraEnv(
+      OpenshiftAssistedConfig config,
+      Machine machine,
+      String clusterName,
+      AgentClusterInstall install) {
+    String state = InstallerStates.of(install);
+    WorkerGate.Decision gate = WorkerGate.decide(ClusterRefs.isControlPlane(machine), state);
+    if (gate == WorkerGate.Decision.WAIT) {
+      return waiting(
+          Reasons.WAITING_FOR_INSTALLATION_TO_COMPLETE,
+          "the installation of cluster "
+              + clusterName
+              + " is in state '"
+              + state
+              + "'; this worker joins as a day-2 host once it is installed");
+    }
+    String override = Metadata.annotation(config, Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION);
+    if (override != null && !JsonDocuments.isObject(override)) {
+      return waiting(
+          Reasons.INVALID_DISCOVERY_IGNITION_OVERRIDE,
+          "the annotation "
+              + Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION
+              + " is not a JSON object; fix or remove it");
+    }
+    String installOverride = Metadata.annotation(config, Names.IGNITION_OVERRIDE_ANNOTATION);
+    if (installOverride != null && !JsonDocuments.isObject(installOverride)) {
+      return waiting(
+          Reasons.INVALID_IGNITION_OVERRIDE,
+          "the annotation "
+              + Names.IGNITION_OVERRIDE_ANNOTATION
+              + " is not a JSON object; fix or remove it");
+    }
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(InstallIgnition.forConfig(config));
+    if (tooLarge.isPresent()) {
+      return waiting(Reasons.INSTALL_IGNITION_TOO_LARGE, tooLarge.get());
+    }
+    return new CreateInfraEnv(gate, override);
+  }
+
+  private static Step liveIso(ConfigScope scope, Machine machine) {
+    InfraEnv infraEnv = scope.infraEnv().get();
+    String isoUrl = isoUrl(infraEnv).orElse(null);
+    if (isoUrl == null) {
+      return waiting(
+          Reasons.WAITING_FOR_DISCOVERY_IMAGE,
+          "waiting for assisted-service to create the discovery ISO of InfraEnv "
+              + Metadata.name(infraEnv));
+    }
+    if (!Hosts.isMetal3(machine)) {
+      return waiting(
+          Reasons.UNSUPPORTED_INFRASTRUCTURE,
+          "the LiveISO boot mode needs a Metal3Machine as the Machine's spec.infrastructureRef");
+    }
+    if (scope.metal3Machine().isEmpty()) {
+      return waiting(
+          Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
+          "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
+    }
+    Metal3Machine metal3Machine = scope.metal3Machine().get();
+    if (bootsLiveIso(metal3Machine, isoUrl) && scope.dataSecretExists()) {
+      return new Report(Outcome.ready(Names.dataSecret(scope.config())));
+    }
+    return new BootLiveIso(metal3Machine, isoUrl);
+  }
+
+  private static Optional<Step> followIso(ConfigScope scope) {
+    if (scope.config().getSpec().effectiveBootMode() != BootMode.LIVE_ISO
+        || !Hosts.isMetal3(scope.machine().get())) {
+      return Optional.empty();
+    }
+    Optional<String> isoUrl = scope.infraEnv().flatMap(ConfigSteps::isoUrl);
+    return isoUrl.flatMap(
+        url ->
+            scope
+                .metal3Machine()
+                .filter(m3m -> Hosts.hostReference(m3m).isEmpty())
+                .filter(m3m -> !bootsLiveIso(m3m, url))
+                .map(m3m -> new FollowIso(m3m, url)));
+  }
+
+  private static Step diskImage(ConfigScope scope) {
+    if (scope.dataSecretExists()) {
+      return new Report(Outcome.ready(Names.dataSecret(scope.config())));
+    }
+    InfraEnv infraEnv = scope.infraEnv().get();
+    InfraEnvStatus status = infraEnv.getStatus();
+    String discoveryIgnitionUrl =
+        status == null || status.bootArtifacts == null
+            ? null
+            : blankToNull(status.bootArtifacts.discoveryIgnitionURL);
+    String eventsUrl =
+        status == null || status.debugInfo == null ? null : blankToNull(status.debugInfo.eventsURL);
+    if (discoveryIgnitionUrl == null && eventsUrl == null) {
+      return waiting(
+          Reasons.WAITING_FOR_DISCOVERY_IGNITION,
+          "waiting for assisted-service to publish the discovery ignition of InfraEnv "
+              + Metadata.name(infraEnv));
+    }
+    int urls = FailedDownload.urls(discoveryIgnitionUrl, eventsUrl);
+    Optional<FailedDownload> heldBack =
+        scope.lastFailedDownload().filter(failure -> failure.holdsBack(urls, scope.now()));
+    if (heldBack.isPresent()) {
+      return new Report(DiskImageBoot.outcome(heldBack.get(), scope.now()));
+    }
+    return new DownloadIgnition(discoveryIgnitionUrl, eventsUrl);
+  }
+
+  /** Whether the Metal3Machine boots {@code isoUrl} as a live ISO already. */
+  static boolean bootsLiveIso(Metal3Machine machine, String isoUrl) {
+    Metal3MachineSpec.Image image = machine.getSpec() == null ? null : machine.getSpec().image;
+    return image != null
+        && isoUrl.equals(image.url)
+        && Metal3MachineSpec.DISK_FORMAT_LIVE_ISO.equals(image.diskFormat);
+  }
+
+  private static Optional<String> isoUrl(InfraEnv infraEnv) {
+    return Optional.ofNullable(infraEnv.getStatus())
+        .map(status -> blankToNull(status.isoDownloadURL));
+  }
+
+  private static Report waiting(String reason, String message) {
+    return new Report(Outcome.waiting(reason, message));
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}

@@ -1,0 +1,97 @@
+package io.openshiftagent.bootstrap.config;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.ClusterReference;
+import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvSpec;
+import io.openshiftagent.api.external.assisted.Proxy;
+import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The InfraEnv of one Machine: the config's discovery settings, bound to the cluster's
+ * ClusterDeployment, owned by the config (controller) and by the Machine and the Cluster.
+ */
+public final class DesiredInfraEnv {
+  /** The full ISO carries the static network configuration and needs no rootfs download. */
+  static final String IMAGE_TYPE = "full-iso";
+
+  private DesiredInfraEnv() {}
+
+  /**
+   * @param clusterName the Cluster API cluster name
+   * @param clusterDeploymentName the ClusterDeployment in the config's namespace
+   * @param pullSecretName the user's pull secret, or our placeholder
+   * @param discoveryIgnitionOverride validated JSON, or null
+   */
+  public static InfraEnv build(
+      OpenshiftAssistedConfig config,
+      HasMetadata machine,
+      HasMetadata cluster,
+      String clusterName,
+      String clusterDeploymentName,
+      String pullSecretName,
+      String discoveryIgnitionOverride) {
+    String namespace = config.getMetadata().getNamespace();
+    Map<String, String> labels = labels(config, clusterName);
+    InfraEnv infraEnv = new InfraEnv();
+    infraEnv.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(Names.infraEnv(config))
+            .withNamespace(namespace)
+            .withLabels(labels)
+            .withOwnerReferences(
+                OwnerReferences.controller(config),
+                OwnerReferences.plain(machine),
+                OwnerReferences.plain(cluster))
+            .build());
+    OpenshiftAssistedConfigSpec source = config.getSpec();
+    InfraEnvSpec spec = new InfraEnvSpec();
+    spec.clusterRef = new ClusterReference(clusterDeploymentName, namespace);
+    spec.pullSecretRef = new LocalObjectReference(pullSecretName);
+    spec.proxy = proxy(source.proxy);
+    spec.additionalNTPSources = emptyToNull(source.additionalNTPSources);
+    spec.sshAuthorizedKey = source.sshAuthorizedKey;
+    spec.nmStateConfigLabelSelector = source.nmStateConfigLabelSelector;
+    spec.cpuArchitecture = source.cpuArchitecture;
+    spec.additionalTrustBundle = source.additionalTrustBundle;
+    spec.osImageVersion = source.osImageVersion;
+    spec.ignitionConfigOverride = discoveryIgnitionOverride;
+    spec.imageType = IMAGE_TYPE;
+    // assisted-service copies these to every Agent it creates: how the Agent controller finds ours.
+    spec.agentLabels = labels;
+    infraEnv.setSpec(spec);
+    return infraEnv;
+  }
+
+  /** The labels of everything we create for a config. */
+  public static Map<String, String> labels(OpenshiftAssistedConfig config, String clusterName) {
+    return Map.of(
+        ExternalKinds.CLUSTER_NAME_LABEL,
+        clusterName,
+        Names.CONFIG_LABEL,
+        Names.labelValue(config.getMetadata().getName()));
+  }
+
+  private static Proxy proxy(io.openshiftagent.api.bootstrap.v1alpha2.Proxy source) {
+    if (source == null) {
+      return null;
+    }
+    Proxy proxy = new Proxy();
+    proxy.httpProxy = source.httpProxy;
+    proxy.httpsProxy = source.httpsProxy;
+    proxy.noProxy = source.noProxy;
+    return proxy;
+  }
+
+  private static <T> List<T> emptyToNull(List<T> list) {
+    return list == null || list.isEmpty() ? null : List.copyOf(list);
+  }
+}

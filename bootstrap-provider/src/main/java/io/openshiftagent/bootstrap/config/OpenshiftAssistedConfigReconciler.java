@@ -1,0 +1,111 @@
+package io.openshiftagent.bootstrap.config;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
+import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
+import io.openshiftagent.bootstrap.config.ConfigSteps.DownloadIgnition;
+import io.openshiftagent.bootstrap.config.ConfigSteps.FollowIso;
+import io.openshiftagent.bootstrap.config.ConfigSteps.ReattachHost;
+import io.openshiftagent.bootstrap.config.ConfigSteps.Report;
+import io.openshiftagent.bootstrap.config.ConfigSteps.Step;
+import io.openshiftagent.bootstrap.hosts.HostDetachment;
+import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Turns an OpenshiftAssistedConfig into an InfraEnv for its Machine and, once the host can only
+ * boot into discovery, the bootstrap data Secret Cluster API waits for.
+ *
+ * <p>Each reconcile observes the config's world from the caches ({@link ConfigScope}), asks {@link
+ * ConfigSteps} for the next step, makes that step's writes ({@link ConfigWrites}, {@link
+ * DiskImageBoot}) and asks again, until a step is only to report; {@link ConfigStatus} writes the
+ * conditions. Every wait is a condition reason; a watch brings the next event.
+ */
+// Not generation-aware: the pause and override annotations change no generation, and CAPI core
+// writes our labels. Our own status writes come back as one no-op reconcile.
+@ControllerConfiguration(name = "openshiftassistedconfig", generationAwareEventProcessing = false)
+public class OpenshiftAssistedConfigReconciler
+    implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
+  /** More than the steps there are: reattach, InfraEnv, ISO or download, and the report. */
+  static final int MAX_STEPS = 8;
+
+  private final KubernetesClient client;
+  private final ConfigCaches caches = new ConfigCaches();
+  private final DiskImageBoot diskImage;
+  private final ConfigWrites writes;
+  private final ConfigStatus status;
+  private final ConfigCleanup cleanup;
+
+  public OpenshiftAssistedConfigReconciler(
+      KubernetesClient client, DiscoveryIgnitionSource discoveryIgnition, EventRecorder events) {
+    this.client = client;
+    this.diskImage = new DiskImageBoot(discoveryIgnition);
+    this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client, events));
+    this.status = new ConfigStatus(events);
+    this.cleanup = new ConfigCleanup(client, caches, writes, events);
+  }
+
+  @Override
+  public List<EventSource<?, OpenshiftAssistedConfig>> prepareEventSources(
+      EventSourceContext<OpenshiftAssistedConfig> context) {
+    return caches.eventSources(context);
+  }
+
+  @Override
+  public UpdateControl<OpenshiftAssistedConfig> reconcile(
+      OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
+    ConfigScope scope = observe(config);
+    // Each write moves the scope past its step; a step repeated would be a bug, not a wait.
+    for (int steps = 0; steps < MAX_STEPS; steps++) {
+      Step step = ConfigSteps.next(scope);
+      if (step instanceof Report report) {
+        return status.report(config, report.outcome());
+      } else if (step instanceof ReattachHost) {
+        scope = writes.reattachHost(scope);
+      } else if (step instanceof CreateInfraEnv create) {
+        ConfigWrites.Result result = writes.createInfraEnv(scope, create);
+        if (result instanceof ConfigWrites.Refused refused) {
+          return status.report(config, refused.outcome());
+        }
+        scope = ((ConfigWrites.Written) result).scope();
+      } else if (step instanceof BootLiveIso boot) {
+        scope = writes.bootLiveIso(scope, boot.metal3Machine(), boot.isoUrl());
+      } else if (step instanceof FollowIso follow) {
+        scope = writes.bootIso(scope, follow.metal3Machine(), follow.isoUrl());
+      } else if (step instanceof DownloadIgnition download) {
+        DiskImageBoot.Result result = diskImage.download(config, download);
+        if (result instanceof DiskImageBoot.Failed failed) {
+          return status.report(config, failed.outcome());
+        }
+        scope = writes.dataSecret(scope, ((DiskImageBoot.Data) result).ignition());
+      } else {
+        throw new IllegalStateException("unknown step " + step);
+      }
+    }
+    throw new IllegalStateException(
+        "no outcome after " + MAX_STEPS + " steps for config " + config.getMetadata().getName());
+  }
+
+  @Override
+  public DeleteControl cleanup(
+      OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
+    diskImage.forget(config);
+    return cleanup.cleanup(observe(config));
+  }
+
+  private ConfigScope observe(OpenshiftAssistedConfig config) {
+    return ConfigScope.observe(
+        config, caches, client, diskImage.lastFailure(config), Instant.now());
+  }
+}

@@ -1,0 +1,51 @@
+package io.openshiftagent.bootstrap.ignition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The CA bundle location is read from the Go provider's environment variables. */
+class CaBundleSourceTest {
+
+  @Test
+  void noVariablesMeansNoBundle() {
+    assertThat(CaBundleSource.fromEnvironment(Map.of())).isEmpty();
+  }
+
+  @Test
+  void secretIsTheDefaultResourceAndCaCrtTheDefaultKey() {
+    assertThat(
+            CaBundleSource.fromEnvironment(
+                Map.of("ASSISTED_CA_BUNDLE_NAMESPACE", "mce", "ASSISTED_CA_BUNDLE_NAME", "ca")))
+        .contains(new CaBundleSource(false, "mce", "ca", "ca.crt"));
+  }
+
+  @Test
+  void aConfigMapWithItsOwnKeyCanBeChosen() {
+    assertThat(
+            CaBundleSource.fromEnvironment(
+                Map.of(
+                    "ASSISTED_CA_BUNDLE_NAMESPACE", "openshift-config",
+                    "ASSISTED_CA_BUNDLE_NAME", "service-ca",
+                    "ASSISTED_CA_BUNDLE_RESOURCE", "ConfigMap",
+                    "ASSISTED_CA_BUNDLE_KEY", "service-ca.crt")))
+        .contains(new CaBundleSource(true, "openshift-config", "service-ca", "service-ca.crt"));
+  }
+
+  @Test
+  void halfAConfigurationOrAnUnknownResourceIsRejected() {
+    assertThatThrownBy(
+            () -> CaBundleSource.fromEnvironment(Map.of("ASSISTED_CA_BUNDLE_NAME", "ca")))
+        .hasMessageContaining("set both ASSISTED_CA_BUNDLE_NAMESPACE and ASSISTED_CA_BUNDLE_NAME");
+    assertThatThrownBy(
+            () ->
+                CaBundleSource.fromEnvironment(
+                    Map.of(
+                        "ASSISTED_CA_BUNDLE_NAMESPACE", "a",
+                        "ASSISTED_CA_BUNDLE_NAME", "b",
+                        "ASSISTED_CA_BUNDLE_RESOURCE", "vault")))
+        .hasMessageContaining("must be secret or configmap");
+  }
+}

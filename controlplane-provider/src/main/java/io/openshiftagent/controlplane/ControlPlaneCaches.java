@@ -1,0 +1,209 @@
+package io.openshiftagent.controlplane;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneGroup;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.capi.MachineDeployment;
+import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.reconcile.RelevantChange;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the control-plane controller watches, and which control plane each event concerns: the
+ * Cluster (through its controlPlaneRef), the Machines and configs we create and the
+ * ClusterDeployment and AgentClusterInstall (through their owner references), and the cluster's
+ * MachineDeployments and MachinePools (through the Cluster their label names). {@link #observe}
+ * reads a control plane's scope from them.
+ */
+final class ControlPlaneCaches {
+  static final GroupVersionKind MACHINE_POOL =
+      new GroupVersionKind(
+          ExternalKinds.CAPI_GROUP, ExternalKinds.CAPI_VERSION, Kinds.MACHINE_POOL);
+
+  private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
+  private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
+
+  List<EventSource<?, OpenshiftAssistedControlPlane>> eventSources(
+      EventSourceContext<OpenshiftAssistedControlPlane> context) {
+    clusters =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    Cluster.class, OpenshiftAssistedControlPlane.class)
+                .withSecondaryToPrimaryMapper(
+                    cluster -> controlPlaneOf(cluster).map(Set::of).orElse(Set.of()))
+                .withOnUpdateFilter(WatchedChanges::cluster)
+                .build(),
+            context);
+    machines =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    Machine.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
+                .withSecondaryToPrimaryMapper(ownedBy(true))
+                .withOnUpdateFilter(WatchedChanges::machine)
+                .build(),
+            context);
+    return List.of(
+        clusters,
+        machines,
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
+                .withSecondaryToPrimaryMapper(ownedBy(false))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .build(),
+            context),
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    ClusterDeployment.class, OpenshiftAssistedControlPlane.class)
+                .withSecondaryToPrimaryMapper(ownedBy(false))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .build(),
+            context),
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
+                .withSecondaryToPrimaryMapper(ownedBy(false))
+                .withOnUpdateFilter(WatchedChanges::clusterInstall)
+                .build(),
+            context),
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    MachineDeployment.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .build(),
+            context),
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(MACHINE_POOL, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .build(),
+            context));
+  }
+
+  /** The Cluster owning the control plane (Cluster API sets the owner reference). */
+  Optional<Cluster> ownerCluster(OpenshiftAssistedControlPlane cp) {
+    return Kinds.owningCluster(cp)
+        .flatMap(name -> clusters.get(new ResourceID(name, cp.getMetadata().getNamespace())));
+  }
+
+  /** Records a Machine we just created, so the next reconcile sees it before its event. */
+  void created(Machine machine) {
+    machines.handleRecentResourceCreate(ResourceID.fromResource(machine), machine);
+  }
+
+  /** The control plane's Machines (controlled by it), by name. */
+  static List<Machine> machines(
+      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
+    return context.getSecondaryResources(Machine.class).stream()
+        .filter(m -> isControlledBy(m, cp))
+        .sorted(Comparator.comparing(m -> m.getMetadata().getName()))
+        .toList();
+  }
+
+  /** Our configs of the control plane, by name. */
+  static Map<String, OpenshiftAssistedConfig> configs(
+      Context<OpenshiftAssistedControlPlane> context) {
+    return context.getSecondaryResources(OpenshiftAssistedConfig.class).stream()
+        .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c));
+  }
+
+  static Optional<ClusterDeployment> clusterDeployment(
+      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
+    return context.getSecondaryResources(ClusterDeployment.class).stream()
+        .filter(cd -> cd.getMetadata().getName().equals(Names.clusterDeployment(cp)))
+        .findFirst();
+  }
+
+  /** The scope of one reconcile: what the caches hold of the control plane's cluster. */
+  ControlPlaneScope observe(
+      OpenshiftAssistedControlPlane cp,
+      Cluster cluster,
+      Context<OpenshiftAssistedControlPlane> context,
+      KubernetesClient client,
+      InfrastructureTemplates infrastructure,
+      Set<String> deletionsUnseen) {
+    return new ControlPlaneScope(
+        client,
+        infrastructure,
+        cp,
+        cluster,
+        machines(cp, context),
+        configs(context),
+        List.copyOf(context.getSecondaryResources(MachineDeployment.class)),
+        List.copyOf(context.getSecondaryResources(GenericKubernetesResource.class)),
+        clusterDeployment(cp, context),
+        context.getSecondaryResources(AgentClusterInstall.class).stream()
+            .filter(a -> a.getMetadata().getName().equals(Names.clusterDeployment(cp)))
+            .findFirst(),
+        deletionsUnseen);
+  }
+
+  /** The control plane of the Cluster named by the object's cluster-name label. */
+  private Set<ResourceID> controlPlaneOfClusterMember(HasMetadata object) {
+    String clusterName = Metadata.label(object, ExternalKinds.CLUSTER_NAME_LABEL);
+    if (clusterName == null) {
+      return Set.of();
+    }
+    return clusters
+        .get(new ResourceID(clusterName, object.getMetadata().getNamespace()))
+        .flatMap(ControlPlaneCaches::controlPlaneOf)
+        .map(Set::of)
+        .orElse(Set.of());
+  }
+
+  private static Optional<ResourceID> controlPlaneOf(Cluster cluster) {
+    return ClusterRefs.controlPlaneName(cluster)
+        .map(name -> new ResourceID(name, cluster.getMetadata().getNamespace()));
+  }
+
+  private static <T extends HasMetadata> SecondaryToPrimaryMapper<T> ownedBy(boolean controller) {
+    return object ->
+        object.getMetadata().getOwnerReferences().stream()
+            .filter(
+                r ->
+                    Kinds.OPENSHIFT_ASSISTED_CONTROL_PLANE.equals(r.getKind())
+                        && ControlPlaneGroup.GROUP.equals(
+                            OwnerReferences.groupOf(r.getApiVersion()))
+                        && (!controller || Boolean.TRUE.equals(r.getController())))
+            .map(r -> new ResourceID(r.getName(), object.getMetadata().getNamespace()))
+            .collect(Collectors.toSet());
+  }
+
+  private static boolean isControlledBy(HasMetadata object, OpenshiftAssistedControlPlane cp) {
+    return object.getMetadata().getOwnerReferences().stream()
+        .anyMatch(
+            r ->
+                Boolean.TRUE.equals(r.getController())
+                    && cp.getMetadata().getUid().equals(r.getUid()));
+  }
+}

@@ -1,0 +1,120 @@
+package io.openshiftagent.controlplane;
+
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.AVAILABLE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.DELETING;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINES_DELETED;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.machines.DeletionsInFlight;
+import io.openshiftagent.controlplane.machines.MachineWrites;
+import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.reconcile.Pause;
+import io.openshiftagent.provider.reconcile.Writes;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Deleting a control plane, from the caches, one stage per call (each stage's deletions bring the
+ * next call): its Machines, then what Cluster API left of them, then the ClusterDeployment (Hive
+ * deprovisions the cluster) and AgentClusterInstall, then the rest. Each wait is reported in the
+ * Deleting condition.
+ */
+final class ControlPlaneCleanup {
+  private final ControlPlaneCaches caches;
+  private final MachineWrites machines;
+  private final DeletionsInFlight deletions;
+  private final String fieldManager;
+
+  ControlPlaneCleanup(
+      ControlPlaneCaches caches,
+      MachineWrites machines,
+      DeletionsInFlight deletions,
+      String fieldManager) {
+    this.caches = caches;
+    this.machines = machines;
+    this.deletions = deletions;
+    this.fieldManager = fieldManager;
+  }
+
+  DeleteControl cleanup(
+      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
+    KubernetesClient client = context.getClient();
+    Optional<Cluster> cluster = caches.ownerCluster(cp);
+    if (cluster.isPresent() && Pause.isPaused(cluster.get(), cp)) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    String ns = cp.getMetadata().getNamespace();
+    List<Machine> owned = ControlPlaneCaches.machines(cp, context);
+    if (!owned.isEmpty()) {
+      Set<String> deleted = deletions.unseen(cp, owned);
+      owned.stream()
+          .filter(m -> !Metadata.isDeleting(m) && !deleted.contains(m.getMetadata().getUid()))
+          .forEach(m -> machines.delete(cp, m));
+      markDeleting(
+          client,
+          cp,
+          WAITING_FOR_MACHINES_DELETED,
+          "waiting for Machines "
+              + owned.stream().map(Metadata::name).sorted().toList()
+              + " to be deleted");
+      return DeleteControl.noFinalizerRemoval();
+    }
+    for (OpenshiftAssistedConfig config : ControlPlaneCaches.configs(context).values()) {
+      if (OwnerReferences.isOwnedBy(config, cp)) {
+        machines.deleteParts(cp, config);
+      }
+    }
+    String cdName = Names.clusterDeployment(cp);
+    client.resources(AgentClusterInstall.class).inNamespace(ns).withName(cdName).delete();
+    Optional<ClusterDeployment> cd =
+        ControlPlaneCaches.clusterDeployment(cp, context)
+            .filter(d -> OwnerReferences.isOwnedBy(d, cp));
+    if (cd.isPresent()) {
+      if (!Metadata.isDeleting(cd.get())) {
+        client.resource(cd.get()).delete();
+      }
+      markDeleting(
+          client,
+          cp,
+          WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED,
+          "waiting for ClusterDeployment "
+              + cdName
+              + " to be deleted (Hive deprovisions the cluster)");
+      return DeleteControl.noFinalizerRemoval();
+    }
+    client.resources(ClusterImageSet.class).withName(Names.clusterImageSet(cp)).delete();
+    client.configMaps().inNamespace(ns).withName(Names.registryConfigMap(cp)).delete();
+    client.secrets().inNamespace(ns).withName(Names.placeholderPullSecret(cp)).delete();
+    // The Cluster may be gone already; its name stays in our owner reference.
+    Kinds.owningCluster(cp)
+        .ifPresent(
+            name ->
+                client.secrets().inNamespace(ns).withName(Names.kubeconfigSecret(name)).delete());
+    deletions.forget(cp);
+    return DeleteControl.defaultDelete();
+  }
+
+  /** Reports the stage of the deletion, through the one status writer. */
+  private void markDeleting(
+      KubernetesClient client, OpenshiftAssistedControlPlane cp, String reason, String message) {
+    ControlPlaneStatus status = new ControlPlaneStatus(cp, Clock.systemUTC());
+    status.setTrue(DELETING, reason, message);
+    status.setFalse(AVAILABLE, DELETING, "the control plane is being deleted");
+    Writes.applyStatus(client, cp, status.toPatch(false).getStatus(), fieldManager);
+  }
+}

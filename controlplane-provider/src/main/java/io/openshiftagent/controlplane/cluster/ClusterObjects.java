@@ -1,0 +1,311 @@
+package io.openshiftagent.controlplane.cluster;
+
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_INSTALL_REFUSED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CONFIGURED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.IMAGE_REGISTRY_CONFIG_INVALID;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INSTALLATION_STARTED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INSTALL_CONFIG_OVERRIDE_INVALID;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
+import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
+import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.controlplane.Names;
+import io.openshiftagent.controlplane.release.OpenShiftVersion;
+import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.contract.PlaceholderPullSecret;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.reconcile.Refusal;
+import io.openshiftagent.provider.reconcile.Writes;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The objects that describe the cluster to assisted-service: ClusterImageSet, mirror-registry
+ * manifests, ClusterDeployment and AgentClusterInstall.
+ */
+public final class ClusterObjects {
+  static final String ACI_CONSUMER_LABEL =
+      "agentclusterinstalls.agent-install.openshift.io/consumer";
+  public static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
+
+  private final KubernetesClient client;
+  private final Set<String> imageSetsEnsured;
+
+  /**
+   * @param imageSetsEnsured the ClusterImageSets (control plane UID, name, release image) this
+   *     process has made or found as wanted: not read again at every reconcile (the provider may
+   *     not watch them). One deleted behind our back is made again when the release changes or the
+   *     provider restarts.
+   */
+  public ClusterObjects(KubernetesClient client, Set<String> imageSetsEnsured) {
+    this.client = client;
+    this.imageSetsEnsured = imageSetsEnsured;
+  }
+
+  /**
+   * Brings the objects in step with the spec; when the spec cannot be used, a condition says why
+   * and the AgentClusterInstall is left as it is.
+   */
+  public void reconcile(ControlPlaneScope scope, ControlPlaneStatus status) {
+    try {
+      describeCluster(scope, status);
+    } catch (KubernetesClientException e) {
+      Optional<String> refusal = Refusal.of(e);
+      if (refusal.isEmpty()) {
+        throw e;
+      }
+      // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
+      status.setFalse(
+          CLUSTER_INSTALL_CONFIGURED,
+          CLUSTER_INSTALL_REFUSED,
+          "the API server refused the objects that describe the cluster: " + refusal.get());
+    }
+  }
+
+  private void describeCluster(ControlPlaneScope scope, ControlPlaneStatus status) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    ClusterConfig config = cp.getSpec().config;
+    OpenShiftVersion version = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
+    String releaseImage = ReleaseImage.of(cp, version);
+    String imageSet = ensureClusterImageSet(scope, releaseImage);
+
+    String registryConfigMap = null;
+    if (config.imageRegistryRef != null) {
+      Optional<String> problem = ensureRegistryConfigMap(scope);
+      if (problem.isPresent()) {
+        status.setFalse(CLUSTER_INSTALL_CONFIGURED, IMAGE_REGISTRY_CONFIG_INVALID, problem.get());
+        return;
+      }
+      registryConfigMap = Names.registryConfigMap(cp);
+    }
+
+    InstallConfigOverrides.Result overrides =
+        InstallConfigOverrides.compute(
+            config.capabilities,
+            DesiredClusterInstall.isBareMetal(config),
+            Metadata.annotation(cp, InstallConfigOverrides.OVERRIDE_ANNOTATION));
+    if (overrides instanceof InstallConfigOverrides.Invalid invalid) {
+      status.setFalse(
+          CLUSTER_INSTALL_CONFIGURED, INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message());
+      return;
+    }
+    Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
+
+    ensureClusterDeployment(scope);
+    AgentClusterInstallSpec desired =
+        DesiredClusterInstall.spec(
+            cp,
+            scope.cluster(),
+            DayOneWorkers.count(cp, scope.machineDeployments(), scope.machinePools()),
+            imageSet,
+            registryConfigMap);
+    if (scope.clusterInstall().isEmpty()) {
+      createClusterInstall(scope, desired, overridesJson);
+    } else if (!scope.installationStarted()) {
+      updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
+    }
+    if (scope.installationStarted()) {
+      status.setTrue(
+          CLUSTER_INSTALL_CONFIGURED,
+          INSTALLATION_STARTED,
+          "the installation has started: assisted-service no longer accepts changes to the"
+              + " AgentClusterInstall, so later changes of spec.config do not reach it");
+    } else {
+      status.setTrue(
+          CLUSTER_INSTALL_CONFIGURED,
+          CONFIGURED,
+          "ClusterDeployment and AgentClusterInstall "
+              + Names.clusterDeployment(cp)
+              + " match the spec");
+    }
+  }
+
+  private String ensureClusterImageSet(ControlPlaneScope scope, String releaseImage) {
+    String name = Names.clusterImageSet(scope.cp());
+    String ensured = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
+    if (imageSetsEnsured.contains(ensured)) {
+      return name;
+    }
+    Optional<ClusterImageSet> existing = scope.clusterImageSet(name);
+    if (existing.isEmpty()) {
+      ClusterImageSet set = new ClusterImageSet();
+      set.setMetadata(
+          new ObjectMetaBuilder()
+              .withName(name)
+              .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+              .addToLabels(NAMESPACE_LABEL, scope.namespace())
+              .build());
+      set.setSpec(new ClusterImageSet.Spec(releaseImage));
+      client.resource(set).create();
+    } else if (existing.get().getSpec() == null
+        || !releaseImage.equals(existing.get().getSpec().releaseImage)) {
+      new OwnedFieldsPatch()
+          .set(releaseImage, "spec", "releaseImage")
+          .applyTo(client, existing.get());
+    }
+    imageSetsEnsured.add(ensured);
+    return name;
+  }
+
+  /** Writes the mirror-registry manifests; returns the problem when the input is unusable. */
+  private Optional<String> ensureRegistryConfigMap(ControlPlaneScope scope) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    String source = cp.getSpec().config.imageRegistryRef.name;
+    ConfigMap input = scope.configMap(source).orElse(null);
+    if (input == null) {
+      return Optional.of(
+          "ConfigMap " + source + " (spec.config.imageRegistryRef) not found; create it");
+    }
+    Map<String, String> data;
+    try {
+      Map<String, String> in = input.getData() == null ? Map.of() : input.getData();
+      data =
+          MirrorRegistryManifests.generate(
+              in.get(MirrorRegistryManifests.REGISTRIES_CONF_KEY),
+              in.get(MirrorRegistryManifests.CA_BUNDLE_KEY));
+    } catch (IllegalArgumentException e) {
+      return Optional.of(
+          "ConfigMap " + source + " (spec.config.imageRegistryRef): " + e.getMessage());
+    }
+    String name = Names.registryConfigMap(cp);
+    ConfigMap existing = scope.configMap(name).orElse(null);
+    if (existing == null) {
+      client
+          .resource(
+              new ConfigMapBuilder()
+                  .withMetadata(ownedMetadata(scope, name))
+                  .withData(data)
+                  .build())
+          .create();
+    } else if (!data.equals(existing.getData())) {
+      existing.setData(data);
+      client.resource(existing).update();
+    }
+    return Optional.empty();
+  }
+
+  /** Metadata of what we own outright: controller reference and cluster-name label. */
+  private static ObjectMeta ownedMetadata(ControlPlaneScope scope, String name) {
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(scope.namespace())
+        .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+        .withOwnerReferences(OwnerReferences.controller(scope.cp()))
+        .build();
+  }
+
+  private String pullSecretName(ControlPlaneScope scope) {
+    ClusterConfig config = scope.cp().getSpec().config;
+    if (config.pullSecretRef != null) {
+      return config.pullSecretRef.name;
+    }
+    // No pull secret given (OKD): reference one of ours, without writing it into the user's spec.
+    String name = Names.placeholderPullSecret(scope.cp());
+    Writes.create(client, PlaceholderPullSecret.build(ownedMetadata(scope, name)));
+    return name;
+  }
+
+  private void ensureClusterDeployment(ControlPlaneScope scope) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    ClusterDeploymentSpec.ClusterInstallLocalReference installRef =
+        new ClusterDeploymentSpec.ClusterInstallLocalReference(
+            ExternalKinds.HIVE_EXTENSION_GROUP,
+            ExternalKinds.HIVE_EXTENSION_VERSION,
+            Kinds.AGENT_CLUSTER_INSTALL,
+            Names.clusterDeployment(cp));
+    Optional<ClusterDeployment> existing = scope.clusterDeployment();
+    if (existing.isPresent()) {
+      ClusterDeploymentSpec.ClusterInstallLocalReference current =
+          existing.get().getSpec() == null ? null : existing.get().getSpec().clusterInstallRef;
+      boolean installed =
+          existing.get().getSpec() != null
+              && Boolean.TRUE.equals(existing.get().getSpec().installed);
+      // Hive freezes the ClusterDeployment once installed; before that, only the link is ours.
+      if (!installed && (current == null || !sameInstallRef(current, installRef))) {
+        new OwnedFieldsPatch()
+            .set(
+                Serialization.jsonMapper().convertValue(installRef, Map.class),
+                "spec",
+                "clusterInstallRef")
+            .applyTo(client, existing.get());
+      }
+      return;
+    }
+    ClusterConfig config = cp.getSpec().config;
+    ClusterDeployment cd = new ClusterDeployment();
+    cd.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(Names.clusterDeployment(cp))
+            .withNamespace(scope.namespace())
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .withOwnerReferences(OwnerReferences.plain(cp))
+            .build());
+    ClusterDeploymentSpec spec = new ClusterDeploymentSpec();
+    spec.clusterName = config.effectiveClusterName(scope.clusterName());
+    spec.baseDomain = config.baseDomain;
+    spec.platform = new ClusterDeploymentSpec.Platform();
+    spec.platform.agentBareMetal = new ClusterDeploymentSpec.AgentBareMetal();
+    spec.platform.agentBareMetal.agentSelector = new LabelSelector();
+    spec.pullSecretRef = new LocalObjectReference(pullSecretName(scope));
+    spec.clusterInstallRef = installRef;
+    cd.setSpec(spec);
+    client.resource(cd).create();
+  }
+
+  private static boolean sameInstallRef(
+      ClusterDeploymentSpec.ClusterInstallLocalReference a,
+      ClusterDeploymentSpec.ClusterInstallLocalReference b) {
+    return Objects.equals(a.group, b.group)
+        && Objects.equals(a.version, b.version)
+        && Objects.equals(a.kind, b.kind)
+        && Objects.equals(a.name, b.name);
+  }
+
+  private void createClusterInstall(
+      ControlPlaneScope scope, AgentClusterInstallSpec desired, Optional<String> overrides) {
+    AgentClusterInstall aci = new AgentClusterInstall();
+    ObjectMetaBuilder metadata =
+        new ObjectMetaBuilder()
+            .withName(Names.clusterDeployment(scope.cp()))
+            .withNamespace(scope.namespace())
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .addToLabels(ACI_CONSUMER_LABEL, Kinds.OPENSHIFT_ASSISTED_CONTROL_PLANE)
+            .withOwnerReferences(OwnerReferences.plain(scope.cp()));
+    overrides.ifPresent(
+        json -> metadata.addToAnnotations(InstallConfigOverrides.ACI_ANNOTATION, json));
+    aci.setMetadata(metadata.build());
+    aci.setSpec(desired);
+    client.resource(aci).create();
+  }
+
+  /** Patches the fields we own when they differ; assisted-service's own fields stay untouched. */
+  private void updateClusterInstall(
+      AgentClusterInstall current, AgentClusterInstallSpec desired, Optional<String> overrides) {
+    OwnedFieldsPatch patch = ClusterInstallPatch.of(current, desired, overrides);
+    if (!patch.isEmpty()) {
+      patch.applyTo(client, current);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package io.openshiftagent.controlplane.machines;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.api.common.ObjectMetaTemplate;
+import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.capi.MachineSpec;
+import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.contract.ObjectNames;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The three objects of a control-plane Machine, all under one name: the OpenshiftAssistedConfig
+ * (from spec.openshiftAssistedConfigSpec, with its hash), the clone of the infrastructure template
+ * (with Cluster API's cloned-from annotations) and the Machine referencing both.
+ */
+final class MachineFactory {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+  private MachineFactory() {}
+
+  /**
+   * {@code count} new Machines: each a fresh name and the failure domain with the fewest Machines,
+   * counting those planned before it.
+   */
+  static List<Machine> plan(
+      ControlPlaneScope scope, GenericKubernetesResource template, int count) {
+    List<Machine> machines = new ArrayList<>(scope.machines());
+    List<Machine> planned = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = ObjectNames.fit(scope.cp().getMetadata().getName(), 240) + "-" + randomSuffix();
+      Optional<String> failureDomain =
+          MachineSelection.failureDomainForNewMachine(
+              scope.cluster().getStatus() == null
+                  ? null
+                  : scope.cluster().getStatus().failureDomains,
+              machines);
+      Machine machine = machine(scope, name, template, failureDomain.orElse(null));
+      planned.add(machine);
+      machines.add(machine);
+    }
+    return planned;
+  }
+
+  static GenericKubernetesResource infrastructureMachine(
+      ControlPlaneScope scope, GenericKubernetesResource template, String name) {
+    Map<String, Object> templateSpec =
+        map(map(template.getAdditionalProperties().get("spec")).get("template"));
+    Map<String, Object> templateMetadata = map(templateSpec.get("metadata"));
+    Map<String, String> labels = new LinkedHashMap<>(strings(templateMetadata.get("labels")));
+    labels.putAll(templateLabels(scope.cp()));
+    labels.putAll(scope.controlPlaneLabels());
+    Map<String, String> annotations =
+        new LinkedHashMap<>(strings(templateMetadata.get("annotations")));
+    annotations.putAll(templateAnnotations(scope.cp()));
+    String group = OwnerReferences.groupOf(template.getApiVersion());
+    annotations.put(UpToDate.CLONED_FROM_NAME, template.getMetadata().getName());
+    annotations.put(UpToDate.CLONED_FROM_GROUP_KIND, template.getKind() + "." + group);
+    GenericKubernetesResource clone = new GenericKubernetesResource();
+    clone.setApiVersion(template.getApiVersion());
+    clone.setKind(InfrastructureTemplates.machineKind(template.getKind()));
+    clone.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(scope.namespace())
+            .withLabels(labels)
+            .withAnnotations(annotations)
+            .withOwnerReferences(OwnerReferences.plain(scope.cp()))
+            .build());
+    clone.setAdditionalProperty("spec", templateSpec.getOrDefault("spec", Map.of()));
+    return clone;
+  }
+
+  static OpenshiftAssistedConfig config(ControlPlaneScope scope, String name) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    Map<String, String> labels = new LinkedHashMap<>(templateLabels(cp));
+    labels.putAll(scope.controlPlaneLabels());
+    Map<String, String> annotations = new LinkedHashMap<>(templateAnnotations(cp));
+    annotations.put(
+        UpToDate.CONFIG_HASH_ANNOTATION,
+        UpToDate.configHash(cp.getSpec().openshiftAssistedConfigSpec));
+    config.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(scope.namespace())
+            .withLabels(labels)
+            .withAnnotations(annotations)
+            .withOwnerReferences(OwnerReferences.plain(cp))
+            .build());
+    config.setSpec(
+        cp.getSpec().openshiftAssistedConfigSpec == null
+            ? new OpenshiftAssistedConfigSpec()
+            : Serialization.clone(cp.getSpec().openshiftAssistedConfigSpec));
+    return config;
+  }
+
+  static Machine machine(
+      ControlPlaneScope scope,
+      String name,
+      GenericKubernetesResource template,
+      String failureDomain) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    ControlPlaneMachineTemplate machineTemplate = cp.getSpec().machineTemplate;
+    Map<String, String> labels = new LinkedHashMap<>(templateLabels(cp));
+    labels.putAll(scope.controlPlaneLabels());
+    Machine machine = new Machine();
+    machine.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(scope.namespace())
+            .withLabels(labels)
+            .withAnnotations(templateAnnotations(cp))
+            .withOwnerReferences(OwnerReferences.controller(cp))
+            .build());
+    MachineSpec spec = new MachineSpec();
+    spec.clusterName = scope.clusterName();
+    spec.bootstrap = new MachineSpec.Bootstrap();
+    spec.bootstrap.configRef =
+        new ContractVersionedObjectReference(
+            BootstrapGroup.GROUP, Kinds.OPENSHIFT_ASSISTED_CONFIG, name);
+    spec.infrastructureRef =
+        new ContractVersionedObjectReference(
+            OwnerReferences.groupOf(template.getApiVersion()),
+            InfrastructureTemplates.machineKind(template.getKind()),
+            name);
+    spec.failureDomain = failureDomain;
+    spec.deletion = machineTemplate.effectiveDeletion();
+    if (machineTemplate.spec != null && machineTemplate.spec.readinessGates != null) {
+      spec.readinessGates =
+          machineTemplate.spec.readinessGates.stream()
+              .map(
+                  g -> {
+                    MachineSpec.ReadinessGate gate = new MachineSpec.ReadinessGate();
+                    gate.conditionType = g.conditionType;
+                    gate.polarity = g.polarity;
+                    return gate;
+                  })
+              .toList();
+    }
+    machine.setSpec(spec);
+    return machine;
+  }
+
+  /** The reference to the infrastructure machine of a Machine (or config) of that name. */
+  static ContractVersionedObjectReference infrastructureMachineRef(
+      OpenshiftAssistedControlPlane cp, String name) {
+    ContractVersionedObjectReference template =
+        cp.getSpec().machineTemplate.effectiveInfrastructureRef();
+    return new ContractVersionedObjectReference(
+        template.apiGroup, InfrastructureTemplates.machineKind(template.kind), name);
+  }
+
+  private static Map<String, String> templateLabels(OpenshiftAssistedControlPlane cp) {
+    ObjectMetaTemplate meta = cp.getSpec().machineTemplate.metadata;
+    return meta == null || meta.labels == null ? Map.of() : meta.labels;
+  }
+
+  private static Map<String, String> templateAnnotations(OpenshiftAssistedControlPlane cp) {
+    ObjectMetaTemplate meta = cp.getSpec().machineTemplate.metadata;
+    return meta == null || meta.annotations == null ? Map.of() : meta.annotations;
+  }
+
+  private static String randomSuffix() {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      s.append(ALPHABET.charAt(RANDOM.nextInt(ALPHABET.length())));
+    }
+    return s.toString();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object o) {
+    return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> strings(Object o) {
+    return o instanceof Map<?, ?> m ? (Map<String, String>) m : Map.of();
+  }
+}

@@ -1,0 +1,219 @@
+package io.openshiftagent.controlplane.machines;
+
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_CREATION_FAILED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_UP_TO_DATE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_UP_TO_DATE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UP_TO_DATE;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.common.MachineDeletionSpec;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.Writes;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The writes of the control-plane Machines: creating a Machine's three objects (config first, so a
+ * crash in between leaves something {@link ControlPlaneMachines} recognises as left over), deleting
+ * a Machine or leftovers (also when the control plane goes), and the two things kept in step on
+ * existing Machines (deletion timeouts, the UpToDate condition).
+ */
+public final class MachineWrites {
+  private static final Logger LOG = LoggerFactory.getLogger(MachineWrites.class);
+
+  private final KubernetesClient client;
+  private final InfrastructureTemplates infrastructure;
+  private final String fieldManager;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final Consumer<Machine> onCreated;
+  private final DeletionsInFlight deletions;
+  private final Executor creators;
+
+  /**
+   * @param onCreated told of each Machine this creates
+   * @param creators where the Machines of one scale-up are created in parallel
+   */
+  public MachineWrites(
+      KubernetesClient client,
+      InfrastructureTemplates infrastructure,
+      String fieldManager,
+      EventRecorder events,
+      Clock clock,
+      Consumer<Machine> onCreated,
+      DeletionsInFlight deletions,
+      Executor creators) {
+    this.client = client;
+    this.infrastructure = infrastructure;
+    this.fieldManager = fieldManager;
+    this.events = events;
+    this.clock = clock;
+    this.onCreated = onCreated;
+    this.deletions = deletions;
+    this.creators = creators;
+  }
+
+  /**
+   * Creates the planned Machines, in parallel (installing hosts wait for all); returns why each
+   * that failed did.
+   */
+  List<String> create(
+      ControlPlaneScope scope, GenericKubernetesResource template, List<Machine> planned) {
+    List<CompletableFuture<Optional<String>>> creations =
+        planned.stream()
+            .map(m -> CompletableFuture.supplyAsync(() -> create(scope, template, m), creators))
+            .toList();
+    List<String> failures = new ArrayList<>();
+    for (CompletableFuture<Optional<String>> creation : creations) {
+      creation.join().ifPresent(failures::add);
+    }
+    return failures;
+  }
+
+  /**
+   * Creates the config, the infrastructure clone and the Machine, undoing the first on failure;
+   * returns why it failed, if it did.
+   */
+  private Optional<String> create(
+      ControlPlaneScope scope, GenericKubernetesResource template, Machine planned) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    String name = planned.getMetadata().getName();
+    Optional<String> failureDomain = Optional.ofNullable(planned.getSpec().failureDomain);
+    List<HasMetadata> created = new ArrayList<>();
+    try {
+      // The config first: after a crash between these creations, a config without its Machine is
+      // what marks the leftovers (an infrastructure clone alone would stay).
+      created.add(client.resource(MachineFactory.config(scope, name)).create());
+      GenericKubernetesResource clone =
+          client.resource(MachineFactory.infrastructureMachine(scope, template, name)).create();
+      created.add(clone);
+      infrastructure.remember(clone);
+      Machine machine = client.resource(planned).create();
+      onCreated.accept(machine);
+      LOG.info(
+          "created control-plane Machine {}/{} in failure domain {}",
+          scope.namespace(),
+          name,
+          failureDomain.orElse("(none)"));
+      events.normal(
+          cp,
+          "MachineCreated",
+          "ScaleUp",
+          "Created Machine "
+              + name
+              + failureDomain.map(fd -> " in failure domain " + fd).orElse(""));
+      return Optional.empty();
+    } catch (KubernetesClientException e) {
+      for (HasMetadata object : created) {
+        client.resource(object).delete();
+      }
+      // No random name in the message: an unchanged status does not wake the operator again.
+      String message =
+          "could not create a control-plane Machine: "
+              + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
+      events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
+      return Optional.of(message);
+    }
+  }
+
+  /** Deletes a Machine to scale down. */
+  void scaleDown(OpenshiftAssistedControlPlane cp, Machine machine) {
+    LOG.info("scaling down {}: deleting Machine {}", Metadata.name(cp), Metadata.name(machine));
+    delete(cp, machine);
+    events.normal(cp, "MachineDeleted", "ScaleDown", "Deleted Machine " + Metadata.name(machine));
+  }
+
+  /** Deletes a Machine; it counts as deleting until the cache shows it so. */
+  public void delete(OpenshiftAssistedControlPlane cp, Machine machine) {
+    client.resource(machine).delete();
+    deletions.deleted(cp, machine);
+  }
+
+  /**
+   * Deletes a config and its infrastructure clone (same name) that have no Machine: left by an
+   * interrupted creation, or by Cluster API deleting only the Machine.
+   */
+  public void deleteParts(OpenshiftAssistedControlPlane cp, OpenshiftAssistedConfig config) {
+    String name = Metadata.name(config);
+    try {
+      infrastructure.delete(
+          MachineFactory.infrastructureMachineRef(cp, name), cp.getMetadata().getNamespace());
+    } catch (RuntimeException e) {
+      // The infrastructure kind may be gone already; the config is deleted regardless.
+      LOG.warn("could not delete infrastructure machine {}: {}", name, e.getMessage());
+    }
+    client.resource(config).delete();
+  }
+
+  /**
+   * Keeps the Machine's deletion timeouts and its UpToDate condition in step; a Machine deleted
+   * since the cache saw it is left to its event.
+   */
+  void syncInPlace(Machine machine, MachineDeletionSpec deletion, Optional<String> notUpToDate) {
+    try {
+      syncDeletionTimeouts(machine, deletion);
+      markUpToDate(machine, notUpToDate);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private void syncDeletionTimeouts(Machine machine, MachineDeletionSpec desired) {
+    MachineDeletionSpec current = machine.getSpec() == null ? null : machine.getSpec().deletion;
+    if (desired != null && !desired.equals(current)) {
+      new OwnedFieldsPatch()
+          .set(Serialization.jsonMapper().convertValue(desired, Map.class), "spec", "deletion")
+          .applyTo(client, machine);
+    }
+  }
+
+  /** Sets the Machine's UpToDate condition, and only it, with a server-side apply of the status. */
+  private void markUpToDate(Machine machine, Optional<String> notUpToDateReason) {
+    String status = notUpToDateReason.isEmpty() ? Conditions.TRUE : Conditions.FALSE;
+    String reason = notUpToDateReason.isEmpty() ? UP_TO_DATE : NOT_UP_TO_DATE;
+    String message = notUpToDateReason.map(r -> "the Machine is not up to date: " + r).orElse("");
+    Optional<Condition> current =
+        Conditions.find(
+            machine.getStatus() == null ? null : machine.getStatus().conditions,
+            MACHINE_UP_TO_DATE);
+    if (current.isPresent()
+        && status.equals(current.get().getStatus())
+        && reason.equals(current.get().getReason())
+        && message.equals(Objects.requireNonNullElse(current.get().getMessage(), ""))) {
+      return;
+    }
+    List<Condition> conditions =
+        Conditions.set(
+            current.map(List::of).orElse(List.of()),
+            MACHINE_UP_TO_DATE,
+            status,
+            reason,
+            message,
+            machine.getMetadata().getGeneration(),
+            clock.instant());
+    Writes.applyStatus(client, machine, Map.of("conditions", conditions), fieldManager);
+  }
+}

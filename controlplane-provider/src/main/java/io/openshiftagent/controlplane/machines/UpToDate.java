@@ -1,0 +1,84 @@
+package io.openshiftagent.controlplane.machines;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.provider.contract.ObjectNames;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Whether a control-plane Machine still matches the spec: its OpenshiftAssistedConfig was made from
+ * the current {@code spec.openshiftAssistedConfigSpec} and its infrastructure machine was cloned
+ * from the current infrastructure template.
+ */
+public final class UpToDate {
+  /** Annotation on our OpenshiftAssistedConfigs: the hash of the spec they were made from. */
+  public static final String CONFIG_HASH_ANNOTATION =
+      "controlplane.cluster.x-k8s.io/openshift-assisted-config-hash";
+
+  /** Cluster API's annotations on a clone: the template it was cloned from. */
+  public static final String CLONED_FROM_NAME = "cluster.x-k8s.io/cloned-from-name";
+
+  public static final String CLONED_FROM_GROUP_KIND = "cluster.x-k8s.io/cloned-from-groupkind";
+
+  private static final ObjectMapper CANONICAL =
+      JsonMapper.builder()
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          .enable(com.fasterxml.jackson.databind.MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+          .build();
+
+  private UpToDate() {}
+
+  /** The hash recorded on a config made from {@code spec} (null spec: the empty spec). */
+  public static String configHash(OpenshiftAssistedConfigSpec spec) {
+    try {
+      Object tree =
+          CANONICAL.convertValue(
+              spec == null ? new OpenshiftAssistedConfigSpec() : spec, Map.class);
+      return ObjectNames.sha256(CANONICAL.writeValueAsString(tree)).substring(0, 16);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Why the Machine is not up to date, or empty when it is.
+   *
+   * @param config the Machine's OpenshiftAssistedConfig (null when missing)
+   * @param infraMachine the Machine's infrastructure machine (null when missing)
+   */
+  public static Optional<String> reasonNotUpToDate(
+      HasMetadata config,
+      HasMetadata infraMachine,
+      String desiredConfigHash,
+      ContractVersionedObjectReference desiredTemplate) {
+    if (config != null && !desiredConfigHash.equals(annotation(config, CONFIG_HASH_ANNOTATION))) {
+      return Optional.of(
+          "its OpenshiftAssistedConfig differs from spec.openshiftAssistedConfigSpec");
+    }
+    if (infraMachine != null && desiredTemplate != null) {
+      String name = annotation(infraMachine, CLONED_FROM_NAME);
+      String groupKind = annotation(infraMachine, CLONED_FROM_GROUP_KIND);
+      if (!desiredTemplate.name.equals(name)
+          || !(desiredTemplate.kind + "." + desiredTemplate.apiGroup).equals(groupKind)) {
+        return Optional.of(
+            "its infrastructure machine was cloned from "
+                + groupKind
+                + "/"
+                + name
+                + ", not from "
+                + desiredTemplate);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String annotation(HasMetadata object, String key) {
+    Map<String, String> annotations = object.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(key);
+  }
+}

@@ -1,0 +1,66 @@
+package io.openshiftagent.controlplane.status;
+
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.AVAILABLE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INSTALLATION_FAILED;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INSTALLING;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INVALID_CONFIGURATION;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_CLUSTER_INSTALL;
+
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.provider.contract.InstallerStates;
+import java.util.Optional;
+
+/** The Available condition, from the installer's state and what this reconcile reported. */
+public final class Availability {
+  private Availability() {}
+
+  /**
+   * @param configurationInvalid whether ClusterInstallConfigured is False: the spec cannot be used
+   * @param install the AgentClusterInstall, if it exists
+   * @param initialized whether the kubeconfig is published
+   * @param installName the AgentClusterInstall's name, for the messages
+   */
+  public static ConditionUpdate of(
+      boolean configurationInvalid,
+      Optional<AgentClusterInstall> install,
+      boolean initialized,
+      String installName) {
+    if (configurationInvalid) {
+      return ConditionUpdate.isFalse(
+          AVAILABLE,
+          INVALID_CONFIGURATION,
+          "the cluster cannot be configured; see condition " + CLUSTER_INSTALL_CONFIGURED);
+    }
+    if (install.isEmpty()) {
+      return ConditionUpdate.isFalse(
+          AVAILABLE, WAITING_FOR_CLUSTER_INSTALL, "waiting for AgentClusterInstall " + installName);
+    }
+    String state = InstallerStates.of(install.get());
+    String described = describe(install);
+    if (InstallerStates.ERROR.equals(state)) {
+      return ConditionUpdate.isFalse(
+          AVAILABLE,
+          INSTALLATION_FAILED,
+          "assisted-service reports the installation failed: "
+              + described
+              + "; see the events and logs of AgentClusterInstall "
+              + installName);
+    }
+    if (InstallerStates.API_AVAILABLE.contains(state) && initialized) {
+      return ConditionUpdate.isTrue(
+          AVAILABLE, AVAILABLE, "the cluster is installed; installer state: " + described);
+    }
+    return ConditionUpdate.isFalse(AVAILABLE, INSTALLING, "installer state: " + described);
+  }
+
+  /** The installer's state as messages name it: {@code state (description)}. */
+  public static String describe(Optional<AgentClusterInstall> install) {
+    String state = install.map(InstallerStates::of).orElse("");
+    String info = install.map(InstallerStates::infoOf).orElse(null);
+    if (state.isEmpty()) {
+      return "not reported yet";
+    }
+    return info == null || info.isEmpty() ? state : state + " (" + info + ")";
+  }
+}

@@ -1,0 +1,87 @@
+package io.openshiftagent.controlplane.status;
+
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINES_READY;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINES_UP_TO_DATE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_READY;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_ROLLING_OUT;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_UP_TO_DATE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NO_MACHINES;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.READY;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.ROLLING_OUT;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UP_TO_DATE;
+
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.external.capi.Machine;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What the control plane reports about its Machines: the replica counts Cluster API reads, and the
+ * MachinesReady, MachinesUpToDate and RollingOut conditions.
+ */
+public final class MachineStatus {
+  private MachineStatus() {}
+
+  /** status.replicas, readyReplicas, availableReplicas and upToDateReplicas. */
+  public record Counts(int replicas, int ready, int available, int upToDate) {}
+
+  /**
+   * @param notUpToDate why each Machine that does not match the spec does not, by name
+   */
+  public static Counts counts(List<Machine> machines, Map<String, String> notUpToDate) {
+    return new Counts(
+        machines.size(),
+        (int) machines.stream().filter(MachineStatus::isReady).count(),
+        (int) machines.stream().filter(m -> hasTrueCondition(m, "Available")).count(),
+        machines.size() - notUpToDate.size());
+  }
+
+  public static ConditionUpdate machinesReady(List<Machine> machines) {
+    if (machines.isEmpty()) {
+      return ConditionUpdate.isFalse(
+          MACHINES_READY, NO_MACHINES, "no control-plane Machines exist yet");
+    }
+    List<String> notReady = notReady(machines);
+    return notReady.isEmpty()
+        ? ConditionUpdate.isTrue(
+            MACHINES_READY, READY, "all " + machines.size() + " Machines are Ready")
+        : ConditionUpdate.isFalse(MACHINES_READY, NOT_READY, "Machines not Ready: " + notReady);
+  }
+
+  /** MachinesUpToDate and RollingOut: a rollout is the user deleting each outdated Machine. */
+  public static List<ConditionUpdate> upToDate(Map<String, String> notUpToDate) {
+    if (notUpToDate.isEmpty()) {
+      return List.of(
+          ConditionUpdate.isTrue(MACHINES_UP_TO_DATE, UP_TO_DATE, "all Machines match the spec"),
+          ConditionUpdate.isFalse(ROLLING_OUT, NOT_ROLLING_OUT, "all Machines match the spec"));
+    }
+    String list =
+        notUpToDate.entrySet().stream()
+            .map(e -> e.getKey() + " (" + e.getValue() + ")")
+            .collect(Collectors.joining("; "));
+    return List.of(
+        ConditionUpdate.isFalse(
+            MACHINES_UP_TO_DATE, NOT_UP_TO_DATE, "Machines not up to date: " + list),
+        ConditionUpdate.isTrue(
+            ROLLING_OUT,
+            ROLLING_OUT,
+            notUpToDate.size()
+                + " Machines do not match the spec: delete them one at a time (OnDelete rollout)"
+                + " and each is replaced by a Machine made from the current spec: "
+                + String.join(", ", notUpToDate.keySet())));
+  }
+
+  /** The names of the Machines that are not Ready. */
+  public static List<String> notReady(List<Machine> machines) {
+    return machines.stream().filter(m -> !isReady(m)).map(m -> m.getMetadata().getName()).toList();
+  }
+
+  public static boolean isReady(Machine machine) {
+    return hasTrueCondition(machine, "Ready");
+  }
+
+  private static boolean hasTrueCondition(Machine machine, String type) {
+    return machine.getStatus() != null && Conditions.isTrue(machine.getStatus().conditions, type);
+  }
+}

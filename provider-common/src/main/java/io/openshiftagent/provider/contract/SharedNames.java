@@ -1,0 +1,35 @@
+package io.openshiftagent.provider.contract;
+
+/**
+ * Names one provider creates and the other finds without asking: the contract between the two
+ * providers (and Cluster API's own naming).
+ */
+public final class SharedNames {
+  private SharedNames() {}
+
+  /**
+   * The ClusterDeployment of a cluster, which the control-plane provider creates and the bootstrap
+   * provider binds each InfraEnv to: named after the cluster's OpenshiftAssistedControlPlane.
+   */
+  public static String clusterDeployment(String controlPlaneName) {
+    return controlPlaneName;
+  }
+
+  /**
+   * The AgentClusterInstall of a cluster, whose installation state gates the bootstrap provider's
+   * workers: named after the control plane too.
+   */
+  public static String agentClusterInstall(String controlPlaneName) {
+    return controlPlaneName;
+  }
+
+  /** The placeholder pull secret an owner (a config, a control plane) creates for itself. */
+  public static String placeholderPullSecret(String ownerName) {
+    return ObjectNames.fit(ownerName + "-placeholder-pull-secret", ObjectNames.MAX_NAME);
+  }
+
+  /** Cluster API's kubeconfig Secret of a cluster. */
+  public static String kubeconfigSecret(String clusterName) {
+    return clusterName + "-kubeconfig";
+  }
+}

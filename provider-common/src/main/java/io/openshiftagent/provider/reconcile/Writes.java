@@ -1,0 +1,75 @@
+package io.openshiftagent.provider.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The one way both providers write, in three shapes:
+ *
+ * <ul>
+ *   <li>what we create under a derived name is created, and an existing one (a restart, a cache
+ *       that lags) is taken as it is: {@link #create}, {@link #createOrGet};
+ *   <li>on objects others own, only the fields we own are patched, with {@link
+ *       io.openshiftagent.api.external.OwnedFieldsPatch}, so unknown fields survive;
+ *   <li>status is server-side applied under the controller's field manager, forced, as
+ *       java-operator-sdk applies a primary's status: {@link #applyStatus}.
+ * </ul>
+ */
+public final class Writes {
+  private Writes() {}
+
+  /** Creates {@code object}; empty when one of that name exists already (HTTP 409). */
+  public static <T extends HasMetadata> Optional<T> create(KubernetesClient client, T object) {
+    try {
+      return Optional.of(client.resource(object).create());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Creates {@code object} (then tells {@code onCreated}), or reads the one that exists already:
+   * the only read after a write, for a name our cache had not seen.
+   */
+  public static <T extends HasMetadata> T createOrGet(
+      KubernetesClient client, T object, Consumer<T> onCreated) {
+    Optional<T> created = create(client, object);
+    created.ifPresent(onCreated);
+    return created.orElseGet(() -> client.resource(object).get());
+  }
+
+  /**
+   * Server-side applies {@code status} as the status of {@code target} (its apiVersion, kind,
+   * namespace and name), forced, under {@code fieldManager}: fields of the status we applied before
+   * and leave out now are removed, so {@code status} must be the whole status we own.
+   */
+  public static void applyStatus(
+      KubernetesClient client, HasMetadata target, Object status, String fieldManager) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("name", target.getMetadata().getName());
+    if (target.getMetadata().getNamespace() != null) {
+      metadata.put("namespace", target.getMetadata().getNamespace());
+    }
+    Map<String, Object> apply = new LinkedHashMap<>();
+    apply.put("apiVersion", target.getApiVersion());
+    apply.put("kind", target.getKind());
+    apply.put("metadata", metadata);
+    apply.put("status", status);
+    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
+    ssa.setFieldManager(fieldManager);
+    ssa.setForce(true);
+    // With the object at hand, fabric8 patches in one request (by name, it would read it first).
+    client.resource(target).subresource("status").patch(ssa, Serialization.asJson(apply));
+  }
+}

@@ -1,0 +1,281 @@
+package io.openshiftagent.provider.runtime;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a provider process: command line, logging, Kubernetes client, leader election, metrics,
+ * probes, and a clean stop on SIGTERM. Each provider supplies only its controllers through {@link
+ * Provider}.
+ */
+public final class ProviderRuntime implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ProviderRuntime.class);
+  private static final Path SERVICE_ACCOUNT_TOKEN =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+
+  /** What a provider plugs into the runtime. */
+  public interface Provider {
+    /** The command name, e.g. {@code bootstrap-provider}. */
+    String command();
+
+    /** One line for --help. */
+    String description();
+
+    /** The default name of the leader-election Lease. */
+    String defaultLeaseName();
+
+    /** Registers the provider's controllers, restricted to {@code scope}. */
+    void register(Operator operator, KubernetesClient client, ControllerScope scope);
+  }
+
+  private final KubernetesClient client;
+  private final Operator operator;
+  private final LeaderElection leaderElection;
+  private boolean closing;
+  private final List<ProbeServer> servers = new ArrayList<>();
+  private final ProbeServer healthServer;
+  private final ProbeServer metricsServer;
+
+  private ProviderRuntime(Provider provider, ProviderOptions options) throws IOException {
+    String identity = identity();
+    Config config = clientConfig(options);
+    // Who we are in the API server's audit log and metrics, instead of fabric8's default.
+    config.setUserAgent(userAgent(provider, identity));
+    client = new KubernetesClientBuilder().withConfig(config).build();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    boolean inCluster = Files.exists(SERVICE_ACCOUNT_TOKEN);
+    operator =
+        ProviderOperator.create(
+            client,
+            o ->
+                o.withConcurrentReconciliationThreads(options.concurrency())
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry)));
+    if (options.leaderElectionEnabled(inCluster)) {
+      Config leaseConfig = clientConfig(options);
+      leaseConfig.setUserAgent(config.getUserAgent());
+      leaderElection =
+          new LeaderElection(
+              leaseConfig,
+              options.leaderElectionNamespace().orElse(client.getConfiguration().getNamespace()),
+              options.leaderElectionId(),
+              identity,
+              this::startLeading,
+              ProviderRuntime::haltAtOnce);
+    } else {
+      leaderElection = null;
+    }
+    provider.register(
+        operator, client, new ControllerScope(options.namespaces(), options.watchFilter()));
+    healthServer =
+        options.healthPort() == 0
+            ? null
+            : ProbeServer.start(
+                options.healthPort(),
+                Map.of(
+                    "/healthz", () -> ProbeServer.Response.ok("ok"), "/readyz", this::readiness));
+    metricsServer =
+        options.metricsPort() == 0
+            ? null
+            : ProbeServer.start(
+                options.metricsPort(),
+                Map.of(
+                    "/metrics",
+                    () ->
+                        new ProbeServer.Response(
+                            200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
+    Optional.ofNullable(healthServer).ifPresent(servers::add);
+    Optional.ofNullable(metricsServer).ifPresent(servers::add);
+    LOG.info(
+        "{} starting: namespaces={}, watch filter={}, leader election={}, concurrency={}",
+        provider.command(),
+        options.namespaces().isEmpty() ? "all" : options.namespaces(),
+        options.watchFilter().orElse("none"),
+        leaderElection != null ? options.leaderElectionId() : "off",
+        options.concurrency());
+    if (leaderElection == null) {
+      operator.start();
+    } else {
+      leaderElection.start();
+    }
+  }
+
+  /** Starts a provider with these options; the caller closes it. */
+  public static ProviderRuntime start(Provider provider, ProviderOptions options) {
+    try {
+      return new ProviderRuntime(provider, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the probe or metrics port", e);
+    }
+  }
+
+  /** The process entry point: parses the command line, runs until SIGTERM, then stops cleanly. */
+  public static void main(Provider provider, String[] args) {
+    ProviderOptions options;
+    try {
+      options = ProviderOptions.parse(provider.defaultLeaseName(), args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(provider.command() + ": " + e.getMessage());
+      System.err.print(
+          ProviderOptions.usage(
+              provider.command(), provider.description(), provider.defaultLeaseName()));
+      System.exit(2);
+      return;
+    }
+    if (options.help()) {
+      System.out.print(
+          ProviderOptions.usage(
+              provider.command(), provider.description(), provider.defaultLeaseName()));
+      return;
+    }
+    Logging.configure(options.logLevel(), options.logFormat());
+    ProviderRuntime runtime;
+    try {
+      runtime = start(provider, options);
+    } catch (RuntimeException e) {
+      LOG.error("{} cannot start: {}", provider.command(), e.getMessage(), e);
+      System.exit(1);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(runtime::close, "shutdown"));
+  }
+
+  public Operator operator() {
+    return operator;
+  }
+
+  /** The port the probes listen on, or -1 when disabled. */
+  public int healthPort() {
+    return healthServer == null ? -1 : healthServer.port();
+  }
+
+  public int metricsPort() {
+    return metricsServer == null ? -1 : metricsServer.port();
+  }
+
+  /**
+   * The HTTP user agent of the provider's Kubernetes client: {@code
+   * openshift-agent-bootstrap/<version> (<identity>)} or {@code
+   * openshift-agent-controlplane/<version> (<identity>)}, the identity naming the replica in the
+   * audit log as in the Lease.
+   */
+  static String userAgent(Provider provider, String identity) {
+    String version = ProviderRuntime.class.getPackage().getImplementationVersion();
+    return "openshift-agent-"
+        + provider.command().replaceFirst("-provider$", "")
+        + "/"
+        + (version == null ? "dev" : version)
+        + " ("
+        + identity
+        + ")";
+  }
+
+  /**
+   * Runs the controllers once leading, unless stopping already; a leader that cannot is of no use
+   * to anyone. Synchronized with {@link #close()}, which must not stop an operator still starting.
+   */
+  private synchronized void startLeading() {
+    if (closing) {
+      return;
+    }
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      LOG.error("cannot start the controllers: {}", e.getMessage(), e);
+      haltAtOnce();
+    }
+  }
+
+  /**
+   * Another replica may already reconcile: stop before any further write, without the shutdown hook
+   * (which would let in-flight reconciles finish).
+   */
+  private static void haltAtOnce() {
+    Runtime.getRuntime().halt(1);
+  }
+
+  private static String identity() {
+    String pod = System.getenv("POD_NAME");
+    if (pod == null || pod.isBlank()) {
+      pod = System.getenv("HOSTNAME");
+    }
+    String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+    return (pod == null || pod.isBlank() ? "provider" : pod) + "_" + suffix;
+  }
+
+  private ProbeServer.Response readiness() {
+    if (leaderElection != null && !leaderElection.isLeader()) {
+      // A standby is ready: it would hold up a rolling update otherwise.
+      return ProbeServer.Response.ok("standby");
+    }
+    var info = operator.getRuntimeInfo();
+    if (info.isStarted() && info.allEventSourcesAreHealthy()) {
+      return ProbeServer.Response.ok("ok");
+    }
+    return new ProbeServer.Response(
+        503,
+        "text/plain; charset=utf-8",
+        info.isStarted()
+            ? "unhealthy event sources: " + info.unhealthyEventSources().keySet()
+            : "starting");
+  }
+
+  private static Config clientConfig(ProviderOptions options) {
+    if (options.kubeconfig().isEmpty()) {
+      return new ConfigBuilder().build(); // in-cluster, else $KUBECONFIG / ~/.kube/config
+    }
+    try {
+      return Config.fromKubeconfig(Files.readString(options.kubeconfig().get()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read kubeconfig " + options.kubeconfig().get(), e);
+    }
+  }
+
+  /**
+   * Stops reconciling and writes the pending Events, still holding the Lease meanwhile (a new
+   * leader must find nothing more written by us), then releases the Lease, then the probe servers
+   * and the client.
+   */
+  @Override
+  public void close() {
+    LOG.info("stopping");
+    synchronized (this) {
+      closing = true;
+    }
+    try {
+      operator.stop();
+      EventRecorder.flush(Duration.ofSeconds(2));
+      if (leaderElection != null) {
+        leaderElection.close();
+      }
+    } finally {
+      servers.forEach(ProbeServer::close);
+      client.close();
+    }
+  }
+}

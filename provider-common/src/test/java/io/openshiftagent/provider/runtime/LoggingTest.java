@@ -1,0 +1,58 @@
+package io.openshiftagent.provider.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.SecretScanner;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+class LoggingTest {
+  private static final String PULL_SECRET =
+      "{\"auths\":{\"quay.io\":{\"auth\":\"c2VjcmV0OnZhbHVl\"}}}";
+
+  /** Found by DiskImageOverHttpsTest's scan: at TRACE the client logged Secret bodies. */
+  @Test
+  void atTraceTheKubernetesClientLogsItsRequestsButNotTheirBodies() {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    String ns = env.createNamespace("logging");
+    Logging.configure("TRACE", ProviderOptions.LogFormat.TEXT);
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    root.addAppender(captured);
+    try (KubernetesClient client = env.newClient()) {
+      client
+          .resource(
+              new SecretBuilder()
+                  .withNewMetadata()
+                  .withName("pull-secret")
+                  .withNamespace(ns)
+                  .endMetadata()
+                  .addToStringData(".dockerconfigjson", PULL_SECRET)
+                  .build())
+          .create();
+      client.secrets().inNamespace(ns).withName("pull-secret").get();
+    } finally {
+      root.detachAppender(captured);
+      Logging.configure("INFO", ProviderOptions.LogFormat.TEXT); // for the tests after this one
+    }
+
+    assertThat(captured.list)
+        .as("the capture sees the client's own debug lines")
+        .anyMatch(
+            e ->
+                e.getLoggerName().startsWith("io.fabric8")
+                    && e.getLevel() == ch.qos.logback.classic.Level.DEBUG);
+    SecretScanner.assertNone(
+        new SecretScanner(Map.of("pull secret", PULL_SECRET))
+            .scanLines(
+                "log", captured.list.stream().map(ILoggingEvent::getFormattedMessage).toList()));
+  }
+}

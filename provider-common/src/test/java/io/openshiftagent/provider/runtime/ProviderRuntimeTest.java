@@ -1,0 +1,158 @@
+package io.openshiftagent.provider.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.testsupport.FreePorts;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runtime on the real API server: probes, per-controller metrics, watch scope, and a leader
+ * Lease taken on start and released on stop.
+ */
+@WithKubeApiServer
+class ProviderRuntimeTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** Records which configs it saw. */
+  @ControllerConfiguration(name = "recorder")
+  static class RecordingReconciler implements Reconciler<OpenshiftAssistedConfig> {
+    final Set<String> seen = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public UpdateControl<OpenshiftAssistedConfig> reconcile(
+        OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> ctx) {
+      seen.add(config.getMetadata().getNamespace() + "/" + config.getMetadata().getName());
+      return UpdateControl.noUpdate();
+    }
+  }
+
+  static final class TestProvider implements ProviderRuntime.Provider {
+    final RecordingReconciler reconciler = new RecordingReconciler();
+
+    @Override
+    public String command() {
+      return "test-provider";
+    }
+
+    @Override
+    public String description() {
+      return "test";
+    }
+
+    @Override
+    public String defaultLeaseName() {
+      return "test-provider-leader";
+    }
+
+    @Override
+    public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
+      ProviderOperator.register(operator, reconciler, scope.apply());
+    }
+  }
+
+  @Test
+  void probesMetricsWatchScopeAndLease(KubeApiServerEnvironment env) throws Exception {
+    KubernetesClient client = env.client();
+    String watched = env.createNamespace("runtime-watched");
+    String other = env.createNamespace("runtime-other");
+    Path kubeconfig = Files.createTempFile("kubeconfig", ".yaml");
+    Files.writeString(kubeconfig, env.kubeConfigYaml());
+    TestProvider provider = new TestProvider();
+    ProviderOptions options =
+        ProviderOptions.parse(
+            provider.defaultLeaseName(),
+            "--kubeconfig=" + kubeconfig,
+            "--namespace=" + watched,
+            "--watch-filter=team-a",
+            "--leader-elect=true",
+            "--leader-election-namespace=" + watched,
+            "--metrics-port=" + FreePorts.next(),
+            "--health-port=" + FreePorts.next());
+
+    try (ProviderRuntime runtime = ProviderRuntime.start(provider, options)) {
+      await(() -> get(runtime.healthPort(), "/readyz").statusCode() == 200);
+      assertThat(get(runtime.healthPort(), "/healthz").statusCode()).isEqualTo(200);
+
+      client.resource(config(watched, "in-scope", "team-a")).create();
+      client.resource(config(watched, "other-filter", "team-b")).create();
+      client.resource(config(other, "other-namespace", "team-a")).create();
+      await(() -> provider.reconciler.seen.contains(watched + "/in-scope"));
+
+      // A reconcile's success is counted just after it returns: wait for the counter itself.
+      await(
+          () ->
+              get(runtime.metricsPort(), "/metrics")
+                  .body()
+                  .contains("operator_sdk_reconciliations_success_total"));
+      String metrics = get(runtime.metricsPort(), "/metrics").body();
+      assertThat(metrics).contains("recorder");
+      assertThat(metrics).contains("jvm_memory_used_bytes");
+
+      Lease lease = client.leases().inNamespace(watched).withName("test-provider-leader").get();
+      assertThat(lease).isNotNull();
+      assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
+    }
+    assertThat(provider.reconciler.seen).containsExactly(watched + "/in-scope");
+    Lease released = client.leases().inNamespace(watched).withName("test-provider-leader").get();
+    assertThat(released.getSpec().getHolderIdentity()).as("Lease released on stop").isNullOrEmpty();
+  }
+
+  private static OpenshiftAssistedConfig config(String namespace, String name, String watchFilter) {
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.getMetadata().setNamespace(namespace);
+    config.getMetadata().setName(name);
+    config.getMetadata().setLabels(java.util.Map.of("cluster.x-k8s.io/watch-filter", watchFilter));
+    config.setSpec(new OpenshiftAssistedConfigSpec());
+    return config;
+  }
+
+  private static HttpResponse<String> get(int port, String path) {
+    try {
+      return HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void await(Supplier<Boolean> condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    RuntimeException last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        if (condition.get()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        last = e; // not there yet
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("condition not met within 30s", last);
+  }
+}
