@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * Application of config/argocd/cluster-application.yaml). Argo CD's reports (sync status, health,
  * each resource's health) are recorded as it writes them and logged at each step.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class ArgoCdGitOpsTest {
   private static final Logger LOG = LoggerFactory.getLogger(ArgoCdGitOpsTest.class);
   private static final Duration TIMEOUT = ClusterScenario.TIMEOUT;
@@ -192,10 +195,11 @@ class ArgoCdGitOpsTest {
   /**
    * Deletes the Application as a user does; Argo CD removes it once the objects it deleted are
    * gone, the Cluster first among them. Then the namespace holds what the user created beside Git
-   * (the pull secret, the hosts and their BMC credentials), every host released, and at most what
-   * the garbage collector deletes in a real cluster and this world does not run: objects whose only
-   * owner was the Cluster (Cluster API makes it the owner of the worker templates, and Argo CD
-   * deletes only objects that nothing owns).
+   * (the pull secret, the hosts and their BMC credentials, and what the baremetal-operator keeps
+   * for each host), every host released, and at most what the garbage collector deletes in a real
+   * cluster and this world does not run: objects whose only owner was the Cluster (Cluster API
+   * makes it the owner of the worker templates, and Argo CD deletes only objects that nothing
+   * owns).
    */
   private static void deleteApplication(ClusterScenario cluster, ApplicationTimeline app)
       throws InterruptedException {
@@ -204,12 +208,12 @@ class ArgoCdGitOpsTest {
     app.awaitGone(TIMEOUT);
     app.step("Application deleted");
     assertThat(cluster.cluster()).as("the Cluster once the Application is gone").isNull();
-    Set<String> created = cluster.createdAndNotOwnedByTheCluster();
     Set<String> left = new TreeSet<>();
     cluster.await(
         "only what the user created beside Git and what the Cluster owned left in "
             + cluster.namespace(),
         () -> {
+          Set<String> created = cluster.whatDeletingTheClusterMustLeave();
           Set<String> all = cluster.everythingInTheNamespace();
           left.clear();
           left.addAll(all);
