@@ -20,10 +20,8 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.InstallConfigOverrides;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
 import io.openshiftagent.controlplane.release.ReleaseImage;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -41,11 +39,7 @@ class ClusterObjectsTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll

@@ -19,7 +19,6 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.machines.UpToDate;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.provider.reconcile.EventRecorder;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
@@ -42,11 +41,7 @@ class ControlPlaneMachinesTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll

@@ -3,6 +3,7 @@ package io.openshiftagent.controlplane;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
@@ -17,7 +18,10 @@ import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.capi.MachineStatus;
 import io.openshiftagent.controlplane.release.HubCaBundle;
 import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ReleaseRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -38,6 +42,18 @@ public final class Fixtures {
   /** The provider's environment: the release registry's CA as the hub's trusted CA bundle. */
   public static Map<String, String> providerEnvironment() {
     return Map.of(HubCaBundle.ENV, releases().caFile().toString());
+  }
+
+  /**
+   * The control-plane controller on {@code env}, started (installed clusters looked at every
+   * second, the tests' registry trusted), with the Metal3 templates' contract labels in place.
+   */
+  public static Operator startProvider(KubeApiServerEnvironment env) {
+    CrdInstaller.labelMetal3MachineContracts(env.client());
+    Operator operator =
+        ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1), providerEnvironment());
+    operator.start();
+    return operator;
   }
 
   /**

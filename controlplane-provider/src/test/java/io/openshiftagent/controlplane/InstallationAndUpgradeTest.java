@@ -17,12 +17,10 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.controlplane.release.ReleaseImage;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -52,11 +50,7 @@ class InstallationAndUpgradeTest {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
     workload = KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll

@@ -16,7 +16,6 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.testsupport.Crane;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.OciRegistry;
@@ -71,11 +70,7 @@ class ReleaseImageReconcileTest {
   static void start() throws Exception {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    operator = Fixtures.startProvider(env);
 
     // A disconnected site's mirror: its own CA and credentials, the public release copied in.
     mirrorCa = TestPki.newCertificateAuthority("mirror");

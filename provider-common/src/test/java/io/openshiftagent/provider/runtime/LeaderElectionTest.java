@@ -52,11 +52,9 @@ class LeaderElectionTest {
   void aPartitionedLeaderGivesUpBeforeTheStandbyTakesItsLease(KubeApiServerEnvironment env)
       throws Exception {
     String namespace = env.createNamespace("election");
-    Config direct = Config.fromKubeconfig(env.kubeConfigYaml());
-    URI api = URI.create(direct.getMasterUrl());
+    URI api = URI.create(Config.fromKubeconfig(env.kubeConfigYaml()).getMasterUrl());
     try (PartitionProxy link = PartitionProxy.start(api.getPort())) {
-      Config throughLink = Config.fromKubeconfig(env.kubeConfigYaml());
-      throughLink.setMasterUrl("https://" + api.getHost() + ":" + link.port());
+      Config throughLink = throughLink(env, api, link);
       try (Replica leader = new Replica(throughLink, namespace, "replica-a")) {
         await("replica-a leads", Duration.ofSeconds(30), () -> leader.ledAt.get() != null);
         try (Replica standby =
@@ -103,11 +101,9 @@ class LeaderElectionTest {
   void aLeaderKeepsItsLeaseWhileTheApiServerAnswersEachRequestInSeconds(
       KubeApiServerEnvironment env) throws Exception {
     String namespace = env.createNamespace("election-slow");
-    Config direct = Config.fromKubeconfig(env.kubeConfigYaml());
-    URI api = URI.create(direct.getMasterUrl());
+    URI api = URI.create(Config.fromKubeconfig(env.kubeConfigYaml()).getMasterUrl());
     try (PartitionProxy link = PartitionProxy.start(api.getPort())) {
-      Config throughLink = Config.fromKubeconfig(env.kubeConfigYaml());
-      throughLink.setMasterUrl("https://" + api.getHost() + ":" + link.port());
+      Config throughLink = throughLink(env, api, link);
       try (Replica leader = new Replica(throughLink, namespace, "replica-a")) {
         await("replica-a leads", Duration.ofSeconds(30), () -> leader.ledAt.get() != null);
         link.delayResponses(SLOW_ANSWERS);
@@ -145,5 +141,12 @@ class LeaderElectionTest {
       }
       Thread.sleep(50);
     }
+  }
+
+  /** The API server's client configuration, pointed at {@code link} in front of it. */
+  private static Config throughLink(KubeApiServerEnvironment env, URI api, PartitionProxy link) {
+    Config config = Config.fromKubeconfig(env.kubeConfigYaml());
+    config.setMasterUrl("https://" + api.getHost() + ":" + link.port());
+    return config;
   }
 }
