@@ -204,6 +204,47 @@ final class TestCluster {
         .patch(ssa, Serialization.asJson(apply));
   }
 
+  /**
+   * Plays a Cluster API controller: server-side applies {@code status} (conditions, nodeRef,
+   * nodeInfo...) of the Machine under {@code manager}, which owns exactly what it applies.
+   */
+  void applyMachineStatus(String machine, String manager, Map<String, Object> status) {
+    Map<String, Object> apply =
+        Map.of(
+            "apiVersion",
+            ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION,
+            "kind",
+            "Machine",
+            "metadata",
+            Map.of("name", machine, "namespace", ns),
+            "status",
+            status);
+    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
+    ssa.setFieldManager(manager);
+    ssa.setForce(true);
+    client
+        .resources(Machine.class)
+        .inNamespace(ns)
+        .withName(machine)
+        .subresource("status")
+        .patch(ssa, Serialization.asJson(apply));
+  }
+
+  /** A condition as Cluster API writes it. */
+  static Map<String, Object> condition(String type, boolean status, String reason) {
+    return Map.of(
+        "type",
+        type,
+        "status",
+        status ? "True" : "False",
+        "reason",
+        reason,
+        "message",
+        "",
+        "lastTransitionTime",
+        Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+  }
+
   private static Map<String, Object> condition(String type) {
     return Map.of(
         "type",

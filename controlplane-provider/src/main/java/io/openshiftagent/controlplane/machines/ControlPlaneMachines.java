@@ -43,14 +43,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class ControlPlaneMachines {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneMachines.class);
+  static final String MACHINE_DELETION_HELD = "MachineDeletionHeld";
 
   private final MachineWrites writes;
   private final EventRecorder events;
+  private final WarningsOnChange warnings;
   private final Clock clock;
 
   public ControlPlaneMachines(MachineWrites writes, EventRecorder events, Clock clock) {
     this.writes = writes;
     this.events = events;
+    this.warnings = new WarningsOnChange(events);
     this.clock = clock;
   }
 
@@ -81,6 +84,7 @@ public final class ControlPlaneMachines {
             scope,
             status,
             events,
+            warnings,
             lifecycle.installed() && desired >= MachineScaling.MIN_HIGHLY_AVAILABLE);
     if (etcd.active()
         && (lifecycle.lookDue() || !deleting.isEmpty() || machines.size() != desired)) {
@@ -243,13 +247,14 @@ public final class ControlPlaneMachines {
         scope.machines().size() <= 1 ? Optional.empty() : etcd.whyNotRemovable(machine);
     if (hold.isPresent()) {
       LOG.info("holding the host of deleted Machine {}: {}", Metadata.name(machine), hold.get());
-      events.warning(
+      warnings.warn(
           scope.cp(),
-          "MachineDeletionHeld",
+          MACHINE_DELETION_HELD,
           "EtcdMemberReplacement",
           "Holding the host of deleted Machine " + Metadata.name(machine) + ": " + hold.get());
       return;
     }
+    warnings.clear(scope.cp(), MACHINE_DELETION_HELD);
     writes.releaseHook(machine);
   }
 

@@ -29,19 +29,26 @@ import org.slf4j.LoggerFactory;
  */
 final class EtcdGuard {
   private static final Logger LOG = LoggerFactory.getLogger(EtcdGuard.class);
+  private static final String REMOVAL_FAILED = "EtcdMemberRemovalFailed";
 
   private final ControlPlaneScope scope;
   private final ControlPlaneStatus status;
   private final EventRecorder events;
+  private final WarningsOnChange warnings;
   private final boolean active;
   private Optional<EtcdReport> report;
   private String unreadable;
 
   EtcdGuard(
-      ControlPlaneScope scope, ControlPlaneStatus status, EventRecorder events, boolean active) {
+      ControlPlaneScope scope,
+      ControlPlaneStatus status,
+      EventRecorder events,
+      WarningsOnChange warnings,
+      boolean active) {
     this.scope = scope;
     this.status = status;
     this.events = events;
+    this.warnings = warnings;
     this.active = active;
   }
 
@@ -134,6 +141,7 @@ final class EtcdGuard {
   private boolean remove(EtcdMembers members, String member) {
     try {
       boolean listed = members.remove(member);
+      warnings.clear(scope.cp(), REMOVAL_FAILED);
       events.normal(
           scope.cp(),
           "EtcdMemberRemoved",
@@ -144,9 +152,9 @@ final class EtcdGuard {
       return true;
     } catch (RuntimeException e) {
       LOG.warn("cannot remove the etcd member of departed Node {}: {}", member, e.getMessage());
-      events.warning(
+      warnings.warn(
           scope.cp(),
-          "EtcdMemberRemovalFailed",
+          REMOVAL_FAILED,
           "EtcdMemberReplacement",
           "Cannot remove etcd member " + member + " yet: " + e.getMessage());
       return false;

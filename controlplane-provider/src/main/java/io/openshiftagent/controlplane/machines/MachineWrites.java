@@ -297,10 +297,11 @@ public final class MachineWrites {
   void remediate(OpenshiftAssistedControlPlane cp, Machine machine) {
     LOG.info(
         "remediating {}: deleting unhealthy Machine {}", Metadata.name(cp), Metadata.name(machine));
-    delete(cp, machine);
+    // The condition first: without Cluster API's finalizer the Machine is gone once deleted.
     ownerRemediated(
         machine,
         ConditionUpdate.isFalse(OWNER_REMEDIATED, MACHINE_BEING_DELETED, "Machine is deleting"));
+    delete(cp, machine);
     events.normal(
         cp,
         "MachineRemediated",
