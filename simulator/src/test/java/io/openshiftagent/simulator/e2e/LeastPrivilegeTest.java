@@ -68,6 +68,14 @@ class LeastPrivilegeTest {
                       "infrastructure.cluster.x-k8s.io * delete",
                       "the same rollback for the cloned infrastructure machine"),
                   Map.entry(
+                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigs patch",
+                      "a change of the control plane's or its machine template's labels and"
+                          + " annotations, propagated in place"),
+                  Map.entry(
+                      "infrastructure.cluster.x-k8s.io * patch",
+                      "a change of the machine template's labels and annotations, propagated in"
+                          + " place"),
+                  Map.entry(
                       "cluster.x-k8s.io machines get",
                       "orphan configs and infrastructure machines"),
                   Map.entry(
