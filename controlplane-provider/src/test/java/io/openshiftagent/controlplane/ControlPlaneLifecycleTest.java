@@ -18,7 +18,6 @@ import io.openshiftagent.api.common.ObjectMetaTemplate;
 import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.RemediationSpec;
-import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.etcd.EtcdMembers;
 import io.openshiftagent.controlplane.machines.RemediationData;
@@ -27,10 +26,8 @@ import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -383,7 +380,7 @@ class ControlPlaneLifecycleTest {
     }
     clusterOperator(workload.client());
     c.setInstallerState("cp", "installed", "Cluster is installed");
-    publishAdminKubeconfig(c, workload);
+    c.publishAdminKubeconfig("cp", workload);
     eventually(
         () ->
             assertThat(
@@ -526,31 +523,6 @@ class ControlPlaneLifecycleTest {
     Map<String, Object> c = new LinkedHashMap<>(condition(type, status, reason));
     c.put("message", message);
     return c;
-  }
-
-  /** Plays assisted-service: the admin kubeconfig Secret and the install's cluster metadata. */
-  private static void publishAdminKubeconfig(TestCluster c, KubeApiServerEnvironment workload) {
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("cp-admin-kubeconfig")
-                .withNamespace(c.ns)
-                .endMetadata()
-                .addToData(
-                    "kubeconfig",
-                    Base64.getEncoder()
-                        .encodeToString(workload.kubeConfigYaml().getBytes(StandardCharsets.UTF_8)))
-                .build())
-        .create();
-    client
-        .resources(AgentClusterInstall.class)
-        .inNamespace(c.ns)
-        .withName("cp")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"clusterMetadata\":{\"clusterID\":\"id\",\"infraID\":\"infra\","
-                + "\"adminKubeconfigSecretRef\":{\"name\":\"cp-admin-kubeconfig\"}}}}");
   }
 
   @SuppressWarnings("unchecked")
