@@ -79,9 +79,6 @@ class LeastPrivilegeTest {
                       "cluster.x-k8s.io machines get",
                       "orphan configs and infrastructure machines"),
                   Map.entry(
-                      "cluster.x-k8s.io machines patch",
-                      "a change of the control plane's Machine deletion timeouts"),
-                  Map.entry(
                       "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
                   Map.entry(
                       "hive.openshift.io clusterdeployments patch",
