@@ -27,6 +27,7 @@ import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -55,6 +56,7 @@ class ControlPlaneLifecycleTest {
   private static KubeApiServerEnvironment env;
   private static KubeApiServerEnvironment remediationWorkload;
   private static KubeApiServerEnvironment etcdWorkload;
+  private static KubeApiServerEnvironment rollingWorkload;
 
   @BeforeAll
   static void start() {
@@ -63,8 +65,12 @@ class ControlPlaneLifecycleTest {
     CompletableFuture<KubeApiServerEnvironment> first =
         CompletableFuture.supplyAsync(
             () -> KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds())));
+    CompletableFuture<KubeApiServerEnvironment> second =
+        CompletableFuture.supplyAsync(
+            () -> KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds())));
     etcdWorkload = KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
     remediationWorkload = first.join();
+    rollingWorkload = second.join();
     CrdInstaller.labelMetal3MachineContracts(client);
     operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
     operator.start();
@@ -350,6 +356,67 @@ class ControlPlaneLifecycleTest {
           assertThat(overrides(e))
               .doesNotContainKey("useUnsupportedUnsafeNonHANonProductionUnstableEtcd");
         });
+    assertThat(c.controlPlane("cp").get().getStatus().versions)
+        .containsExactly(new StatusVersion("v1.33.5", 3));
+  }
+
+  @Test
+  void aRollingUpdateReplacesEveryMachineOneByOneWhileTheClusterStaysAvailable() {
+    KubernetesClient wc = rollingWorkload.client();
+    TestCluster c = cluster("rolling");
+    List<Machine> old = installed(c, Fixtures.controlPlane(c.ns, "cp", 3), rollingWorkload, 3);
+    etcd(wc, "3 members are available");
+    Map<String, String> nodes = new LinkedHashMap<>();
+    for (int i = 0; i < old.size(); i++) {
+      nodes.put(name(old.get(i)), "node-" + i);
+    }
+    String after =
+        Instant.now().plusSeconds(2).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"rollout\":{\"after\":\""
+                + after
+                + "\",\"strategy\":{\"type\":\"RollingUpdate\"}}}}");
+
+    for (int step = 0; step < old.size(); step++) {
+      // maxSurge 1: a Machine made from the current spec first...
+      eventually(() -> assertThat(c.machines()).hasSize(4));
+      Machine added =
+          c.machines().stream().filter(m -> !nodes.containsKey(name(m))).findFirst().orElseThrow();
+      eventually(
+          () ->
+              assertThat(c.condition("cp", "RollingOut").orElseThrow().getStatus())
+                  .isEqualTo("True"));
+      String node = "node-" + (old.size() + step);
+      nodes.put(name(added), node);
+      wc.nodes()
+          .resource(
+              new NodeBuilder()
+                  .withMetadata(new ObjectMetaBuilder().withName(node).build())
+                  .build())
+          .create();
+      playMachine(c, added, node, "v1.33.5", true);
+      etcd(wc, "4 members are available");
+      // ...then one out-of-date Machine goes, while 4 of 4 members are healthy.
+      eventually(() -> assertThat(c.machines()).hasSize(3));
+      Set<String> left = names(c.machines());
+      String gone =
+          nodes.keySet().stream()
+              .filter(n -> !left.contains(n) && !n.equals(name(added)))
+              .findFirst()
+              .orElseThrow();
+      assertThat(names(old)).contains(gone);
+      // The etcd operator's report once the departed host's member is removed.
+      wc.nodes().withName(nodes.remove(gone)).delete();
+      etcd(wc, "3 members are available");
+      assertThat(c.condition("cp", "Available").orElseThrow().getStatus())
+          .as("Available throughout")
+          .isEqualTo("True");
+    }
+    assertThat(names(c.machines())).doesNotContainAnyElementsOf(names(old));
+    c.awaitCondition("cp", "RollingOut", "NotRollingOut");
+    c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
     assertThat(c.controlPlane("cp").get().getStatus().versions)
         .containsExactly(new StatusVersion("v1.33.5", 3));
   }
