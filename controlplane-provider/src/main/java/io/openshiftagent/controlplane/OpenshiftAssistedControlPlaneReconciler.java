@@ -25,6 +25,7 @@ import io.openshiftagent.controlplane.cluster.Kubeconfig;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.machines.Lifecycle;
 import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.status.Availability;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
@@ -117,7 +118,7 @@ public class OpenshiftAssistedControlPlaneReconciler
             caches::created,
             deletions,
             machineCreators);
-    machines = new ControlPlaneMachines(machineWrites);
+    machines = new ControlPlaneMachines(machineWrites, events, clock);
     upgrades = Upgrades.connecting(events);
     cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions, NAME);
     return caches.eventSources(context);
@@ -135,14 +136,21 @@ public class OpenshiftAssistedControlPlaneReconciler
       return UpdateControl.patchStatus(status.toPatch(false));
     }
 
-    ControlPlaneScope scope =
+    try (ControlPlaneScope scope =
         caches.observe(
             cp,
             cluster.get(),
             context,
             client,
             infrastructure,
-            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)));
+            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
+      return reconcile(scope, status);
+    }
+  }
+
+  private UpdateControl<OpenshiftAssistedControlPlane> reconcile(
+      ControlPlaneScope scope, ControlPlaneStatus status) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
     clusterObjects.reconcile(scope, status);
     boolean workloadLookDue = workloadLooks.due(cp);
     // Once published, the kubeconfig is refreshed when the installed cluster is looked at, not at
@@ -151,7 +159,7 @@ public class OpenshiftAssistedControlPlaneReconciler
         !status.initialized() || workloadLookDue
             ? kubeconfig.publish(scope, status)
             : Optional.empty();
-    machines.reconcile(scope, status);
+    machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     if (status.initialized() && workloadLookDue) {
       upgrades.reconcile(scope, status, published.isPresent() ? published : Kubeconfig.read(scope));
       workloadLooks.looked(cp);

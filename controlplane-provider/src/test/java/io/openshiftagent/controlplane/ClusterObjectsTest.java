@@ -323,12 +323,11 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
     assertThat(c.clusterInstall("cp")).isNull();
 
+    // A merge patch, as a user's edit: a read-modify-write could meet the operator's status write.
     c.controlPlane("cp")
-        .edit(
-            stored -> {
-              stored.getSpec().config.networkType = "OVNKubernetes";
-              return stored;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"networkType\":\"OVNKubernetes\"}}}");
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
     assertThat(c.clusterInstall("cp").getSpec().networking.networkType).isEqualTo("OVNKubernetes");
   }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -22,8 +23,11 @@ import io.openshiftagent.api.external.capi.ClusterSpec;
 import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -204,18 +208,79 @@ final class TestCluster {
         .patch(ssa, Serialization.asJson(apply));
   }
 
-  private static Map<String, Object> condition(String type) {
+  /**
+   * Plays a Cluster API controller: server-side applies {@code status} (conditions, nodeRef,
+   * nodeInfo...) of the Machine under {@code manager}, which owns exactly what it applies.
+   */
+  void applyMachineStatus(String machine, String manager, Map<String, Object> status) {
+    Map<String, Object> apply =
+        Map.of(
+            "apiVersion",
+            ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION,
+            "kind",
+            "Machine",
+            "metadata",
+            Map.of("name", machine, "namespace", ns),
+            "status",
+            status);
+    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
+    ssa.setFieldManager(manager);
+    ssa.setForce(true);
+    client
+        .resources(Machine.class)
+        .inNamespace(ns)
+        .withName(machine)
+        .subresource("status")
+        .patch(ssa, Serialization.asJson(apply));
+  }
+
+  /** A condition as Cluster API writes it. */
+  static Map<String, Object> condition(String type, boolean status, String reason) {
     return Map.of(
         "type",
         type,
         "status",
-        "True",
+        status ? "True" : "False",
         "reason",
-        type,
+        reason,
         "message",
         "",
         "lastTransitionTime",
         Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+  }
+
+  private static Map<String, Object> condition(String type) {
+    return condition(type, true, type);
+  }
+
+  /**
+   * Plays assisted-service once the installation is done: the admin kubeconfig Secret of the
+   * installed cluster ({@code workload}) and the install's cluster metadata naming it.
+   */
+  void publishAdminKubeconfig(String cpName, KubeApiServerEnvironment workload) {
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(cpName + "-admin-kubeconfig")
+                .withNamespace(ns)
+                .endMetadata()
+                .addToData(
+                    "kubeconfig",
+                    Base64.getEncoder()
+                        .encodeToString(workload.kubeConfigYaml().getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .create();
+    client
+        .resources(AgentClusterInstall.class)
+        .inNamespace(ns)
+        .withName(cpName)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"clusterMetadata\":{\"clusterID\":\"id\",\"infraID\":\"infra\","
+                + "\"adminKubeconfigSecretRef\":{\"name\":\""
+                + cpName
+                + "-admin-kubeconfig\"}}}}");
   }
 
   static void await(String what, java.util.function.Supplier<Boolean> condition) {

@@ -35,6 +35,8 @@ public final class ControlPlaneStatus {
     status.version = stored.version;
     status.distributionVersion = stored.distributionVersion;
     status.observedGeneration = stored.observedGeneration;
+    status.versions = stored.versions;
+    status.lastRemediation = stored.lastRemediation;
   }
 
   public ControlPlaneStatus set(ConditionUpdate update) {
