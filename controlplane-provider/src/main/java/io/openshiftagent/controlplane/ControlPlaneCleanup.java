@@ -65,6 +65,7 @@ final class ControlPlaneCleanup {
       owned.stream()
           .filter(m -> !Metadata.isDeleting(m) && !deleted.contains(m.getMetadata().getUid()))
           .forEach(m -> machines.delete(cp, m));
+      machines.releaseHooks(owned);
       markDeleting(
           client,
           cp,

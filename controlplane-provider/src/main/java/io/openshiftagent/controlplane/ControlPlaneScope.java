@@ -16,7 +16,11 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.cluster.Kubeconfig;
+import io.openshiftagent.controlplane.etcd.EtcdReads;
+import io.openshiftagent.controlplane.etcd.EtcdReport;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.workload.WorkloadClients;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.ArrayList;
@@ -36,7 +40,7 @@ import java.util.function.Supplier;
  * template and machines, the ClusterImageSet, ConfigMaps and Secrets (the pull secret, the
  * mirrors). Each of those is read at most once per reconcile.
  */
-public final class ControlPlaneScope {
+public final class ControlPlaneScope implements AutoCloseable {
   private final KubernetesClient client;
   private final InfrastructureTemplates infrastructure;
   private final OpenshiftAssistedControlPlane cp;
@@ -50,6 +54,9 @@ public final class ControlPlaneScope {
   private final Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
   private final Map<String, Optional<?>> reads = new HashMap<>();
+  private KubernetesClient workload;
+  private EtcdReport etcdReport;
+  private Set<String> workloadNodes;
 
   /**
    * @param deletionsUnseen UIDs of Machines this process deleted whose deletion the cache does not
@@ -271,6 +278,50 @@ public final class ControlPlaneScope {
   public Optional<Secret> secret(String name) {
     return read(
         "Secret/" + name, () -> client.secrets().inNamespace(namespace()).withName(name).get());
+  }
+
+  // ---- the installed cluster, through the published kubeconfig, read once when asked ----
+
+  /**
+   * A client of the installed cluster (for the writes there too); throws when the kubeconfig is not
+   * published. Closed with the scope.
+   */
+  public KubernetesClient workload() {
+    if (workload == null) {
+      String kubeconfig =
+          Kubeconfig.read(this)
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Secret "
+                              + Names.kubeconfigSecret(clusterName())
+                              + " holds no kubeconfig of the installed cluster"));
+      workload = WorkloadClients.connect(kubeconfig);
+    }
+    return workload;
+  }
+
+  /** What the installed cluster's etcd operator reports; throws when it cannot be read. */
+  public EtcdReport etcdReport() {
+    if (etcdReport == null) {
+      etcdReport = EtcdReads.report(workload());
+    }
+    return etcdReport;
+  }
+
+  /** The names of the installed cluster's Nodes; throws when they cannot be read. */
+  public Set<String> workloadNodeNames() {
+    if (workloadNodes == null) {
+      workloadNodes = EtcdReads.nodeNames(workload());
+    }
+    return workloadNodes;
+  }
+
+  @Override
+  public void close() {
+    if (workload != null) {
+      workload.close();
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -25,6 +25,7 @@ import io.openshiftagent.controlplane.cluster.Kubeconfig;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.machines.Lifecycle;
 import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.release.HubCaBundle;
 import io.openshiftagent.controlplane.release.ReleaseImagePhase;
@@ -128,7 +129,7 @@ public class OpenshiftAssistedControlPlaneReconciler
             caches::created,
             deletions,
             machineCreators);
-    machines = new ControlPlaneMachines(machineWrites);
+    machines = new ControlPlaneMachines(machineWrites, events, clock);
     upgrades = Upgrades.connecting(events);
     cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions, NAME);
     return caches.eventSources(context);
@@ -146,14 +147,21 @@ public class OpenshiftAssistedControlPlaneReconciler
       return UpdateControl.patchStatus(status.toPatch(false));
     }
 
-    ControlPlaneScope scope =
+    try (ControlPlaneScope scope =
         caches.observe(
             cp,
             cluster.get(),
             context,
             client,
             infrastructure,
-            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)));
+            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
+      return reconcile(scope, status);
+    }
+  }
+
+  private UpdateControl<OpenshiftAssistedControlPlane> reconcile(
+      ControlPlaneScope scope, ControlPlaneStatus status) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
     ReleaseImageResolution.Outcome release = releaseImage.reconcile(scope, status);
     clusterObjects.reconcile(scope, status, release);
     // A release just resolved may be the upgrade the last look could not request yet.
@@ -166,7 +174,7 @@ public class OpenshiftAssistedControlPlaneReconciler
         !status.initialized() || workloadLookDue
             ? kubeconfig.publish(scope, status)
             : Optional.empty();
-    machines.reconcile(scope, status);
+    machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     if (status.initialized() && workloadLookDue) {
       upgrades.reconcile(
           scope, status, published.isPresent() ? published : Kubeconfig.read(scope), release);

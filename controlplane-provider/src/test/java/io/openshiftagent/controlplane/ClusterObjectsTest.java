@@ -344,6 +344,7 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
     assertThat(c.clusterInstall("cp")).isNull();
 
+    // A merge patch, as a user's edit: a read-modify-write could meet the operator's status write.
     c.controlPlane("cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),

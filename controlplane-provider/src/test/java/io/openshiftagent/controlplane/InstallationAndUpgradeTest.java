@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -15,7 +14,6 @@ import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
-import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
@@ -71,31 +69,6 @@ class InstallationAndUpgradeTest {
     return c;
   }
 
-  /** Plays assisted-service: the admin kubeconfig Secret and the install's cluster metadata. */
-  private void publishAdminKubeconfig(TestCluster c) {
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("cp-admin-kubeconfig")
-                .withNamespace(c.ns)
-                .endMetadata()
-                .addToData(
-                    "kubeconfig",
-                    Base64.getEncoder()
-                        .encodeToString(workload.kubeConfigYaml().getBytes(StandardCharsets.UTF_8)))
-                .build())
-        .create();
-    client
-        .resources(AgentClusterInstall.class)
-        .inNamespace(c.ns)
-        .withName("cp")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"clusterMetadata\":{\"clusterID\":\"id\",\"infraID\":\"infra\","
-                + "\"adminKubeconfigSecretRef\":{\"name\":\"cp-admin-kubeconfig\"}}}}");
-  }
-
   @Test
   @Order(1)
   void availableFollowsTheInstallerAndTheKubeconfigInitializesTheControlPlane() {
@@ -108,7 +81,7 @@ class InstallationAndUpgradeTest {
     assertThat(c.awaitCondition("cp", "Initialized", "WaitingForKubeconfig").getStatus())
         .isEqualTo("False");
 
-    publishAdminKubeconfig(c);
+    c.publishAdminKubeconfig("cp", workload);
     c.awaitCondition("cp", "KubeconfigAvailable", "KubeconfigAvailable");
     Secret kubeconfig = client.secrets().inNamespace(c.ns).withName(c.name + "-kubeconfig").get();
     assertThat(kubeconfig.getType()).isEqualTo("cluster.x-k8s.io/secret");
@@ -148,7 +121,7 @@ class InstallationAndUpgradeTest {
 
     TestCluster c = installedCluster("upgrade");
     c.setInstallerState("cp", "installed", "Cluster is installed");
-    publishAdminKubeconfig(c);
+    c.publishAdminKubeconfig("cp", workload);
     eventually(
         () -> {
           var status = c.controlPlane("cp").get().getStatus();

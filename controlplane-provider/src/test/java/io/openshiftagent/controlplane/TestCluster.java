@@ -32,6 +32,7 @@ import io.openshiftagent.api.external.capi.MachineReplicas;
 import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.capi.MachineTemplateSpec;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -314,18 +315,79 @@ final class TestCluster {
         .patch(ssa, Serialization.asJson(apply));
   }
 
-  private static Map<String, Object> condition(String type) {
+  /**
+   * Plays a Cluster API controller: server-side applies {@code status} (conditions, nodeRef,
+   * nodeInfo...) of the Machine under {@code manager}, which owns exactly what it applies.
+   */
+  void applyMachineStatus(String machine, String manager, Map<String, Object> status) {
+    Map<String, Object> apply =
+        Map.of(
+            "apiVersion",
+            ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION,
+            "kind",
+            "Machine",
+            "metadata",
+            Map.of("name", machine, "namespace", ns),
+            "status",
+            status);
+    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
+    ssa.setFieldManager(manager);
+    ssa.setForce(true);
+    client
+        .resources(Machine.class)
+        .inNamespace(ns)
+        .withName(machine)
+        .subresource("status")
+        .patch(ssa, Serialization.asJson(apply));
+  }
+
+  /** A condition as Cluster API writes it. */
+  static Map<String, Object> condition(String type, boolean status, String reason) {
     return Map.of(
         "type",
         type,
         "status",
-        "True",
+        status ? "True" : "False",
         "reason",
-        type,
+        reason,
         "message",
         "",
         "lastTransitionTime",
         Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+  }
+
+  private static Map<String, Object> condition(String type) {
+    return condition(type, true, type);
+  }
+
+  /**
+   * Plays assisted-service once the installation is done: the admin kubeconfig Secret of the
+   * installed cluster ({@code workload}) and the install's cluster metadata naming it.
+   */
+  void publishAdminKubeconfig(String cpName, KubeApiServerEnvironment workload) {
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(cpName + "-admin-kubeconfig")
+                .withNamespace(ns)
+                .endMetadata()
+                .addToData(
+                    "kubeconfig",
+                    Base64.getEncoder()
+                        .encodeToString(workload.kubeConfigYaml().getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .create();
+    client
+        .resources(AgentClusterInstall.class)
+        .inNamespace(ns)
+        .withName(cpName)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"clusterMetadata\":{\"clusterID\":\"id\",\"infraID\":\"infra\","
+                + "\"adminKubeconfigSecretRef\":{\"name\":\""
+                + cpName
+                + "-admin-kubeconfig\"}}}}");
   }
 
   static void await(String what, java.util.function.Supplier<Boolean> condition) {

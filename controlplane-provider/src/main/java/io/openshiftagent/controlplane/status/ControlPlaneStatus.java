@@ -36,6 +36,8 @@ public final class ControlPlaneStatus {
     status.distributionVersion = stored.distributionVersion;
     status.releaseImage = stored.releaseImage;
     status.observedGeneration = stored.observedGeneration;
+    status.versions = stored.versions;
+    status.lastRemediation = stored.lastRemediation;
   }
 
   public ControlPlaneStatus set(ConditionUpdate update) {

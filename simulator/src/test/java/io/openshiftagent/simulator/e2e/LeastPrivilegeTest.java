@@ -68,11 +68,16 @@ class LeastPrivilegeTest {
                       "infrastructure.cluster.x-k8s.io * delete",
                       "the same rollback for the cloned infrastructure machine"),
                   Map.entry(
+                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigs patch",
+                      "a change of the control plane's or its machine template's labels and"
+                          + " annotations, propagated in place"),
+                  Map.entry(
+                      "infrastructure.cluster.x-k8s.io * patch",
+                      "a change of the machine template's labels and annotations, propagated in"
+                          + " place"),
+                  Map.entry(
                       "cluster.x-k8s.io machines get",
                       "orphan configs and infrastructure machines"),
-                  Map.entry(
-                      "cluster.x-k8s.io machines patch",
-                      "a change of the control plane's Machine deletion timeouts"),
                   Map.entry(
                       "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
                   Map.entry(
