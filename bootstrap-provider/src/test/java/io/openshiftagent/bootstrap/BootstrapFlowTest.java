@@ -66,10 +66,11 @@ class BootstrapFlowTest {
     BootstrapProvider.register(
         operator,
         client,
-        (discoveryIgnitionUrl, eventsUrl) -> {
+        (namespace, discoveryIgnitionUrl, eventsUrl) -> {
           downloads.add(discoveryIgnitionUrl);
           return DISCOVERY_IGNITION;
         },
+        BootMode.LIVE_ISO,
         "test",
         ControllerScope.EVERYTHING);
     operator.start();
