@@ -21,14 +21,16 @@ class DayOneWorkersTest {
   void withoutAVersionEveryDeploymentIsCreatedDuringTheInstallation() {
     cp.getSpec().version = null;
     assertThat(
-            DayOneWorkers.count(cp, List.of(deployment(2, null), deployment(1, null)), NO_TEMPLATE_ANNOTATIONS))
+            DayOneWorkers.count(
+                cp, List.of(deployment(2, null), deployment(1, null)), NO_TEMPLATE_ANNOTATIONS))
         .isEqualTo(3);
   }
 
   @Test
   void withAVersionClusterApiHoldsTheWorkersUntilTheControlPlaneReportsItsVersion() {
     cp.getSpec().version = "v1.33.0";
-    assertThat(DayOneWorkers.count(cp, List.of(deployment(2, null)), NO_TEMPLATE_ANNOTATIONS)).isZero();
+    assertThat(DayOneWorkers.count(cp, List.of(deployment(2, null)), NO_TEMPLATE_ANNOTATIONS))
+        .isZero();
   }
 
   @Test
@@ -67,7 +69,9 @@ class DayOneWorkersTest {
     cp.getSpec().version = null;
     MachineDeployment deleting = deployment(2, null);
     deleting.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
-    assertThat(DayOneWorkers.count(cp, List.of(deleting, deployment(1, null)), NO_TEMPLATE_ANNOTATIONS))
+    assertThat(
+            DayOneWorkers.count(
+                cp, List.of(deleting, deployment(1, null)), NO_TEMPLATE_ANNOTATIONS))
         .isEqualTo(1);
   }
 
