@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 ./hack/build-kube-binaries.sh
 ./hack/fetch-upstream-crds.sh
 ./hack/build-capi-manager.sh
+./hack/build-metal3.sh
 echo "[hack] building the providers' jars and the simulator" >&2
-mvn -B -q -ntp package -DskipTests -pl simulator -am \
+mvn -B -q -ntp package -DskipTests -DskipImages -pl simulator -am \
   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath
 cd simulator
 mkdir -p target/benchmark

@@ -13,6 +13,7 @@ import io.openshiftagent.bootstrap.BootstrapProvider;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.util.ArrayList;
@@ -23,11 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays the installed OpenShift clusters, each a real API server of its own ({@link
- * WorkloadClusters}): each host that finished installing joins its cluster as a Node (the labels
- * its Agent asked for; the provider ID CAPM3 gives it); the Cluster Version Operator reports the
- * installed release once the installation finalizes, and moves to the release of {@code
- * spec.desiredUpdate} when that changes (history entry Partial, the kubelets of every Node updated
- * in place, then Completed).
+ * WorkloadClusters}): each host that finished installing joins its cluster as a Node with the
+ * labels its Agent asked for (among them {@code metal3.io/uuid}, by which the real CAPM3 finds the
+ * Node and gives it its provider ID); the Cluster Version Operator reports the installed release
+ * once the installation finalizes, and moves to the release of {@code spec.desiredUpdate} when that
+ * changes (history entry Partial, the kubelets of every Node updated in place, then Completed).
  */
 final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;
@@ -100,9 +99,6 @@ final class InstalledCluster extends Actor {
     Node node =
         new NodeBuilder()
             .withMetadata(new ObjectMetaBuilder().withName(nodeName).withLabels(labels).build())
-            .withNewSpec()
-            .withProviderID(providerId(agent))
-            .endSpec()
             .build();
     if (existing == null) {
       workload.nodes().resource(node).create();
@@ -166,24 +162,6 @@ final class InstalledCluster extends Actor {
             PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", status)));
     joined.add(agent.getMetadata().getUid());
     log.info("Node {} joined the installed cluster", nodeName);
-  }
-
-  /**
-   * What CAPM3 sets on the Node it finds by the {@code metal3.io/uuid} label: the provider ID of
-   * the Metal3Machine that consumed that BareMetalHost.
-   */
-  private String providerId(GenericKubernetesResource agent) {
-    String hostUid =
-        Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
-    return cachedIn(ApiVersions.METAL3, "BareMetalHost", namespace(agent)).stream()
-        .filter(h -> h.getMetadata().getUid().equals(hostUid))
-        .filter(h -> Fields.string(h, "spec", "consumerRef", "name") != null)
-        .map(
-            h ->
-                Metal3.providerId(
-                    namespace(h), name(h), Fields.string(h, "spec", "consumerRef", "name")))
-        .findFirst()
-        .orElse(null);
   }
 
   private void reportVersion(GenericKubernetesResource install) {

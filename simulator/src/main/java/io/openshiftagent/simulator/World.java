@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
@@ -23,8 +24,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs), the real Cluster
- * API core manager, our two providers started from their runnable jars, the simulated Metal3, hosts
- * and assisted-service, and the installed clusters (real kube-apiservers).
+ * API core manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), our two
+ * providers started from their runnable jars, the simulated hosts and assisted-service, and the
+ * installed clusters (real kube-apiservers with simulated contents). Each external process is a
+ * {@link WorldProcess} it starts and stops; whatever ends the JVM short of SIGKILL, every process
+ * it started is stopped ({@link ChildProcesses}).
+ *
+ * <p>Over 350 lines: the one entry point of the world for the tests, the demo and the benchmark
+ * (how it is built, each part's handle, the providers' replicas and ServiceAccounts).
  */
 public final class World implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(World.class);
@@ -107,7 +114,9 @@ public final class World implements AutoCloseable {
   private final Options options;
   private final KubeApiServerEnvironment hub;
   private final WorkloadClusters workloads;
-  private final CapiManager capi;
+  private final UpstreamManager capi;
+  private UpstreamManager capm3;
+  private final Map<String, UpstreamManager> bareMetalOperators = new LinkedHashMap<>();
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
       new EnumMap<>(ProviderJar.class);
@@ -118,7 +127,10 @@ public final class World implements AutoCloseable {
   private AssistedService assistedService;
 
   private World(
-      Options options, KubeApiServerEnvironment hub, WorkloadClusters workloads, CapiManager capi) {
+      Options options,
+      KubeApiServerEnvironment hub,
+      WorkloadClusters workloads,
+      UpstreamManager capi) {
     this.options = options;
     this.hub = hub;
     this.workloads = workloads;
@@ -133,15 +145,17 @@ public final class World implements AutoCloseable {
   /** Starts everything and returns once it runs. */
   public static World start(Options options) throws Exception {
     long started = System.nanoTime();
+    ChildProcesses.stopAllWhenTheJvmExits();
     KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     try {
-      CapiManager capi =
-          CapiManager.start(hub.kubeConfigYaml(), hub.newClient(), options.workDir());
+      UpstreamManager capi =
+          CapiManager.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
       world = new World(options, hub, workloads, capi);
       world.running.push(workloads);
       world.running.push(capi);
+      world.startMetal3();
       world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
@@ -157,13 +171,48 @@ public final class World implements AutoCloseable {
     return world;
   }
 
+  /**
+   * CAPM3, as a management cluster runs it, and the baremetal-operator's CRDs; an operator starts
+   * for each namespace of hosts ({@link #startBareMetalOperator}).
+   */
+  private void startMetal3() {
+    capm3 = Capm3.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
+    running.push(capm3);
+    BareMetalOperator.installCrds(hub.client());
+  }
+
+  /**
+   * The baremetal-operator of a namespace, started (once) before hosts are enrolled there, as a
+   * Metal3 user runs it before creating BareMetalHosts: one per namespace ({@link
+   * BareMetalOperator}).
+   */
+  public synchronized WorldProcess startBareMetalOperator(String namespace) {
+    return bareMetalOperators
+        .computeIfAbsent(
+            namespace,
+            ns -> {
+              UpstreamManager operator =
+                  BareMetalOperator.start(
+                      hub.client(), hub.kubeConfigYaml(), options.workDir(), ns);
+              running.push(operator);
+              return operator;
+            })
+        .process();
+  }
+
+  /**
+   * What needs hardware or OpenShift: the hosts, what they run once booted (the seam a real
+   * discovery agent can take: {@link HostBoots}), assisted-service and the installed clusters.
+   */
   private void startSimulation() {
     assistedService =
         new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
+    SimulatedDiscoveryAgent discoveryAgent =
+        new SimulatedDiscoveryAgent(hub.newClient(SIMULATOR_USER_AGENT));
     for (Actor actor :
         List.of(
-            new Metal3(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
-            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
+            discoveryAgent,
+            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), discoveryAgent),
             assistedService,
             new InstalledCluster(
                 hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()))) {
@@ -329,8 +378,26 @@ public final class World implements AutoCloseable {
     return workloads.mode();
   }
 
-  public Path capiManagerLog() {
-    return capi.log();
+  /**
+   * The real upstream managers this world runs: Cluster API, CAPM3, the baremetal-operator of each
+   * namespace of hosts.
+   */
+  public synchronized List<WorldProcess> upstreamManagers() {
+    List<WorldProcess> managers = new ArrayList<>(List.of(capi.process(), capm3.process()));
+    bareMetalOperators.values().forEach(operator -> managers.add(operator.process()));
+    return managers;
+  }
+
+  /** The real CAPM3 manager (kill and restart it: fault tests). */
+  public WorldProcess capm3() {
+    return capm3.process();
+  }
+
+  /** The baremetal-operator of a namespace of hosts (kill and restart it: fault tests). */
+  public synchronized WorldProcess bareMetalOperator(String namespace) {
+    return Optional.ofNullable(bareMetalOperators.get(namespace))
+        .map(UpstreamManager::process)
+        .orElseThrow(() -> new IllegalStateException("no baremetal-operator in " + namespace));
   }
 
   /** A provider's (first) process: its pid, its log, its probes. */
@@ -366,6 +433,14 @@ public final class World implements AutoCloseable {
     return Map.copyOf(readyAfter);
   }
 
+  /**
+   * A provider's (first) process as the fault tests kill and restart it, like the upstream managers
+   * ({@link #upstreamManagers()}).
+   */
+  public WorldProcess process(ProviderJar jar) {
+    return new ProviderWorldProcess(this, jar);
+  }
+
   /** SIGKILL: the provider stops at once, mid-reconcile, as a node failure or OOM kill does. */
   public void killProvider(ProviderJar jar) throws InterruptedException {
     provider(jar).kill();
@@ -388,7 +463,7 @@ public final class World implements AutoCloseable {
 
   /** Stops everything this world started, last started first; the shared hub keeps running. */
   @Override
-  public void close() {
+  public synchronized void close() {
     while (!running.isEmpty()) {
       try {
         running.pop().close();

@@ -63,6 +63,11 @@ public final class TestPki {
     return caCertificate;
   }
 
+  /** The CA's private key (EC P-256): for a test service that signs tokens as this CA. */
+  public java.security.PrivateKey caPrivateKey() {
+    return caKeys.getPrivate();
+  }
+
   public String caPem() throws Exception {
     return pem(caCertificate);
   }

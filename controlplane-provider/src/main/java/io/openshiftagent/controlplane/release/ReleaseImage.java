@@ -5,9 +5,9 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.Map;
 
 /**
- * The release image of an OpenShift or OKD version, by tag. Digests are never resolved here: the
- * hub may have no route to the registry, and assisted-service and the Cluster Version Operator
- * resolve tags themselves.
+ * The release image of an OpenShift or OKD version, as requested: by tag, or the digest the user
+ * pinned. {@link ReleaseImageResolution} turns a tag into the digest written
+ * (docs/release-images.md).
  */
 public final class ReleaseImage {
   /** Annotation on the control plane: the repository to take release images from. */
@@ -37,6 +37,9 @@ public final class ReleaseImage {
   public static String pullSpec(
       OpenShiftVersion version, String cpuArchitecture, String repositoryOverride) {
     String override = repositoryOverride == null ? "" : repositoryOverride.trim();
+    if (override.contains("@sha256:")) {
+      return override; // the user pinned the release by digest
+    }
     if (version.isOkd()) {
       // OKD release images are multi-architecture manifests tagged with the bare version.
       return (override.isEmpty() ? OKD_REPOSITORY : override) + ":" + version;
@@ -45,6 +48,20 @@ public final class ReleaseImage {
         RELEASE_ARCHITECTURES.getOrDefault(
             cpuArchitecture == null ? "x86_64" : cpuArchitecture, "multi");
     return (override.isEmpty() ? OCP_REPOSITORY : override) + ":" + version + "-" + arch;
+  }
+
+  /**
+   * The release architecture of hosts with these {@code cpuArchitecture}s (either spelling; unset
+   * ones are x86_64): theirs when they agree, else {@code multi}, whose release holds them all.
+   */
+  public static String architecture(java.util.Collection<String> cpuArchitectures) {
+    java.util.Set<String> distinct = new java.util.TreeSet<>();
+    for (String arch : cpuArchitectures) {
+      distinct.add(RELEASE_ARCHITECTURES.getOrDefault(arch == null ? "x86_64" : arch, arch));
+    }
+    return distinct.isEmpty()
+        ? "x86_64"
+        : distinct.size() == 1 ? distinct.iterator().next() : "multi";
   }
 
   /** Whether the repository is one of the default public ones (no override, or an equal one). */

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The life of one installed HA cluster after day 1, step by step (each step starts from where the
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * resume, and deletion leaving nothing behind. One cluster for all steps: an installation costs
  * about 35 s.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DayTwoOperationsTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
@@ -41,15 +44,19 @@ class DayTwoOperationsTest {
 
   private static ClusterScenario cluster;
 
-  /** The cluster-scoped objects before the cluster was applied. */
+  /**
+   * The cluster-scoped objects before the cluster was applied (but those of the namespaces of other
+   * classes running beside this one).
+   */
   private static Set<String> clusterScopedBefore;
 
   @BeforeAll
   static void installCluster() {
     cluster = world.scenario("e2e-day2", "test-multinode");
-    clusterScopedBefore = ApiObjects.list(cluster.hub(), false, null);
     // 3 control-plane hosts and 1 worker, and one spare host for the scale-ups.
     cluster.enrolHosts(5);
+    // After the namespace's baremetal-operator registered its webhooks: what the user set up.
+    clusterScopedBefore = cluster.clusterScopedObjectsButOtherNamespaces();
     cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "1"));
     cluster.awaitInstalled(4);
   }
@@ -225,9 +232,10 @@ class DayTwoOperationsTest {
     cluster.deleteCluster();
 
     cluster.await(
-        "the namespace to hold only what the user created and the Cluster did not own",
-        () -> cluster.everythingInTheNamespace().equals(cluster.createdAndNotOwnedByTheCluster()));
-    assertThat(ApiObjects.list(cluster.hub(), false, null)).isEqualTo(clusterScopedBefore);
+        "the namespace to hold only what the user created and the Cluster did not own (and what"
+            + " the baremetal-operator keeps for the user's hosts)",
+        () -> cluster.everythingInTheNamespace().equals(cluster.whatDeletingTheClusterMustLeave()));
+    assertThat(cluster.clusterScopedObjectsButOtherNamespaces()).isEqualTo(clusterScopedBefore);
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       assertThat(isFree(host)).as("host " + name(host) + " released").isTrue();
     }

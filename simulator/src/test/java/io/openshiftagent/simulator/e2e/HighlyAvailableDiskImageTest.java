@@ -11,6 +11,8 @@ import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end in the DiskImage boot mode: the bootstrap provider downloads each InfraEnv's discovery
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * data to the host as user data; the host boots it, and its discovery agent registers with the
  * InfraEnv named in the ignition.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableDiskImageTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * name, namespace) served at least one request, but the few in {@link #UNREACHED} that only paths
  * off this flow need: nothing else is granted that the providers do not use.
  */
+@ResourceLock(E2eWorld.WORLD)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
 
@@ -93,6 +95,7 @@ class LeastPrivilegeTest {
 
   @BeforeAll
   static void startWorld() throws Exception {
+    E2eWorld.stopSharedWorld();
     world =
         World.start(
             World.Options.of(

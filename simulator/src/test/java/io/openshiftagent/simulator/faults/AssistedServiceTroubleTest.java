@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * healthy again. In LiveISO mode assisted-service regenerates an InfraEnv's image under a new URL:
  * a host not yet provisioned boots the new one; a host already provisioned is left alone.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class AssistedServiceTroubleTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceTroubleTest.class);
 

@@ -64,6 +64,49 @@ public class OpenshiftAssistedControlPlaneStatus {
   @Min(1)
   public Long observedGeneration;
 
+  @JsonPropertyDescription(
+      "The release image handed to assisted-service (ClusterImageSet) and to the Cluster Version"
+          + " Operator (upgrades), resolved to a digest. Kept until the requested image changes or"
+          + " the annotation controlplane.cluster.x-k8s.io/resolve-release-image gets a new value.")
+  public ReleaseImage releaseImage;
+
+  /**
+   * A release image as resolved: what was asked for, the digest written, and where it came from.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class ReleaseImage {
+    @JsonPropertyDescription(
+        "The release image the spec asks for, by tag (e.g."
+            + " quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64), or the digest the user"
+            + " pinned through the repository override annotation.")
+    @Size(min = 1, max = 1024)
+    public String requested;
+
+    @JsonPropertyDescription(
+        "What the ClusterImageSet and upgrade requests name: <repository>@sha256:<digest> of the"
+            + " source repository (mirrors apply to it), or the tag when the annotation"
+            + " controlplane.cluster.x-k8s.io/release-image-reference is tag.")
+    @Size(min = 1, max = 1024)
+    public String image;
+
+    @JsonPropertyDescription(
+        "The registry or mirror whose answer gave the digest, as asked (e.g."
+            + " mirror.example:5000/ocp/release:4.20.0-x86_64); empty when nothing was asked.")
+    @Size(max = 1024)
+    public String resolvedFrom;
+
+    @JsonPropertyDescription("When the digest was looked up (RFC 3339).")
+    @Size(max = 64)
+    public String resolvedAt;
+
+    @JsonPropertyDescription(
+        "The value of the annotation controlplane.cluster.x-k8s.io/resolve-release-image this"
+            + " resolution answers: setting the annotation to another value looks the tag up again.")
+    @Size(max = 256)
+    public String resolveRequest;
+  }
+
   /** Initialization flags read by Cluster API core. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
