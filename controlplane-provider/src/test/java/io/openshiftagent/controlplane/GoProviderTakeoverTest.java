@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A control plane in the state the Go provider leaves an installed cluster (its finalizer and
  * conditions, its ClusterImageSet named after the control plane, configs without our hash), taken
- * over: nothing is made again, every Machine is up to date, and deleting it removes all, the Go
- * provider's ClusterImageSet included.
+ * over: nothing is made again, every Machine is up to date, an upgrade's release image goes into
+ * its ClusterImageSet, and deleting it removes all, the Go provider's ClusterImageSet included.
  */
 @WithKubeApiServer
 class GoProviderTakeoverTest {
@@ -204,6 +204,24 @@ class GoProviderTakeoverTest {
                   .getMetadata()
                   .getUid())
           .isEqualTo(config.getMetadata().getUid());
+
+      // An upgrade's release image goes into the set taken over, not into a new one.
+      c.controlPlane("cp")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"spec\":{\"distributionVersion\":\"4.20.1\"}}");
+      eventually(
+          () ->
+              assertThat(client.resources(ClusterImageSet.class).withName("cp").get().getSpec())
+                  .extracting(spec -> spec.releaseImage)
+                  .isEqualTo("quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64"));
+      assertThat(
+              client.resources(ClusterImageSet.class).withName("cp").get().getMetadata().getUid())
+          .isEqualTo(goImageSet.getMetadata().getUid());
+      assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNull();
+      assertThat(c.machines())
+          .extracting(m -> m.getMetadata().getUid())
+          .containsExactly(machine.getMetadata().getUid());
 
       // Deleted: nothing holds it, and the Go provider's ClusterImageSet goes too.
       client.resource(c.controlPlane("cp").get()).delete();

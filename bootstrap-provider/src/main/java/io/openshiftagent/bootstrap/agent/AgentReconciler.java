@@ -67,24 +67,21 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final AgentCaches caches = new AgentCaches();
 
   /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see AgentScope). */
-  private final Map<String, String> hostUids =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-              return size() > 10_000;
-            }
-          });
+  private final Map<String, String> hostUids = mostRecent();
 
   /** Host metadata by Agent UID and host, as {@link #hostUids}. */
-  private final Map<String, HostMetadata> hostMetadata =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, HostMetadata> eldest) {
-              return size() > 10_000;
-            }
-          });
+  private final Map<String, HostMetadata> hostMetadata = mostRecent();
+
+  /** A thread-safe map that keeps its 10,000 most recently added entries. */
+  private static <V> Map<String, V> mostRecent() {
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>() {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+            return size() > 10_000;
+          }
+        });
+  }
 
   /**
    * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk

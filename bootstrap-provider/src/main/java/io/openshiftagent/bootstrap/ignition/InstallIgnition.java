@@ -208,21 +208,8 @@ public final class InstallIgnition {
   private static ObjectNode unit(
       String name, String description, String ordering, String sentinel) {
     String script = name.equals(PRE_UNIT) ? PRE_SCRIPT : POST_SCRIPT;
-    ObjectNode unit = JsonDocuments.MAPPER.createObjectNode();
-    unit.put("name", name);
-    unit.put("enabled", true);
-    unit.put(
-        "contents",
-        "[Unit]\nDescription="
-            + description
-            + "\n"
-            + ordering
-            + "ConditionPathExists=!"
-            + sentinel
-            + "\n\n[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart="
-            + script
-            + "\n\n[Install]\nWantedBy=multi-user.target\n");
-    return unit;
+    return NodeRegistrationUnits.oneshot(
+        name, description, ordering + "ConditionPathExists=!" + sentinel + "\n", script);
   }
 
   private static ObjectNode read(String json) {

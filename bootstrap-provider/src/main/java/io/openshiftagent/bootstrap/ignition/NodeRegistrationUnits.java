@@ -82,7 +82,7 @@ public final class NodeRegistrationUnits {
     if (readsMetadata) {
       files.add(JsonDocuments.ignitionFile(CONFIGDRIVE_SCRIPT, MODE_0755, configdriveScript()));
       units.add(
-          unit(
+          oneshot(
               CONFIGDRIVE_UNIT,
               "Config drive metadata in " + METADATA_ENV,
               "After=ostree-finalize-staged.service\nBefore=" + REGISTRATION_UNIT + "\n",
@@ -92,7 +92,7 @@ public final class NodeRegistrationUnits {
         JsonDocuments.ignitionFile(
             REGISTRATION_SCRIPT, MODE_0755, registrationScript(name, labels, providerID, kubelet)));
     units.add(
-        unit(
+        oneshot(
             REGISTRATION_UNIT,
             "Node name, kubelet labels and provider ID of spec.nodeRegistration",
             (readsMetadata ? "Wants=" + CONFIGDRIVE_UNIT + "\n" : "")
@@ -199,7 +199,8 @@ public final class NodeRegistrationUnits {
     return IgnitionMerge.quote(text);
   }
 
-  private static ObjectNode unit(String name, String description, String ordering, String script) {
+  /** An enabled oneshot unit running {@code script}; {@code ordering} holds its [Unit] lines. */
+  static ObjectNode oneshot(String name, String description, String ordering, String script) {
     ObjectNode unit = JsonDocuments.MAPPER.createObjectNode();
     unit.put("name", name);
     unit.put("enabled", true);
