@@ -323,12 +323,12 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
     assertThat(c.clusterInstall("cp")).isNull();
 
+    // A merge patch, not an edit: the provider's status writes change the resourceVersion that an
+    // edit's patch is conditioned on (a 409 under load).
     c.controlPlane("cp")
-        .edit(
-            stored -> {
-              stored.getSpec().config.networkType = "OVNKubernetes";
-              return stored;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"networkType\":\"OVNKubernetes\"}}}");
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
     assertThat(c.clusterInstall("cp").getSpec().networking.networkType).isEqualTo("OVNKubernetes");
   }

@@ -37,10 +37,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A control plane in the state the Go provider leaves an installed cluster (its finalizer and
- * conditions, its ClusterImageSet named after the control plane, configs without our hash), taken
- * over: nothing is made again, every Machine is up to date, an upgrade's release image goes into
- * its ClusterImageSet, and deleting it removes all, the Go provider's ClusterImageSet included.
+ * A control plane in the state the Go provider leaves an installed OKD cluster (its finalizer and
+ * conditions, its ClusterImageSet named after the control plane, its placeholder pull secret,
+ * configs without our hash), taken over: nothing is made again, every Machine is up to date, an
+ * upgrade's release image goes into its ClusterImageSet, and deleting it removes all, the Go
+ * provider's ClusterImageSet included.
  */
 @WithKubeApiServer
 class GoProviderTakeoverTest {
@@ -59,6 +60,7 @@ class GoProviderTakeoverTest {
     cp.getSpec().machineTemplate.infrastructureRef =
         new ContractVersionedObjectReference(
             ExternalKinds.INFRASTRUCTURE_GROUP, "Metal3MachineTemplate", Fixtures.TEMPLATE);
+    cp.getSpec().config.pullSecretRef = null; // OKD, as the Go provider's SNO example
     cp.getMetadata().setFinalizers(List.of(GoProvider.CONTROL_PLANE_FINALIZER));
     cp = c.createControlPlane(cp);
     client
@@ -90,7 +92,7 @@ class GoProviderTakeoverTest {
     cd.setSpec(new ClusterDeploymentSpec());
     cd.getSpec().clusterName = c.name;
     cd.getSpec().baseDomain = "example.com";
-    cd.getSpec().pullSecretRef = new LocalObjectReference("pull-secret");
+    cd.getSpec().pullSecretRef = new LocalObjectReference(GoProvider.PLACEHOLDER_PULL_SECRET);
     cd.getSpec().platform = new ClusterDeploymentSpec.Platform();
     cd.getSpec().platform.agentBareMetal = new ClusterDeploymentSpec.AgentBareMetal();
     cd.getSpec().platform.agentBareMetal.agentSelector = new LabelSelector();
@@ -180,6 +182,13 @@ class GoProviderTakeoverTest {
           .extracting(io.fabric8.kubernetes.api.model.Condition::getType)
           .doesNotContain("KubernetesVersionAvailable", "MachinesCreated", "Ready");
       assertThat(taken.getStatus().upToDateReplicas).isEqualTo(1);
+      // Its ClusterDeployment, installed, keeps the Go provider's placeholder pull secret: that is
+      // no difference to report, and no placeholder of ours is made.
+      c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
+      assertThat(c.clusterDeployment("cp").getSpec().pullSecretRef.getName())
+          .isEqualTo(GoProvider.PLACEHOLDER_PULL_SECRET);
+      assertThat(client.secrets().inNamespace(c.ns).withName("cp-placeholder-pull-secret").get())
+          .isNull();
       assertThat(taken.getStatus().distributionVersion).isEqualTo("4.20.0");
       // Nothing made again: the same objects, no second ClusterImageSet, no second Machine.
       assertThat(c.machines())

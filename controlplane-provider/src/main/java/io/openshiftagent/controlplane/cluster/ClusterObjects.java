@@ -30,6 +30,7 @@ import io.openshiftagent.controlplane.Names;
 import io.openshiftagent.controlplane.release.OpenShiftVersion;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -248,7 +249,18 @@ public final class ClusterObjects {
     if (config.pullSecretRef != null) {
       return config.pullSecretRef.name;
     }
-    // No pull secret given (OKD): reference one of ours, without writing it into the user's spec.
+    // No pull secret given (OKD): reference one of ours, without writing it into the user's spec;
+    // a cluster the Go provider made keeps its placeholder, which an installed one cannot leave.
+    boolean goPlaceholder =
+        scope
+            .clusterDeployment()
+            .map(ClusterDeployment::getSpec)
+            .map(spec -> spec.pullSecretRef)
+            .filter(ref -> GoProvider.PLACEHOLDER_PULL_SECRET.equals(ref.getName()))
+            .isPresent();
+    if (goPlaceholder) {
+      return GoProvider.PLACEHOLDER_PULL_SECRET;
+    }
     String name = Names.placeholderPullSecret(scope.cp());
     Writes.create(client, PlaceholderPullSecret.build(ownedMetadata(scope, name)));
     return name;

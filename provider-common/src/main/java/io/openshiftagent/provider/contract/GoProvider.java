@@ -22,6 +22,12 @@ public final class GoProvider {
   public static final Set<String> CONTROL_PLANE_CONDITIONS =
       Set.of("KubernetesVersionAvailable", "MachinesCreated", "UpgradeAvailable", "Ready");
 
+  /**
+   * The placeholder pull secret of a cluster without one (OKD), one per namespace: its
+   * ClusterDeployment keeps referencing it once installed.
+   */
+  public static final String PLACEHOLDER_PULL_SECRET = "placeholder-pull-secret";
+
   private GoProvider() {}
 
   /**
