@@ -25,10 +25,11 @@ ARGOCD_VERSION="3.2.11"
 # The OCI registry (CNCF distribution) and the registry client (go-containerregistry's crane) the tests run.
 DISTRIBUTION_VERSION="3.1.2"
 CRANE_VERSION="0.22.1"
-# assisted-service and Hive have no usable semver tags for Go. These are the newest commits our module proxy
-# serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
+# assisted-service has no usable semver tags for Go. This is the newest commit our module proxy
+# serves (2025-04-30); newer ones answer 403 there. The tests' Hive CRDs are the ones assisted-service ships.
 ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
-HIVE_MODULE="github.com/openshift/hive@v0.0.0-20240904155057-b6cdaa9cb317"
+# The C library of nmstate (crates.io nmstate-clib), which assisted-service's nmstate Go binding links.
+NMSTATE_VERSION="2.2.62"
 # openshift/api has no Go tags either; this pseudo-version (listed in Hive's go.mod) is served by the proxy. The tests
 # install its ClusterVersion CRD in a second API server that plays the installed OpenShift cluster.
 OPENSHIFT_API_MODULE="github.com/openshift/api@v0.0.0-20240708071937-c9a91940bf0f"
@@ -41,6 +42,8 @@ declare -A PINNED_MODULE_SUMS=(
 KUBE_BIN_DIR="$KUBE_API_TEST_DIR/k8s/$K8S_VERSION-linux-amd64"
 TOOLS_BIN_DIR="$HACK_CACHE/bin"
 CRD_CACHE_DIR="$HACK_CACHE/crds"
+# The built service, keyed by its module version and libnmstate's.
+ASSISTED_SERVICE_DIR="$HACK_CACHE/assisted-service/${ASSISTED_SERVICE_MODULE#*@}-nmstate-$NMSTATE_VERSION"
 
 # Fail fast instead of trying GitHub, which this environment cannot reach.
 export GOPROXY="${GOPROXY:-https://proxy.golang.org}"

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -250,15 +251,18 @@ public final class ClusterScenario {
    * The hub's cluster-scoped objects ({@code apiVersion kind name}), less those of the other
    * namespaces' clusters, which other classes on the shared world create meanwhile: their
    * Namespaces, their baremetal-operators' webhook configurations, their ClusterImageSets ({@code
-   * <namespace>.<control plane>}).
+   * <namespace>.<control plane>}). Those classes create and delete their namespaces at any moment,
+   * so the other namespaces are those listed before or after the objects, or among them.
    */
   public Set<String> clusterScopedObjectsButOtherNamespaces() {
-    Set<String> others = new TreeSet<>();
-    hub.namespaces().list().getItems().stream()
-        .map(ClusterScenario::name)
+    Set<String> others = new TreeSet<>(otherNamespaces());
+    Set<String> objects = ApiObjects.list(hub, false, null);
+    others.addAll(otherNamespaces());
+    objects.stream()
+        .filter(o -> o.startsWith("v1 Namespace "))
+        .map(o -> o.substring("v1 Namespace ".length()))
         .filter(n -> !n.equals(namespace))
         .forEach(others::add);
-    Set<String> objects = ApiObjects.list(hub, false, null);
     objects.removeIf(
         o -> {
           String name = o.substring(o.lastIndexOf(' ') + 1);
@@ -270,6 +274,13 @@ public final class ClusterScenario {
                               || name.startsWith("baremetal-operator-" + ns + "-"));
         });
     return objects;
+  }
+
+  private Set<String> otherNamespaces() {
+    return hub.namespaces().list().getItems().stream()
+        .map(ClusterScenario::name)
+        .filter(n -> !n.equals(namespace))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   static String describe(HasMetadata object) {
