@@ -1,12 +1,10 @@
 package io.openshiftagent.controlplane;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
@@ -37,14 +35,10 @@ import java.util.stream.Collectors;
  * What the control-plane controller watches, and which control plane each event concerns: the
  * Cluster (through its controlPlaneRef), the Machines and configs we create and the
  * ClusterDeployment and AgentClusterInstall (through their owner references), and the cluster's
- * MachineDeployments and MachinePools (through the Cluster their label names). {@link #observe}
- * reads a control plane's scope from them.
+ * MachineDeployments (through the Cluster their label names). {@link #observe} reads a control
+ * plane's scope from them.
  */
 final class ControlPlaneCaches {
-  static final GroupVersionKind MACHINE_POOL =
-      new GroupVersionKind(
-          ExternalKinds.CAPI_GROUP, ExternalKinds.CAPI_VERSION, Kinds.MACHINE_POOL);
-
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
 
@@ -96,13 +90,6 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     MachineDeployment.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context),
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(MACHINE_POOL, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
                 .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
@@ -160,7 +147,6 @@ final class ControlPlaneCaches {
         machines(cp, context),
         configs(context),
         List.copyOf(context.getSecondaryResources(MachineDeployment.class)),
-        List.copyOf(context.getSecondaryResources(GenericKubernetesResource.class)),
         clusterDeployment(cp, context),
         context.getSecondaryResources(AgentClusterInstall.class).stream()
             .filter(a -> a.getMetadata().getName().equals(Names.clusterDeployment(cp)))

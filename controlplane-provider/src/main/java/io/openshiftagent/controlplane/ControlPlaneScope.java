@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -31,10 +32,11 @@ import java.util.function.Supplier;
 
 /**
  * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
- * Cluster, its Machines with their configs, the cluster's MachineDeployments and MachinePools and
- * the assisted-service objects, all from the caches; and, read from the API server only when a step
+ * Cluster, its Machines with their configs, the cluster's MachineDeployments and the
+ * assisted-service objects, all from the caches; and, read from the API server only when a step
  * asks (their kinds are not watched), the infrastructure template and machines, the
- * ClusterImageSet, ConfigMaps and Secrets. Each of those is read at most once per reconcile.
+ * ClusterImageSet, ConfigMaps, Secrets and bootstrap config templates. Each of those is read at
+ * most once per reconcile.
  */
 public final class ControlPlaneScope implements AutoCloseable {
   private final KubernetesClient client;
@@ -44,7 +46,6 @@ public final class ControlPlaneScope implements AutoCloseable {
   private final List<Machine> machines;
   private final Map<String, OpenshiftAssistedConfig> configs;
   private final List<MachineDeployment> machineDeployments;
-  private final List<GenericKubernetesResource> machinePools;
   private final Optional<ClusterDeployment> clusterDeployment;
   private final Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
@@ -65,7 +66,6 @@ public final class ControlPlaneScope implements AutoCloseable {
       List<Machine> machines,
       Map<String, OpenshiftAssistedConfig> configs,
       List<MachineDeployment> machineDeployments,
-      List<GenericKubernetesResource> machinePools,
       Optional<ClusterDeployment> clusterDeployment,
       Optional<AgentClusterInstall> clusterInstall,
       Set<String> deletionsUnseen) {
@@ -76,7 +76,6 @@ public final class ControlPlaneScope implements AutoCloseable {
     this.machines = machines;
     this.configs = configs;
     this.machineDeployments = machineDeployments;
-    this.machinePools = machinePools;
     this.clusterDeployment = clusterDeployment;
     this.clusterInstall = clusterInstall;
     this.deletionsUnseen = deletionsUnseen;
@@ -102,10 +101,6 @@ public final class ControlPlaneScope implements AutoCloseable {
 
   public List<MachineDeployment> machineDeployments() {
     return machineDeployments;
-  }
-
-  public List<GenericKubernetesResource> machinePools() {
-    return machinePools;
   }
 
   public Optional<ClusterDeployment> clusterDeployment() {
@@ -204,6 +199,30 @@ public final class ControlPlaneScope implements AutoCloseable {
             "Machine/" + name,
             () -> client.resources(Machine.class).inNamespace(namespace()).withName(name).get())
         .isPresent();
+  }
+
+  /** The annotations of a MachineDeployment's OpenshiftAssistedConfigTemplate (empty: none). */
+  public Map<String, String> bootstrapTemplateAnnotations(MachineDeployment md) {
+    ContractVersionedObjectReference ref =
+        md.getSpec() == null
+                || md.getSpec().template == null
+                || md.getSpec().template.spec == null
+                || md.getSpec().template.spec.bootstrap == null
+            ? null
+            : md.getSpec().template.spec.bootstrap.configRef;
+    if (ref == null || !OpenshiftAssistedConfigTemplate.class.getSimpleName().equals(ref.kind)) {
+      return Map.of();
+    }
+    return read(
+            "OpenshiftAssistedConfigTemplate/" + ref.name,
+            () ->
+                client
+                    .resources(OpenshiftAssistedConfigTemplate.class)
+                    .inNamespace(namespace())
+                    .withName(ref.name)
+                    .get())
+        .map(t -> t.getMetadata().getAnnotations())
+        .orElse(Map.of());
   }
 
   public Optional<ClusterImageSet> clusterImageSet(String name) {

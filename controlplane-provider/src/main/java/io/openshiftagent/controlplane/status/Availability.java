@@ -16,7 +16,8 @@ public final class Availability {
   private Availability() {}
 
   /**
-   * @param configurationInvalid whether ClusterInstallConfigured is False: the spec cannot be used
+   * @param configurationInvalid whether ClusterInstallConfigured is False before the installation
+   *     started: the spec cannot be used
    * @param install the AgentClusterInstall, if it exists
    * @param initialized whether the kubeconfig is published
    * @param installName the AgentClusterInstall's name, for the messages

@@ -55,7 +55,9 @@ class LeastPrivilegeTest {
                   "bootstrap.cluster.x-k8s.io openshiftassistedconfigs/finalizers update",
                   "owner references to the config (admission check)",
                   "agent-install.openshift.io agents get",
-                  "whether another Agent already holds a hostname"),
+                  "whether another Agent already holds a hostname",
+                  "core secrets patch",
+                  "our labels on the data Secret of a config taken over from the Go provider"),
               ProviderJar.CONTROLPLANE,
               Map.ofEntries(
                   Map.entry(
@@ -76,13 +78,18 @@ class LeastPrivilegeTest {
                       "a change of the machine template's labels and annotations, propagated in"
                           + " place"),
                   Map.entry(
+                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigtemplates get",
+                      "the skip-preflight-checks annotation of a MachineDeployment's bootstrap"
+                          + " template, read when the control plane sets spec.version (ClusterClass)"),
+                  Map.entry(
                       "cluster.x-k8s.io machines get",
                       "orphan configs and infrastructure machines"),
                   Map.entry(
                       "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
                   Map.entry(
                       "hive.openshift.io clusterdeployments patch",
-                      "re-linking a ClusterDeployment to its AgentClusterInstall"),
+                      "re-linking a ClusterDeployment to its AgentClusterInstall, or a"
+                          + " spec.config change before the installation"),
                   Map.entry(
                       "extensions.hive.openshift.io agentclusterinstalls patch",
                       "day-2 changes of the installation (scale, API VIPs, manifests)"),
