@@ -581,6 +581,48 @@ class ValidationRulesTest {
     return Map.of("key", key, "effect", effect, "propagation", "Always");
   }
 
+  @Test
+  void clusterDeploymentFieldsChangeUntilTheClusterIsInstalled() {
+    GenericKubernetesResource created =
+        client.resource(named(controlPlane)).inNamespace(ns).create();
+    // Not installed yet: the ClusterDeployment can still follow.
+    GenericKubernetesResource before =
+        client
+            .resource(
+                with(
+                    with(created, "spec.config.baseDomain", "before.example.com"),
+                    "spec.config.clusterName",
+                    "renamed"))
+            .inNamespace(ns)
+            .update();
+
+    GenericKubernetesResource installed =
+        client
+            .resource(
+                with(before, "status.initialization", Map.of("controlPlaneInitialized", true)))
+            .inNamespace(ns)
+            .updateStatus();
+
+    for (UnaryOperator<GenericKubernetesResource> change :
+        List.<UnaryOperator<GenericKubernetesResource>>of(
+            cp -> with(cp, "spec.config.baseDomain", "after.example.com"),
+            cp -> with(cp, "spec.config.clusterName", "other"),
+            cp -> with(cp, "spec.config.clusterName", REMOVE),
+            cp -> with(cp, "spec.config.pullSecretRef", Map.of("name", "other-pull-secret")))) {
+      GenericKubernetesResource changed = change.apply(installed);
+      assertThatThrownBy(() -> client.resource(changed).inNamespace(ns).update())
+          .isInstanceOf(KubernetesClientException.class)
+          .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
+          .hasMessageContainingAll(
+              "spec.config", "cannot change once the cluster is installed", "Hive");
+    }
+    // Everything else still changes, and so does the status.
+    GenericKubernetesResource raised = with(installed, "spec.distributionVersion", "4.20.3");
+    assertThat(client.resource(raised).inNamespace(ns).update().getAdditionalProperties())
+        .extracting(p -> ((Map<?, ?>) p.get("spec")).get("distributionVersion"))
+        .isEqualTo("4.20.3");
+  }
+
   private static GenericKubernetesResource named(GenericKubernetesResource object) {
     GenericKubernetesResource copy = io.fabric8.kubernetes.client.utils.Serialization.clone(object);
     copy.getMetadata().setName("v-" + NAMES.incrementAndGet());

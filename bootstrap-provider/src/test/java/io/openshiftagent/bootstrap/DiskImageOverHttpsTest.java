@@ -94,10 +94,12 @@ class DiskImageOverHttpsTest {
     DiscoveryIgnitionSource source =
         new AssistedServiceIgnitionSource(
             client,
-            Optional.of(new CaBundleSource(false, world.ns, "assisted-ca", "ca.crt")),
+            Optional.of(new CaBundleSource(false, world.ns, "assisted-ca", "ca.crt", false)),
             DiscoveryIgnitionClient.Settings.defaults()
-                .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(3)));
-    BootstrapProvider.register(operator, client, source, "test", ControllerScope.EVERYTHING);
+                .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(3)),
+            namespace -> Optional.empty());
+    BootstrapProvider.register(
+        operator, client, source, BootMode.LIVE_ISO, "test", ControllerScope.EVERYTHING);
     operator.start();
   }
 

@@ -1,12 +1,10 @@
 package io.openshiftagent.controlplane;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
@@ -39,15 +37,11 @@ import java.util.stream.Collectors;
  * What the control-plane controller watches, and which control plane each event concerns: the
  * Cluster (through its controlPlaneRef), the Machines and configs we create and the
  * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
- * MachineDeployments and MachinePools (through the Cluster their label names) and the
+ * MachineDeployments (through the Cluster their label names) and the
  * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #observe} reads a control
  * plane's scope from them.
  */
 final class ControlPlaneCaches {
-  static final GroupVersionKind MACHINE_POOL =
-      new GroupVersionKind(
-          ExternalKinds.CAPI_GROUP, ExternalKinds.CAPI_VERSION, Kinds.MACHINE_POOL);
-
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
   private InformerEventSource<MachineDeployment, OpenshiftAssistedControlPlane> machineDeployments;
@@ -117,13 +111,6 @@ final class ControlPlaneCaches {
                     AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(WatchedChanges::clusterInstall)
-                .build(),
-            context),
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(MACHINE_POOL, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context));
   }
@@ -223,7 +210,6 @@ final class ControlPlaneCaches {
         configs(context),
         deployments,
         workerTemplates(deployments, cp.getMetadata().getNamespace()),
-        List.copyOf(context.getSecondaryResources(GenericKubernetesResource.class)),
         clusterDeployment(cp, context),
         context.getSecondaryResources(AgentClusterInstall.class).stream()
             .filter(a -> a.getMetadata().getName().equals(Names.clusterDeployment(cp)))

@@ -35,10 +35,10 @@ import java.util.function.Supplier;
 /**
  * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
  * Cluster, its Machines with their configs, the cluster's MachineDeployments (and the config
- * templates they name) and MachinePools and the assisted-service objects, all from the caches; and,
- * read from the API server only when a step asks (their kinds are not watched), the infrastructure
- * template and machines, the ClusterImageSet, ConfigMaps and Secrets (the pull secret, the
- * mirrors). Each of those is read at most once per reconcile.
+ * templates they name) and the assisted-service objects, all from the caches; and, read from the
+ * API server only when a step asks (their kinds are not watched), the infrastructure template and
+ * machines, the ClusterImageSet, ConfigMaps and Secrets (the pull secret, the mirrors) and a
+ * MachineDeployment's bootstrap config template. Each of those is read at most once per reconcile.
  */
 public final class ControlPlaneScope implements AutoCloseable {
   private final KubernetesClient client;
@@ -49,7 +49,6 @@ public final class ControlPlaneScope implements AutoCloseable {
   private final Map<String, OpenshiftAssistedConfig> configs;
   private final List<MachineDeployment> machineDeployments;
   private final List<OpenshiftAssistedConfigTemplate> workerConfigTemplates;
-  private final List<GenericKubernetesResource> machinePools;
   private final Optional<ClusterDeployment> clusterDeployment;
   private final Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
@@ -71,7 +70,6 @@ public final class ControlPlaneScope implements AutoCloseable {
       Map<String, OpenshiftAssistedConfig> configs,
       List<MachineDeployment> machineDeployments,
       List<OpenshiftAssistedConfigTemplate> workerConfigTemplates,
-      List<GenericKubernetesResource> machinePools,
       Optional<ClusterDeployment> clusterDeployment,
       Optional<AgentClusterInstall> clusterInstall,
       Set<String> deletionsUnseen) {
@@ -83,7 +81,6 @@ public final class ControlPlaneScope implements AutoCloseable {
     this.configs = configs;
     this.machineDeployments = machineDeployments;
     this.workerConfigTemplates = workerConfigTemplates;
-    this.machinePools = machinePools;
     this.clusterDeployment = clusterDeployment;
     this.clusterInstall = clusterInstall;
     this.deletionsUnseen = deletionsUnseen;
@@ -128,10 +125,6 @@ public final class ControlPlaneScope implements AutoCloseable {
 
   private static String architecture(OpenshiftAssistedConfigSpec spec) {
     return spec == null || spec.cpuArchitecture == null ? "x86_64" : spec.cpuArchitecture;
-  }
-
-  public List<GenericKubernetesResource> machinePools() {
-    return machinePools;
   }
 
   public Optional<ClusterDeployment> clusterDeployment() {
@@ -230,6 +223,28 @@ public final class ControlPlaneScope implements AutoCloseable {
             "Machine/" + name,
             () -> client.resources(Machine.class).inNamespace(namespace()).withName(name).get())
         .isPresent();
+  }
+
+  /**
+   * The annotations of a MachineDeployment's OpenshiftAssistedConfigTemplate, from the watched
+   * templates (empty: none, or not made yet).
+   */
+  public Map<String, String> bootstrapTemplateAnnotations(MachineDeployment md) {
+    ContractVersionedObjectReference ref =
+        md.getSpec() == null
+                || md.getSpec().template == null
+                || md.getSpec().template.spec == null
+                || md.getSpec().template.spec.bootstrap == null
+            ? null
+            : md.getSpec().template.spec.bootstrap.configRef;
+    if (ref == null || !OpenshiftAssistedConfigTemplate.class.getSimpleName().equals(ref.kind)) {
+      return Map.of();
+    }
+    return workerConfigTemplates.stream()
+        .filter(t -> t.getMetadata().getName().equals(ref.name))
+        .findFirst()
+        .map(t -> t.getMetadata().getAnnotations())
+        .orElse(Map.of());
   }
 
   public Optional<ClusterImageSet> clusterImageSet(String name) {

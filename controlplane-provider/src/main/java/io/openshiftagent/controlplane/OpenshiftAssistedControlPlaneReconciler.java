@@ -93,6 +93,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private ControlPlaneMachines machines;
   private Upgrades upgrades;
   private ControlPlaneCleanup cleanup;
+  private GoProviderAdoption adoption;
 
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
@@ -132,16 +133,21 @@ public class OpenshiftAssistedControlPlaneReconciler
     machines = new ControlPlaneMachines(machineWrites, events, clock);
     upgrades = Upgrades.connecting(events);
     cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions, NAME);
+    adoption = new GoProviderAdoption(client, events);
     return caches.eventSources(context);
   }
 
   @Override
   public UpdateControl<OpenshiftAssistedControlPlane> reconcile(
-      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    ControlPlaneStatus status = new ControlPlaneStatus(cp, clock);
-    status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
+      OpenshiftAssistedControlPlane given, Context<OpenshiftAssistedControlPlane> context) {
+    OpenshiftAssistedControlPlane cp = given;
     Optional<Cluster> cluster = caches.ownerCluster(cp);
     Preflight.Result preflight = Preflight.check(cluster, cp);
+    if (preflight.proceed()) {
+      cp = adoption.adopt(cp);
+    }
+    ControlPlaneStatus status = new ControlPlaneStatus(cp, clock);
+    status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
     preflight.conditions().forEach(status::set);
     if (!preflight.proceed()) {
       return UpdateControl.patchStatus(status.toPatch(false));
@@ -184,7 +190,8 @@ public class OpenshiftAssistedControlPlaneReconciler
         Availability.of(
             release instanceof ReleaseImageResolution.Wait wait
                 && status.hasReason(CLUSTER_INSTALL_CONFIGURED, wait.reason()),
-            status.isFalse(CLUSTER_INSTALL_CONFIGURED),
+            // Once installing, what the spec cannot change any more does not make it unavailable.
+            status.isFalse(CLUSTER_INSTALL_CONFIGURED) && !scope.installationStarted(),
             scope.clusterInstall(),
             status.initialized(),
             Names.clusterDeployment(cp)));

@@ -344,7 +344,8 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
     assertThat(c.clusterInstall("cp")).isNull();
 
-    // A merge patch, as a user's edit: a read-modify-write could meet the operator's status write.
+    // A merge patch, not an edit: the provider's status writes change the resourceVersion that an
+    // edit's patch is conditioned on (a 409 under load).
     c.controlPlane("cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
@@ -354,10 +355,58 @@ class ClusterObjectsTest {
   }
 
   @Test
-  void workersFollowMachineDeploymentsAndPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
+  void theClusterDeploymentFollowsTheSpecUntilTheInstallationAndThenTellsWhatItKeeps() {
+    TestCluster c = cluster("cd-follows").createCluster("cp", true, true);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 1));
+    eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
+    String uid = c.clusterDeployment("cp").getMetadata().getUid();
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"baseDomain\":\"new.example.com\",\"clusterName\":\"renamed\","
+                + "\"pullSecretRef\":{\"name\":\"other-pull-secret\"}}}}");
+    eventually(
+        () -> {
+          ClusterDeployment cd = c.clusterDeployment("cp");
+          assertThat(cd.getSpec().baseDomain).isEqualTo("new.example.com");
+          assertThat(cd.getSpec().clusterName).isEqualTo("renamed");
+          assertThat(cd.getSpec().pullSecretRef.getName()).isEqualTo("other-pull-secret");
+        });
+    assertThat(c.clusterDeployment("cp").getMetadata().getUid()).isEqualTo(uid);
+    c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
+
+    // Installing: Hive freezes the ClusterDeployment; the condition says what it keeps.
+    c.setInstallerState("cp", "installing", "Installation in progress");
+    c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"baseDomain\":\"late.example.com\"}}}");
+    Condition frozen =
+        c.awaitCondition("cp", "ClusterInstallConfigured", "ClusterDeploymentFrozen");
+    assertThat(frozen.getStatus()).isEqualTo("False");
+    assertThat(frozen.getMessage())
+        .contains(
+            "spec.config.baseDomain is late.example.com, the ClusterDeployment has new.example.com");
+    assertThat(c.clusterDeployment("cp").getSpec().baseDomain).isEqualTo("new.example.com");
+    // What the installed cluster cannot take makes it no less available.
+    assertThat(c.condition("cp", "Available").orElseThrow().getReason()).isEqualTo("Installing");
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"baseDomain\":\"new.example.com\"}}}");
+    c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
+  }
+
+  @Test
+  void workersFollowMachineDeploymentsNotPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
     TestCluster c = cluster("workers").createCluster("cp", true, true);
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+    // The bootstrap provider refuses a MachinePool's config: its replicas are never awaited.
+    client.resource(machinePool(c, 4)).create();
     c.createMachineDeployment("workers", 2, null);
     eventually(
         () ->

@@ -152,7 +152,8 @@ class HelmChartTest {
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_RESOURCE", "configmap"),
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAMESPACE", "mce"),
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAME", "service-ca"),
-            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_KEY", "service-ca.crt"));
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_KEY", "service-ca.crt"),
+            org.assertj.core.groups.Tuple.tuple("DEFAULT_BOOT_MODE", "DiskImage"));
     assertThat(bootstrap.getResources().getLimits().get("memory").toString()).isEqualTo("1Gi");
     assertThat(bootstrap.getPorts())
         .extracting(p -> p.getName() + "=" + p.getContainerPort())
@@ -338,6 +339,7 @@ class HelmChartTest {
         "--set", "bootstrap.assistedService.caBundle.namespace=mce",
         "--set", "bootstrap.assistedService.caBundle.name=service-ca",
         "--set", "bootstrap.assistedService.caBundle.key=service-ca.crt",
+        "--set", "bootstrap.defaultBootMode=DiskImage",
         "--set-string", "bootstrap.nodeSelector.node-role\\.kubernetes\\.io/infra=",
         "--set", "bootstrap.tolerations[0].key=infra",
         "--set", "bootstrap.tolerations[0].operator=Exists",

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.bootstrap.BootstrapProvider;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
 import io.openshiftagent.provider.runtime.ControllerScope;
@@ -77,7 +78,8 @@ class KustomizeTest {
     BootstrapProvider.register(
         bootstrap,
         env.newClient(),
-        (url, events) -> "{}",
+        (namespace, url, events) -> "{}",
+        BootMode.LIVE_ISO,
         "kustomize-test",
         ControllerScope.EVERYTHING);
     Operator controlPlane =

@@ -20,7 +20,8 @@ public final class Availability {
   /**
    * @param waitingForReleaseImage whether ClusterInstallConfigured is False because the release
    *     image is not resolved yet (a registry, or the pull secret or mirrors it needs)
-   * @param configurationInvalid whether ClusterInstallConfigured is False: the spec cannot be used
+   * @param configurationInvalid whether ClusterInstallConfigured is False before the installation
+   *     started: the spec cannot be used
    * @param install the AgentClusterInstall, if it exists
    * @param initialized whether the kubeconfig is published
    * @param installName the AgentClusterInstall's name, for the messages

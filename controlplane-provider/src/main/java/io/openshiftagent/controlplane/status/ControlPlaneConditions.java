@@ -36,6 +36,7 @@ public final class ControlPlaneConditions {
       "InfrastructureTemplateUnavailable";
   public static final String CONFIGURED = "Configured";
   public static final String INSTALLATION_STARTED = "InstallationStarted";
+  public static final String CLUSTER_DEPLOYMENT_FROZEN = "ClusterDeploymentFrozen";
   public static final String WAITING_FOR_KUBECONFIG = "WaitingForKubeconfig";
   public static final String NO_MACHINES = "NoMachines";
   public static final String NOT_READY = "NotReady";

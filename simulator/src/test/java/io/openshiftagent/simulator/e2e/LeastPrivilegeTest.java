@@ -55,7 +55,9 @@ class LeastPrivilegeTest {
                   "bootstrap.cluster.x-k8s.io openshiftassistedconfigs/finalizers update",
                   "owner references to the config (admission check)",
                   "agent-install.openshift.io agents get",
-                  "whether another Agent already holds a hostname"),
+                  "whether another Agent already holds a hostname",
+                  "core secrets patch",
+                  "our labels on the data Secret of a config taken over from the Go provider"),
               ProviderJar.CONTROLPLANE,
               Map.ofEntries(
                   Map.entry(
@@ -82,7 +84,8 @@ class LeastPrivilegeTest {
                       "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
                   Map.entry(
                       "hive.openshift.io clusterdeployments patch",
-                      "re-linking a ClusterDeployment to its AgentClusterInstall"),
+                      "re-linking a ClusterDeployment to its AgentClusterInstall, or a"
+                          + " spec.config change before the installation"),
                   Map.entry(
                       "extensions.hive.openshift.io agentclusterinstalls patch",
                       "day-2 changes of the installation (scale, API VIPs, manifests)"),

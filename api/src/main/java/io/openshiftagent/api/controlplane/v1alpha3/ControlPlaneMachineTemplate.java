@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -44,7 +45,12 @@ public class ControlPlaneMachineTemplate {
       "The infrastructure machine template to clone (Go provider layout; prefer spec.infrastructureRef).")
   public ContractVersionedObjectReference infrastructureRef;
 
-  @JsonPropertyDescription("Machine deletion timeouts (Go provider layout; prefer spec.deletion).")
+  // The Go provider's CRD defaults this object, so its manifests (which leave it out) get the
+  // same Machines from both providers.
+  @JsonPropertyDescription(
+      "Machine deletion timeouts (Go provider layout; prefer spec.deletion). Default, as in the Go"
+          + " provider: nodeDeletionTimeoutSeconds 10.")
+  @Default("{\"nodeDeletionTimeoutSeconds\":10}")
   public MachineDeletionSpec deletion;
 
   @JsonPropertyDescription(
