@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
@@ -22,6 +23,7 @@ import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
 import io.openshiftagent.controlplane.workload.WorkloadClients;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.reconcile.Metadata;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,11 +34,11 @@ import java.util.function.Supplier;
 
 /**
  * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
- * Cluster, its Machines with their configs, the cluster's MachineDeployments and the
- * assisted-service objects, all from the caches; and, read from the API server only when a step
- * asks (their kinds are not watched), the infrastructure template and machines, the
- * ClusterImageSet, ConfigMaps, Secrets and bootstrap config templates. Each of those is read at
- * most once per reconcile.
+ * Cluster, its Machines with their configs, the cluster's MachineDeployments (and the config
+ * templates they name) and the assisted-service objects, all from the caches; and, read from the
+ * API server only when a step asks (their kinds are not watched), the infrastructure template and
+ * machines, the ClusterImageSet, ConfigMaps and Secrets (the pull secret, the mirrors) and a
+ * MachineDeployment's bootstrap config template. Each of those is read at most once per reconcile.
  */
 public final class ControlPlaneScope implements AutoCloseable {
   private final KubernetesClient client;
@@ -46,6 +48,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   private final List<Machine> machines;
   private final Map<String, OpenshiftAssistedConfig> configs;
   private final List<MachineDeployment> machineDeployments;
+  private final List<OpenshiftAssistedConfigTemplate> workerConfigTemplates;
   private final Optional<ClusterDeployment> clusterDeployment;
   private final Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
@@ -66,6 +69,7 @@ public final class ControlPlaneScope implements AutoCloseable {
       List<Machine> machines,
       Map<String, OpenshiftAssistedConfig> configs,
       List<MachineDeployment> machineDeployments,
+      List<OpenshiftAssistedConfigTemplate> workerConfigTemplates,
       Optional<ClusterDeployment> clusterDeployment,
       Optional<AgentClusterInstall> clusterInstall,
       Set<String> deletionsUnseen) {
@@ -76,6 +80,7 @@ public final class ControlPlaneScope implements AutoCloseable {
     this.machines = machines;
     this.configs = configs;
     this.machineDeployments = machineDeployments;
+    this.workerConfigTemplates = workerConfigTemplates;
     this.clusterDeployment = clusterDeployment;
     this.clusterInstall = clusterInstall;
     this.deletionsUnseen = deletionsUnseen;
@@ -101,6 +106,25 @@ public final class ControlPlaneScope implements AutoCloseable {
 
   public List<MachineDeployment> machineDeployments() {
     return machineDeployments;
+  }
+
+  /**
+   * The {@code cpuArchitecture}s of every config of the cluster: the control plane's, and those of
+   * the templates its MachineDeployments make workers from (unset: x86_64, the CRD's default).
+   */
+  public List<String> cpuArchitectures() {
+    List<String> architectures = new ArrayList<>();
+    architectures.add(architecture(cp.getSpec().openshiftAssistedConfigSpec));
+    for (OpenshiftAssistedConfigTemplate template : workerConfigTemplates) {
+      var spec = template.getSpec();
+      architectures.add(
+          architecture(spec == null || spec.template == null ? null : spec.template.spec));
+    }
+    return architectures;
+  }
+
+  private static String architecture(OpenshiftAssistedConfigSpec spec) {
+    return spec == null || spec.cpuArchitecture == null ? "x86_64" : spec.cpuArchitecture;
   }
 
   public Optional<ClusterDeployment> clusterDeployment() {
@@ -201,7 +225,10 @@ public final class ControlPlaneScope implements AutoCloseable {
         .isPresent();
   }
 
-  /** The annotations of a MachineDeployment's OpenshiftAssistedConfigTemplate (empty: none). */
+  /**
+   * The annotations of a MachineDeployment's OpenshiftAssistedConfigTemplate, from the watched
+   * templates (empty: none, or not made yet).
+   */
   public Map<String, String> bootstrapTemplateAnnotations(MachineDeployment md) {
     ContractVersionedObjectReference ref =
         md.getSpec() == null
@@ -213,14 +240,9 @@ public final class ControlPlaneScope implements AutoCloseable {
     if (ref == null || !OpenshiftAssistedConfigTemplate.class.getSimpleName().equals(ref.kind)) {
       return Map.of();
     }
-    return read(
-            "OpenshiftAssistedConfigTemplate/" + ref.name,
-            () ->
-                client
-                    .resources(OpenshiftAssistedConfigTemplate.class)
-                    .inNamespace(namespace())
-                    .withName(ref.name)
-                    .get())
+    return workerConfigTemplates.stream()
+        .filter(t -> t.getMetadata().getName().equals(ref.name))
+        .findFirst()
         .map(t -> t.getMetadata().getAnnotations())
         .orElse(Map.of());
   }
@@ -229,6 +251,37 @@ public final class ControlPlaneScope implements AutoCloseable {
     return read(
         "ClusterImageSet/" + name,
         () -> client.resources(ClusterImageSet.class).withName(name).get());
+  }
+
+  /**
+   * The Secret {@code spec.config.pullSecretRef} names, read when first asked: empty when none is
+   * named or it does not exist ({@link #pullSecretName()} tells which).
+   */
+  public Optional<Secret> pullSecret() {
+    String name = pullSecretName();
+    return name == null ? Optional.empty() : secret(name);
+  }
+
+  /** The name {@code spec.config.pullSecretRef} gives, or null. */
+  public String pullSecretName() {
+    var ref = cp.getSpec().config == null ? null : cp.getSpec().config.pullSecretRef;
+    return ref == null ? null : ref.name;
+  }
+
+  /**
+   * The ConfigMap {@code spec.config.imageRegistryRef} names (mirrors and their CA), read when
+   * first asked: empty when none is named or it does not exist ({@link
+   * #imageRegistryConfigName()}).
+   */
+  public Optional<ConfigMap> imageRegistryConfig() {
+    String name = imageRegistryConfigName();
+    return name == null ? Optional.empty() : configMap(name);
+  }
+
+  /** The name {@code spec.config.imageRegistryRef} gives, or null. */
+  public String imageRegistryConfigName() {
+    var ref = cp.getSpec().config == null ? null : cp.getSpec().config.imageRegistryRef;
+    return ref == null ? null : ref.name;
   }
 
   public Optional<ConfigMap> configMap(String name) {

@@ -27,6 +27,9 @@ import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
 import io.openshiftagent.controlplane.machines.Lifecycle;
 import io.openshiftagent.controlplane.machines.MachineWrites;
+import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.ReleaseImagePhase;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.status.Availability;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
@@ -61,6 +64,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   static final String EVENT_CONTROLLER = "openshift-agent.io/controlplane-provider";
 
   private final Duration workloadPollInterval;
+  private final HubCaBundle hubCaBundle;
   private final Clock clock = Clock.systemUTC();
   private final String instance;
   private final ControlPlaneCaches caches = new ControlPlaneCaches();
@@ -83,6 +87,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   // Made with the event sources, once the client is known.
   private KubernetesClient client;
   private InfrastructureTemplates infrastructure;
+  private ReleaseImagePhase releaseImage;
   private ClusterObjects clusterObjects;
   private Kubeconfig kubeconfig;
   private ControlPlaneMachines machines;
@@ -93,9 +98,12 @@ public class OpenshiftAssistedControlPlaneReconciler
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
+   * @param hubCaBundle the hub's trusted CA bundle, for registries
    */
-  public OpenshiftAssistedControlPlaneReconciler(Duration workloadPollInterval, String instance) {
+  public OpenshiftAssistedControlPlaneReconciler(
+      Duration workloadPollInterval, HubCaBundle hubCaBundle, String instance) {
     this.workloadPollInterval = workloadPollInterval;
+    this.hubCaBundle = hubCaBundle;
     this.instance = instance;
     this.workloadLooks = new WorkloadLooks(workloadPollInterval, clock);
   }
@@ -106,6 +114,9 @@ public class OpenshiftAssistedControlPlaneReconciler
     client = context.getClient();
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
     infrastructure = new InfrastructureTemplates(client);
+    releaseImage =
+        new ReleaseImagePhase(
+            ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
     clusterObjects = new ClusterObjects(client, imageSetsEnsured);
     kubeconfig = new Kubeconfig(client);
     MachineWrites machineWrites =
@@ -157,8 +168,12 @@ public class OpenshiftAssistedControlPlaneReconciler
   private UpdateControl<OpenshiftAssistedControlPlane> reconcile(
       ControlPlaneScope scope, ControlPlaneStatus status) {
     OpenshiftAssistedControlPlane cp = scope.cp();
-    clusterObjects.reconcile(scope, status);
-    boolean workloadLookDue = workloadLooks.due(cp);
+    ReleaseImageResolution.Outcome release = releaseImage.reconcile(scope, status);
+    clusterObjects.reconcile(scope, status, release);
+    // A release just resolved may be the upgrade the last look could not request yet.
+    boolean workloadLookDue =
+        workloadLooks.due(cp)
+            || release instanceof ReleaseImageResolution.Use use && use.newlyResolved();
     // Once published, the kubeconfig is refreshed when the installed cluster is looked at, not at
     // every event: nothing tells us when assisted-service's copy changes.
     Optional<String> published =
@@ -167,11 +182,14 @@ public class OpenshiftAssistedControlPlaneReconciler
             : Optional.empty();
     machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     if (status.initialized() && workloadLookDue) {
-      upgrades.reconcile(scope, status, published.isPresent() ? published : Kubeconfig.read(scope));
+      upgrades.reconcile(
+          scope, status, published.isPresent() ? published : Kubeconfig.read(scope), release);
       workloadLooks.looked(cp);
     }
     status.set(
         Availability.of(
+            release instanceof ReleaseImageResolution.Wait wait
+                && status.hasReason(CLUSTER_INSTALL_CONFIGURED, wait.reason()),
             // Once installing, what the spec cannot change any more does not make it unavailable.
             status.isFalse(CLUSTER_INSTALL_CONFIGURED) && !scope.installationStarted(),
             scope.clusterInstall(),
@@ -183,13 +201,27 @@ public class OpenshiftAssistedControlPlaneReconciler
         Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))
             ? UpdateControl.noUpdate()
             : UpdateControl.patchStatus(patch);
-    // The workload cluster, infrastructure templates and admission refusals cannot be watched
-    // from here: look again later.
+    // The workload cluster, infrastructure templates, admission refusals and registries cannot be
+    // watched from here: look again later.
     boolean creationBlocked =
         status.hasReason(SCALING_UP, MACHINE_CREATION_FAILED, INFRASTRUCTURE_TEMPLATE_UNAVAILABLE);
-    return status.initialized() || creationBlocked
-        ? control.rescheduleAfter(workloadPollInterval)
-        : control;
+    Optional<Duration> again =
+        status.initialized() || creationBlocked
+            ? Optional.of(workloadPollInterval)
+            : Optional.empty();
+    if (release instanceof ReleaseImageResolution.Wait wait) {
+      // A registry's failure at its back-off; a missing or bad pull secret or mirror
+      // configuration (not watched) at the poll interval.
+      Duration retry = wait.retryAfter() != null ? wait.retryAfter() : workloadPollInterval;
+      again = Optional.of(again.map(d -> d.compareTo(retry) < 0 ? d : retry).orElse(retry));
+    }
+    return again.map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** Registries see the provider's user agent, as the API server does. */
+  private static String userAgent(KubernetesClient client) {
+    String agent = client.getConfiguration().getUserAgent();
+    return agent == null || agent.isBlank() ? "openshift-agent-controlplane" : agent;
   }
 
   @Override

@@ -22,7 +22,6 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.etcd.EtcdMembers;
 import io.openshiftagent.controlplane.machines.RemediationData;
 import io.openshiftagent.provider.reconcile.EventRecorder;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
@@ -71,9 +70,7 @@ class ControlPlaneLifecycleTest {
     etcdWorkload = KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
     remediationWorkload = first.join();
     rollingWorkload = second.join();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll

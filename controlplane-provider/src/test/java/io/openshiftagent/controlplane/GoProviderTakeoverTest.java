@@ -26,6 +26,7 @@ import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.testsupport.CrdInstaller;
@@ -56,6 +57,9 @@ class GoProviderTakeoverTest {
     c.setPaused(true); // the documented procedure: paused while the providers are swapped
 
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
+    // As the Go provider's control planes name their release images: by tag, from the
+    // default repository (a hub that reaches no registry keeps tags, docs/release-images.md).
+    cp.getMetadata().setAnnotations(Map.of(ReleaseImageResolution.REFERENCE_ANNOTATION, "tag"));
     cp.getSpec().machineTemplate.spec = null;
     cp.getSpec().machineTemplate.infrastructureRef =
         new ContractVersionedObjectReference(
@@ -166,7 +170,9 @@ class GoProviderTakeoverTest {
     machine = client.resource(machine).create();
     c.setMachineReady(machine);
 
-    Operator operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    Operator operator =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
     try {
       c.setPaused(false);

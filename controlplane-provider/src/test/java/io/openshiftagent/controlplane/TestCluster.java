@@ -3,7 +3,9 @@ package io.openshiftagent.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -12,6 +14,9 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneGroup;
@@ -22,8 +27,13 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.ClusterSpec;
 import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.capi.MachineDeployment;
+import io.openshiftagent.api.external.capi.MachineReplicas;
+import io.openshiftagent.api.external.capi.MachineSpec;
+import io.openshiftagent.api.external.capi.MachineTemplateSpec;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,8 +61,12 @@ final class TestCluster {
     this.name = name;
   }
 
-  /** A Cluster that references the control plane {@code cpName}; endpoint and infra as given. */
+  /**
+   * A Cluster that references the control plane {@code cpName}; endpoint and infra as given. Also
+   * the pull secret the control planes name, with the release registry's credentials.
+   */
   TestCluster createCluster(String cpName, boolean endpoint, boolean provisioned) {
+    createPullSecret(Fixtures.PULL_SECRET, Fixtures.releases().dockerConfigJson());
     Cluster c = Fixtures.cluster(ns, name);
     c.getSpec().controlPlaneRef =
         new ContractVersionedObjectReference(
@@ -67,6 +81,99 @@ final class TestCluster {
       setInfrastructureProvisioned();
     }
     return this;
+  }
+
+  void createPullSecret(String secretName, String dockerConfigJson) {
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(secretName)
+                .withNamespace(ns)
+                .endMetadata()
+                .withType("kubernetes.io/dockerconfigjson")
+                .addToData(
+                    ".dockerconfigjson",
+                    Base64.getEncoder()
+                        .encodeToString(dockerConfigJson.getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .createOr(existing -> existing.update());
+  }
+
+  /**
+   * The mirror configuration of a disconnected site ({@code spec.config.imageRegistryRef}): the
+   * public release repositories mirrored to {@code mirror} (which holds their digests), trusting
+   * {@code caPem}.
+   */
+  void createMirrorConfig(String configMapName, String mirror, String caPem) {
+    String conf =
+        "[[registry]]\nlocation = \"quay.io/openshift-release-dev/ocp-release\"\n"
+            + "[[registry.mirror]]\nlocation = \""
+            + mirror
+            + "/"
+            + ReleaseRegistry.OCP_REPOSITORY
+            + "\"\n"
+            + "[[registry]]\nlocation = \"quay.io/okd/scos-release\"\n"
+            + "[[registry.mirror]]\nlocation = \""
+            + mirror
+            + "/"
+            + ReleaseRegistry.OKD_REPOSITORY
+            + "\"\n";
+    client
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(configMapName)
+                .withNamespace(ns)
+                .endMetadata()
+                .addToData("registries.conf", conf)
+                .addToData("ca-bundle.crt", caPem)
+                .build())
+        .create();
+  }
+
+  /** An OpenshiftAssistedConfigTemplate for workers of {@code cpuArchitecture}. */
+  void createConfigTemplate(String templateName, String cpuArchitecture) {
+    OpenshiftAssistedConfigTemplate template = new OpenshiftAssistedConfigTemplate();
+    template.setMetadata(new ObjectMetaBuilder().withName(templateName).withNamespace(ns).build());
+    template.setSpec(new OpenshiftAssistedConfigTemplate.Spec());
+    template.getSpec().template = new OpenshiftAssistedConfigTemplate.Resource();
+    template.getSpec().template.spec = new OpenshiftAssistedConfigSpec();
+    template.getSpec().template.spec.cpuArchitecture = cpuArchitecture;
+    client.resource(template).create();
+  }
+
+  /**
+   * A MachineDeployment of the cluster with {@code replicas} workers made from {@code
+   * configTemplate} (null: a ready-made bootstrap data Secret).
+   */
+  void createMachineDeployment(String mdName, int replicas, String configTemplate) {
+    MachineDeployment md = new MachineDeployment();
+    md.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(mdName)
+            .withNamespace(ns)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, name)
+            .build());
+    md.setSpec(new MachineReplicas.Spec());
+    md.getSpec().clusterName = name;
+    md.getSpec().replicas = replicas;
+    md.getSpec().selector = new LabelSelector();
+    md.getSpec().template = new MachineTemplateSpec();
+    md.getSpec().template.spec = new MachineSpec();
+    md.getSpec().template.spec.clusterName = name;
+    md.getSpec().template.spec.bootstrap = new MachineSpec.Bootstrap();
+    if (configTemplate == null) {
+      md.getSpec().template.spec.bootstrap.dataSecretName = "x";
+    } else {
+      md.getSpec().template.spec.bootstrap.configRef =
+          new ContractVersionedObjectReference(
+              BootstrapGroup.GROUP, "OpenshiftAssistedConfigTemplate", configTemplate);
+    }
+    md.getSpec().template.spec.infrastructureRef =
+        new ContractVersionedObjectReference(
+            "infrastructure.cluster.x-k8s.io", "Metal3MachineTemplate", "w");
+    client.resource(md).create();
   }
 
   void setEndpoint() {

@@ -175,6 +175,30 @@ class HelmChartTest {
     assertThat(controlplane.getEnv())
         .extracting(EnvVar::getName)
         .doesNotContain("ASSISTED_SERVICE_URL");
+    // The hub's trusted CA bundle: a ConfigMap OpenShift fills, mounted where the env var says.
+    assertThat(controlplane.getEnv())
+        .filteredOn(e -> e.getValue() != null)
+        .extracting(EnvVar::getName, EnvVar::getValue)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "REGISTRY_CA_BUNDLE_FILE", "/etc/openshift-agent/registry-ca/ca-bundle.crt"));
+    assertThat(controlplane.getVolumeMounts())
+        .extracting(m -> m.getName() + "=" + m.getMountPath() + ":" + m.getReadOnly())
+        .contains("registry-ca=/etc/openshift-agent/registry-ca:true");
+    assertThat(
+            find(objects, Deployment.class, "capoa-controlplane")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getVolumes())
+        .filteredOn(v -> v.getName().equals("registry-ca"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("trusted-ca"));
+    assertThat(
+            find(objects, io.fabric8.kubernetes.api.model.ConfigMap.class, "trusted-ca")
+                .getMetadata()
+                .getLabels())
+        .containsEntry("config.openshift.io/inject-trusted-cabundle", "true");
 
     // Leader election off: no Lease Role; the metrics Service was switched off.
     assertThat(objects)
@@ -327,6 +351,8 @@ class HelmChartTest {
                 + ".nodeSelectorTerms[0].matchExpressions[0].operator=Exists",
         "--set", "controlplane.image.repository=registry.example/cp",
         "--set", "controlplane.image.tag=v8",
+        "--set", "controlplane.registryCaBundle.configMap=trusted-ca",
+        "--set", "controlplane.registryCaBundle.create=true",
         "--set", "watchNamespace=team-a\\,team-b",
         "--set", "watchFilter=mine",
         "--set", "leaderElection.enabled=false",

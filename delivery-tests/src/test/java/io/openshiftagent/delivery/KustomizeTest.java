@@ -82,7 +82,8 @@ class KustomizeTest {
         BootMode.LIVE_ISO,
         "kustomize-test",
         ControllerScope.EVERYTHING);
-    Operator controlPlane = ControlPlaneProvider.create(env.newClient(), Duration.ofMinutes(1));
+    Operator controlPlane =
+        ControlPlaneProvider.create(env.newClient(), Duration.ofMinutes(1), Map.of());
     bootstrap.start();
     controlPlane.start();
     try {
@@ -117,6 +118,8 @@ class KustomizeTest {
             .env(
                 Map.of(
                     "OPENSHIFT_VERSION", "4.20.0",
+                    // No registry here: the ClusterImageSet keeps the release's tag.
+                    "RELEASE_IMAGE_REFERENCE", "tag",
                     "BASE_DOMAIN", "lab.example.com",
                     "NODE_IP", "192.168.222.30",
                     "SSH_AUTHORIZED_KEY",

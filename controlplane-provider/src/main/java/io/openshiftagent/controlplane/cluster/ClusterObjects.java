@@ -27,8 +27,7 @@ import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.Names;
-import io.openshiftagent.controlplane.release.OpenShiftVersion;
-import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
@@ -68,10 +67,15 @@ public final class ClusterObjects {
   /**
    * Brings the objects in step with the spec; when the spec cannot be used, a condition says why
    * and the AgentClusterInstall is left as it is.
+   *
+   * @param release the release image to install, or why there is none yet: then the ClusterImageSet
+   *     is neither made nor changed, and the ClusterDeployment and AgentClusterInstall are not made
+   *     (assisted-service could not install without it), but kept in step if they exist
    */
-  public void reconcile(ControlPlaneScope scope, ControlPlaneStatus status) {
+  public void reconcile(
+      ControlPlaneScope scope, ControlPlaneStatus status, ReleaseImageResolution.Outcome release) {
     try {
-      describeCluster(scope, status);
+      describeCluster(scope, status, release);
     } catch (KubernetesClientException e) {
       Optional<String> refusal = Refusal.of(e);
       if (refusal.isEmpty()) {
@@ -85,12 +89,20 @@ public final class ClusterObjects {
     }
   }
 
-  private void describeCluster(ControlPlaneScope scope, ControlPlaneStatus status) {
+  private void describeCluster(
+      ControlPlaneScope scope, ControlPlaneStatus status, ReleaseImageResolution.Outcome release) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterConfig config = cp.getSpec().config;
-    OpenShiftVersion version = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
-    String releaseImage = ReleaseImage.of(cp, version);
-    String imageSet = ensureClusterImageSet(scope, releaseImage);
+    String imageSet;
+    if (release instanceof ReleaseImageResolution.Use use) {
+      imageSet = ensureClusterImageSet(scope, use.image());
+    } else if (scope.clusterInstall().isPresent()) {
+      imageSet = Names.clusterImageSet(cp); // as it is, until the new release is resolved
+    } else {
+      ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) release;
+      status.setFalse(CLUSTER_INSTALL_CONFIGURED, wait.reason(), wait.message());
+      return;
+    }
 
     String registryConfigMap = null;
     if (config.imageRegistryRef != null) {
@@ -128,7 +140,9 @@ public final class ClusterObjects {
     } else if (!scope.installationStarted()) {
       updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
-    if (!frozen.isEmpty()) {
+    if (release instanceof ReleaseImageResolution.Wait wait && !scope.installationStarted()) {
+      status.setFalse(CLUSTER_INSTALL_CONFIGURED, wait.reason(), wait.message());
+    } else if (!frozen.isEmpty()) {
       status.setFalse(
           CLUSTER_INSTALL_CONFIGURED,
           CLUSTER_DEPLOYMENT_FROZEN,

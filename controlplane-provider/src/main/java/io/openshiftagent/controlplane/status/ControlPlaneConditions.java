@@ -14,6 +14,7 @@ public final class ControlPlaneConditions {
   public static final String PAUSED = "Paused";
   public static final String DELETING = "Deleting";
   public static final String UPGRADE_COMPLETED = "UpgradeCompleted";
+  public static final String RELEASE_IMAGE_RESOLVED = "ReleaseImageResolved";
 
   /** The condition the control plane sets on each of its Machines. */
   public static final String MACHINE_UP_TO_DATE = "UpToDate";
@@ -24,6 +25,7 @@ public final class ControlPlaneConditions {
   public static final String WAITING_FOR_CONTROL_PLANE_ENDPOINT = "WaitingForControlPlaneEndpoint";
   public static final String WAITING_FOR_INFRASTRUCTURE = "WaitingForInfrastructure";
   public static final String WAITING_FOR_CLUSTER_INSTALL = "WaitingForClusterInstall";
+  public static final String WAITING_FOR_RELEASE_IMAGE = "WaitingForReleaseImage";
   public static final String INSTALLING = "Installing";
   public static final String INSTALLATION_FAILED = "InstallationFailed";
   public static final String INVALID_CONFIGURATION = "InvalidConfiguration";

@@ -34,6 +34,7 @@ public final class ControlPlaneStatus {
     status.upToDateReplicas = stored.upToDateReplicas;
     status.version = stored.version;
     status.distributionVersion = stored.distributionVersion;
+    status.releaseImage = stored.releaseImage;
     status.observedGeneration = stored.observedGeneration;
     status.versions = stored.versions;
     status.lastRemediation = stored.lastRemediation;

@@ -284,6 +284,8 @@ class ArgoCdGitOpsTest {
         .env("CLUSTERCTL_DISABLE_VERSIONCHECK", "true")
         .env("HOME", home.toString())
         .env("XDG_CONFIG_HOME", home.resolve(".config").toString())
+        // The world's hub reaches no registry yet: the release image keeps its tag.
+        .env("RELEASE_IMAGE_REFERENCE", "tag")
         .env(
             Map.of(
                 "OPENSHIFT_VERSION", "4.20.0",

@@ -78,10 +78,6 @@ class LeastPrivilegeTest {
                       "a change of the machine template's labels and annotations, propagated in"
                           + " place"),
                   Map.entry(
-                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigtemplates get",
-                      "the skip-preflight-checks annotation of a MachineDeployment's bootstrap"
-                          + " template, read when the control plane sets spec.version (ClusterClass)"),
-                  Map.entry(
                       "cluster.x-k8s.io machines get",
                       "orphan configs and infrastructure machines"),
                   Map.entry(
