@@ -43,6 +43,7 @@ final class EtcdOperator extends Actor {
   /** One installed cluster's etcd. */
   private static final class Members {
     final Set<String> names = new LinkedHashSet<>();
+    final List<String> removed = new ArrayList<>();
     final Set<String> degraded = ConcurrentHashMap.newKeySet();
     String reported = "";
   }
@@ -61,13 +62,31 @@ final class EtcdOperator extends Actor {
 
   /** The members of the cluster's etcd, in the order they joined. */
   List<String> members(String namespace, String clusterInstall) {
-    Members members = workloads.ifStarted(namespace, clusterInstall).map(played::get).orElse(null);
+    Members members = played(namespace, clusterInstall);
     if (members == null) {
       return List.of();
     }
     synchronized (members) {
       return List.copyOf(members.names);
     }
+  }
+
+  /**
+   * The members removed from the cluster's etcd so far, in order (a host reused later joins under
+   * the same name as a new member).
+   */
+  List<String> removed(String namespace, String clusterInstall) {
+    Members members = played(namespace, clusterInstall);
+    if (members == null) {
+      return List.of();
+    }
+    synchronized (members) {
+      return List.copyOf(members.removed);
+    }
+  }
+
+  private Members played(String namespace, String clusterInstall) {
+    return workloads.ifStarted(namespace, clusterInstall).map(played::get).orElse(null);
   }
 
   /** Marks a member unhealthy (etcd on its host fails) or healthy again. */
@@ -135,8 +154,13 @@ final class EtcdOperator extends Actor {
           workload.secrets().inNamespace(NAMESPACE).list().getItems().stream()
               .map(s -> s.getMetadata().getName())
               .collect(Collectors.toSet());
-      members.names.removeIf(
-          m -> !present.contains(m) && secretsOf(m).stream().noneMatch(secrets::contains));
+      for (String member : List.copyOf(members.names)) {
+        if (!present.contains(member) && secretsOf(member).stream().noneMatch(secrets::contains)) {
+          members.names.remove(member);
+          members.removed.add(member);
+          log.info("etcd member {} removed", member);
+        }
+      }
       if (unhealthy(members, present).isEmpty()) {
         for (Node node : nodes) {
           String name = node.getMetadata().getName();

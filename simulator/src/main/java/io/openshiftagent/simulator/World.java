@@ -385,6 +385,11 @@ public final class World implements AutoCloseable {
     return etcdOperator.members(namespace, clusterInstall);
   }
 
+  /** The members removed from the simulated etcd of an installed cluster so far, in order. */
+  public List<String> etcdMembersRemoved(String namespace, String clusterInstall) {
+    return etcdOperator.removed(namespace, clusterInstall);
+  }
+
   /** Makes an etcd member of an installed cluster unhealthy, or healthy again. */
   public void setEtcdMemberDegraded(
       String namespace, String clusterInstall, String member, boolean degraded) {

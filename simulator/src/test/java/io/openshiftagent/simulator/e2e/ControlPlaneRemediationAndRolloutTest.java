@@ -105,6 +105,7 @@ class ControlPlaneRemediationAndRolloutTest {
           () -> gone(first) && replacements(original).size() == 1);
       String replacement = name(replacements(original).get(0));
       assertThat(members()).doesNotContain(firstNode);
+      assertThat(removed()).containsExactly(firstNode);
 
       // A second host fails while the first one's replacement is being provisioned.
       setNodeReady(secondNode, false);
@@ -138,16 +139,27 @@ class ControlPlaneRemediationAndRolloutTest {
     } finally {
       trouble.recover(cluster.namespace());
     }
-    assertThat(members()).doesNotContain(firstNode, secondNode);
-    for (String departed : List.of(firstNode, secondNode)) {
-      assertThat(cluster.workload().nodes().withName(departed).get()).isNull();
-      assertThat(
-              cluster.workload().secrets().inNamespace("openshift-etcd").list().getItems().stream()
-                  .map(s -> s.getMetadata().getName())
-                  .filter(s -> s.endsWith("-" + departed)))
-          .as("the departed member's Secrets")
-          .isEmpty();
-    }
+    // The departed members were removed, in turn (a released host may join again later, as a new
+    // member under its old name); etcd's members are the control-plane Nodes, each with its
+    // Secrets and no others'.
+    assertThat(removed()).containsExactly(firstNode, secondNode);
+    List<String> members = members();
+    assertThat(
+            cluster
+                .workload()
+                .nodes()
+                .withLabel("node-role.kubernetes.io/control-plane")
+                .list()
+                .getItems()
+                .stream()
+                .map(n -> n.getMetadata().getName()))
+        .containsExactlyInAnyOrderElementsOf(members);
+    assertThat(
+            cluster.workload().secrets().inNamespace("openshift-etcd").list().getItems().stream()
+                .map(s -> s.getMetadata().getName()))
+        .as("the etcd Secrets: only the members'")
+        .hasSize(3 * members.size())
+        .allMatch(s -> members.stream().anyMatch(m -> s.endsWith("-" + m)));
     assertThat(string(cluster.controlPlane(), "status", "lastRemediation", "machine"))
         .isEqualTo(name(second));
     cluster.await(
@@ -159,6 +171,11 @@ class ControlPlaneRemediationAndRolloutTest {
   @Order(2)
   void aRollingUpdateReplacesEveryHostOneByOneWhileAvailable() {
     List<String> old = cluster.controlPlaneMachines().stream().map(ClusterScenario::name).toList();
+    Set<String> oldNodes =
+        cluster.controlPlaneMachines().stream()
+            .map(ControlPlaneRemediationAndRolloutTest::node)
+            .collect(Collectors.toSet());
+    int removedBefore = removed().size();
     AtomicInteger most = new AtomicInteger();
 
     try (AvailableThroughout available =
@@ -186,6 +203,10 @@ class ControlPlaneRemediationAndRolloutTest {
     // maxSurge 1: never more than one Machine beside the 3 replicas.
     assertThat(most.get()).isEqualTo(4);
     assertThat(reason(cluster.controlPlane(), "RollingOut")).isEqualTo("NotRollingOut");
+    // Each old host's etcd member was removed once its Machine was gone.
+    List<String> removed = removed();
+    assertThat(removed.subList(removedBefore, removed.size()))
+        .containsExactlyInAnyOrderElementsOf(oldNodes);
   }
 
   @Test
@@ -225,6 +246,7 @@ class ControlPlaneRemediationAndRolloutTest {
         "the scale-down done once etcd is healthy",
         () -> gone(victim) && cluster.isInstalled(3) && membersMatchNodes(3));
     assertThat(members()).doesNotContain(node(victim)).contains(degraded);
+    assertThat(removed()).last().isEqualTo(node(victim));
   }
 
   // ---- what happens in the installed cluster ----
@@ -268,6 +290,10 @@ class ControlPlaneRemediationAndRolloutTest {
 
   private static List<String> members() {
     return world.world().etcdMembers(cluster.namespace(), CONTROL_PLANE);
+  }
+
+  private static List<String> removed() {
+    return world.world().etcdMembersRemoved(cluster.namespace(), CONTROL_PLANE);
   }
 
   /** Etcd's members are exactly the Nodes of the control-plane Machines, {@code count} of them. */
