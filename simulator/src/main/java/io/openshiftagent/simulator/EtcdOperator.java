@@ -106,8 +106,7 @@ final class EtcdOperator extends Actor {
 
   /** From the installation's finalizing on: its etcd is up. */
   private void play(GenericKubernetesResource install) {
-    String state = AssistedService.state(install);
-    if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
+    if (!AssistedService.clusterIsUp(install)) {
       return;
     }
     when(

@@ -176,6 +176,17 @@ public final class ClusterScenario {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
   }
 
+  /** Marks a Machine to go first when its owner scales down ({@code delete-machine}). */
+  public void markForDeletion(GenericKubernetesResource machine) {
+    patch(
+        ApiVersions.CAPI,
+        "Machine",
+        name(machine),
+        Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+  }
+
   public void delete(String apiVersion, String kind, String name) {
     resource(apiVersion, kind, name).delete();
   }

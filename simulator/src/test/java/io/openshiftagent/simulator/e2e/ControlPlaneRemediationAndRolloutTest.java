@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.AssistedServiceTrouble;
 import io.openshiftagent.simulator.Fields;
@@ -218,13 +217,7 @@ class ControlPlaneRemediationAndRolloutTest {
     List<GenericKubernetesResource> machines = cluster.controlPlaneMachines();
     GenericKubernetesResource victim = machines.get(0);
     String degraded = node(machines.get(1));
-    cluster.patch(
-        ApiVersions.CAPI,
-        "Machine",
-        name(victim),
-        Map.of(
-            "metadata",
-            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+    cluster.markForDeletion(victim);
     world.world().setEtcdMemberDegraded(cluster.namespace(), CONTROL_PLANE, degraded, true);
     cluster.await(
         "the control plane to report etcd unhealthy",

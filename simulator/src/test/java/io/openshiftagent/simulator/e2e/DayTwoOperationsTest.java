@@ -93,13 +93,7 @@ class DayTwoOperationsTest {
     GenericKubernetesResource victim = cluster.workerMachines().get(0);
     MachineParts parts = partsOf(victim);
     // Cluster API's MachineSet deletes the Machine marked for deletion first.
-    cluster.patch(
-        ApiVersions.CAPI,
-        "Machine",
-        name(victim),
-        Map.of(
-            "metadata",
-            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+    cluster.markForDeletion(victim);
     scaleWorkers(1);
 
     cluster.await(
