@@ -11,11 +11,13 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -62,13 +64,7 @@ final class EtcdOperator extends Actor {
 
   /** The members of the cluster's etcd, in the order they joined. */
   List<String> members(String namespace, String clusterInstall) {
-    Members members = played(namespace, clusterInstall);
-    if (members == null) {
-      return List.of();
-    }
-    synchronized (members) {
-      return List.copyOf(members.names);
-    }
+    return read(namespace, clusterInstall, members -> members.names);
   }
 
   /**
@@ -76,17 +72,18 @@ final class EtcdOperator extends Actor {
    * the same name as a new member).
    */
   List<String> removed(String namespace, String clusterInstall) {
-    Members members = played(namespace, clusterInstall);
+    return read(namespace, clusterInstall, members -> members.removed);
+  }
+
+  private List<String> read(
+      String namespace, String clusterInstall, Function<Members, Collection<String>> what) {
+    Members members = workloads.ifStarted(namespace, clusterInstall).map(played::get).orElse(null);
     if (members == null) {
       return List.of();
     }
     synchronized (members) {
-      return List.copyOf(members.removed);
+      return List.copyOf(what.apply(members));
     }
-  }
-
-  private Members played(String namespace, String clusterInstall) {
-    return workloads.ifStarted(namespace, clusterInstall).map(played::get).orElse(null);
   }
 
   /** Marks a member unhealthy (etcd on its host fails) or healthy again. */

@@ -143,16 +143,7 @@ class ControlPlaneRemediationAndRolloutTest {
     // Secrets and no others'.
     assertThat(removed()).containsExactly(firstNode, secondNode);
     List<String> members = members();
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/control-plane")
-                .list()
-                .getItems()
-                .stream()
-                .map(n -> n.getMetadata().getName()))
-        .containsExactlyInAnyOrderElementsOf(members);
+    assertThat(cluster.nodesWithRole("control-plane")).containsExactlyInAnyOrderElementsOf(members);
     assertThat(
             cluster.workload().secrets().inNamespace("openshift-etcd").list().getItems().stream()
                 .map(s -> s.getMetadata().getName()))

@@ -76,14 +76,7 @@ class DayTwoOperationsTest {
                 "debugInfo",
                 "state"))
         .isEqualTo("adding-hosts");
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/worker")
-                .list()
-                .getItems())
-        .hasSize(2);
+    assertThat(cluster.nodesWithRole("worker")).hasSize(2);
     cluster.assertMachinesMatchTheirNodes();
   }
 
@@ -134,14 +127,7 @@ class DayTwoOperationsTest {
         () ->
             "4".equals(string(cluster.controlPlane(), "status", "readyReplicas"))
                 && conditionTrue(cluster.controlPlane(), "MachinesReady"));
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/control-plane")
-                .list()
-                .getItems())
-        .hasSize(4);
+    assertThat(cluster.nodesWithRole("control-plane")).hasSize(4);
     cluster.assertMachinesMatchTheirNodes();
   }
 
