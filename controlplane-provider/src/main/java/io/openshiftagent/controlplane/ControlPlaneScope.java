@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
@@ -285,12 +286,18 @@ public final class ControlPlaneScope implements AutoCloseable {
   }
 
   public Optional<ConfigMap> configMap(String name) {
+    if (!isObjectName(name)) {
+      return Optional.empty();
+    }
     return read(
         "ConfigMap/" + name,
         () -> client.configMaps().inNamespace(namespace()).withName(name).get());
   }
 
   public Optional<Secret> secret(String name) {
+    if (!isObjectName(name)) {
+      return Optional.empty();
+    }
     return read(
         "Secret/" + name, () -> client.secrets().inNamespace(namespace()).withName(name).get());
   }
@@ -340,6 +347,17 @@ public final class ControlPlaneScope implements AutoCloseable {
   }
 
   @SuppressWarnings("unchecked")
+  /**
+   * Whether a user-given name can name a Secret or ConfigMap (a DNS-1123 subdomain): no object has
+   * another, and the API server answers a request for one with an error, not a 404.
+   */
+  private static boolean isObjectName(String name) {
+    return name.length() <= 253 && OBJECT_NAME.matcher(name).matches();
+  }
+
+  private static final Pattern OBJECT_NAME =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
   private <T> Optional<T> read(String key, Supplier<T> get) {
     return (Optional<T>) reads.computeIfAbsent(key, k -> Optional.ofNullable(get.get()));
   }
