@@ -44,7 +44,9 @@ import org.junit.jupiter.api.Test;
  * before a host goes, the pre-terminate hook and the quorum guard. The test plays Cluster API's
  * Machine controller and MachineHealthCheck, assisted-service, and, in an installed cluster (a
  * second API server with OpenShift's Etcd and ClusterOperator CRDs), the etcd operator's reports.
- * The removal of a member with etcdctl needs a kubelet (exec): the simulator's world shows it.
+ * The removal of a member with etcdctl needs a kubelet (exec), which neither here nor the
+ * simulator's world has; the world's ControlPlaneRemediationAndRolloutTest shows the same stories
+ * end to end.
  */
 @WithKubeApiServer
 class ControlPlaneLifecycleTest {

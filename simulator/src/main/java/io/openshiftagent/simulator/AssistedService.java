@@ -525,6 +525,12 @@ final class AssistedService extends Actor {
         .toList();
   }
 
+  /** Whether the installed cluster runs: its installation finalizing, or done and adding hosts. */
+  static boolean clusterIsUp(GenericKubernetesResource install) {
+    String state = state(install);
+    return "finalizing".equals(state) || "adding-hosts".equals(state);
+  }
+
   static String state(GenericKubernetesResource install) {
     String state = Fields.string(install, "status", "debugInfo", "state");
     return state == null ? "" : state;

@@ -165,8 +165,7 @@ final class InstalledCluster extends Actor {
   }
 
   private void reportVersion(GenericKubernetesResource install) {
-    String state = AssistedService.state(install);
-    if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
+    if (!AssistedService.clusterIsUp(install)) {
       return;
     }
     when(

@@ -125,6 +125,7 @@ public final class World implements AutoCloseable {
   private String leaseNamespace;
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedService assistedService;
+  private EtcdOperator etcdOperator;
 
   private World(
       Options options,
@@ -209,13 +210,15 @@ public final class World implements AutoCloseable {
         new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
     SimulatedDiscoveryAgent discoveryAgent =
         new SimulatedDiscoveryAgent(hub.newClient(SIMULATOR_USER_AGENT));
+    etcdOperator = new EtcdOperator(hub.newClient(SIMULATOR_USER_AGENT), workloads);
     for (Actor actor :
         List.of(
             discoveryAgent,
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), discoveryAgent),
             assistedService,
             new InstalledCluster(
-                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()))) {
+                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()),
+            etcdOperator)) {
       actor.start();
       running.push(actor);
     }
@@ -372,6 +375,25 @@ public final class World implements AutoCloseable {
    */
   public KubernetesClient workload(String namespace, String clusterInstall) {
     return workloads.of(namespace, clusterInstall).join().client();
+  }
+
+  /**
+   * The members of the simulated etcd of an installed cluster (named after their Nodes, in the
+   * order they joined): what {@link EtcdOperator} keeps and reports.
+   */
+  public List<String> etcdMembers(String namespace, String clusterInstall) {
+    return etcdOperator.members(namespace, clusterInstall);
+  }
+
+  /** The members removed from the simulated etcd of an installed cluster so far, in order. */
+  public List<String> etcdMembersRemoved(String namespace, String clusterInstall) {
+    return etcdOperator.removed(namespace, clusterInstall);
+  }
+
+  /** Makes an etcd member of an installed cluster unhealthy, or healthy again. */
+  public void setEtcdMemberDegraded(
+      String namespace, String clusterInstall, String member, boolean degraded) {
+    etcdOperator.setDegraded(namespace, clusterInstall, member, degraded);
   }
 
   public Workloads workloadMode() {

@@ -176,6 +176,31 @@ public final class ClusterScenario {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
   }
 
+  /**
+   * The names of the installed cluster's Nodes of a role ({@code control-plane}, {@code worker}).
+   */
+  List<String> nodesWithRole(String role) {
+    return workload()
+        .nodes()
+        .withLabel("node-role.kubernetes.io/" + role)
+        .list()
+        .getItems()
+        .stream()
+        .map(n -> n.getMetadata().getName())
+        .toList();
+  }
+
+  /** Marks a Machine to go first when its owner scales down ({@code delete-machine}). */
+  public void markForDeletion(GenericKubernetesResource machine) {
+    patch(
+        ApiVersions.CAPI,
+        "Machine",
+        name(machine),
+        Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+  }
+
   public void delete(String apiVersion, String kind, String name) {
     resource(apiVersion, kind, name).delete();
   }
