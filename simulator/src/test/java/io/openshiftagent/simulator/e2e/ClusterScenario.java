@@ -99,12 +99,15 @@ public final class ClusterScenario {
   /**
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
    * credentials, as a Metal3 user does before creating clusters (once the namespace's
-   * baremetal-operator runs).
+   * baremetal-operator runs). When all installed clusters share one API server, the hosts' names
+   * start with the namespace's: a Node is named after its host ({@code $METADATA_NAME}), and two
+   * clusters' Nodes must not meet under one name.
    */
   public void enrolHosts(int count) {
     world.startBareMetalOperator(namespace);
+    String prefix = world.workloadMode() == World.Workloads.SHARED ? namespace + "-" : "";
     for (int i = 0; i < count; i++) {
-      String name = "host-" + i;
+      String name = prefix + "host-" + i;
       hub.resource(
               new SecretBuilder()
                   .withNewMetadata()
