@@ -17,6 +17,11 @@ IRSO_API_VERSION="0.8.0"
 KUSTOMIZE_VERSION="5.8.1"
 HELM_VERSION="3.21.4"
 CERT_MANAGER_VERSION="1.21.1"
+# Argo CD: the newest release that builds from what the proxy serves with our Go. v3.3 to v3.5 build their gitops-engine
+# from a directory of their own repository (a replace to ./gitops-engine that only their own build sees; v3.4+ name
+# it github.com/argoproj/argo-cd/gitops-engine, which the proxy refuses), v3.6 needs Go 1.27, and v3.2.12 does not
+# compile (its controller/cache/info.go calls settings.ValidateExternalURL, which that tag lacks).
+ARGOCD_VERSION="3.2.11"
 # The OCI registry (CNCF distribution) and the registry client (go-containerregistry's crane) the tests run.
 DISTRIBUTION_VERSION="3.1.2"
 CRANE_VERSION="0.22.1"

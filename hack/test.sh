@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The project's test command. Prepares what the tests need, cached outside the clone (a kube-apiserver, kubectl
 # and etcd built from the Go module proxy; the pinned upstream CRDs; the OCI registry and crane; the provider
-# images' base root filesystem; the Cluster API core manager, CAPM3, the baremetal-operator and assisted-service
-# (with libnmstate, PostgreSQL and socat) the simulator's end-to-end tests run), then runs the whole Maven build with
-# its tests against that real API server. Says how long each step took. Extra arguments go to Maven (e.g. -pl api).
+# images' base root filesystem; the Cluster API core manager, CAPM3, the baremetal-operator, Argo CD and
+# assisted-service (with libnmstate, PostgreSQL and socat) that the simulator's end-to-end tests run), then runs the
+# whole Maven build with its tests against that real API server. Says how long each step took. Extra arguments go
+# to Maven (e.g. -pl api).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -20,6 +21,7 @@ step ./hack/build-base-image.sh
 step ./hack/render-upstream-providers.sh
 step ./hack/build-capi-manager.sh
 step ./hack/build-metal3.sh
+step ./hack/build-argocd.sh
 step ./hack/build-assisted-service.sh
 step mvn -B -ntp verify "$@"
 echo "[hack] test.sh finished in $(( $(date +%s) - started ))s"

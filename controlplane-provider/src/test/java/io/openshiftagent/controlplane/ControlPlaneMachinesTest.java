@@ -17,8 +17,8 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.machines.UpToDate;
+import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.provider.reconcile.EventRecorder;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
@@ -41,9 +41,7 @@ class ControlPlaneMachinesTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll
@@ -186,6 +184,8 @@ class ControlPlaneMachinesTest {
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
             .withName("cp")
             .withNamespace(c.ns)
+            .addToAnnotations(
+                ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, Fixtures.releases().ocpRepository())
             .build());
     cp.setSpec(
         io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.Crane;
 import io.openshiftagent.testsupport.OciRegistry;
 import io.openshiftagent.testsupport.ProviderJar;

@@ -74,7 +74,7 @@ public final class RegistriesConf {
     Registry registry = match.get();
     if (registry.blocked()) {
       throw new IllegalArgumentException(
-          "registries.conf blocks " + registry.prefix() + ", which " + image + " is in");
+          "registries.conf blocks " + registry.prefix() + " (blocked = true)");
     }
     String rest = image.name().substring(registry.prefix().length());
     List<Endpoint> order = new ArrayList<>();

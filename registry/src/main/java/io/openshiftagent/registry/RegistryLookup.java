@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -347,6 +348,7 @@ public final class RegistryLookup {
             c ->
                 c instanceof ConnectException
                     || c instanceof UnknownHostException
+                    || c instanceof UnresolvedAddressException
                     || c instanceof NoRouteToHostException)) {
       return LookupFailure.Problem.UNREACHABLE;
     }
@@ -362,12 +364,20 @@ public final class RegistryLookup {
     };
   }
 
+  /**
+   * Why nothing could be reached: java.net.http reports a name that does not resolve as a
+   * ConnectException caused by an UnresolvedAddressException, not an UnknownHostException.
+   */
   private static String unreachableCause(IOException e) {
-    return causes(e)
-        .filter(c -> c instanceof UnknownHostException)
-        .findFirst()
-        .map(c -> "unknown host " + c.getMessage())
-        .orElse("connection refused");
+    if (causes(e)
+        .anyMatch(
+            c -> c instanceof UnknownHostException || c instanceof UnresolvedAddressException)) {
+      return "unknown host";
+    }
+    if (causes(e).anyMatch(c -> c instanceof NoRouteToHostException)) {
+      return "no route to host";
+    }
+    return "connection refused";
   }
 
   private static Stream<Throwable> causes(Throwable e) {

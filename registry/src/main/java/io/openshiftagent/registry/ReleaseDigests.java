@@ -66,7 +66,8 @@ public final class ReleaseDigests {
     try {
       endpoints = request.mirrors().pullOrder(image);
     } catch (IllegalArgumentException e) {
-      return new Unresolved(Reasons.REGISTRY_BLOCKED, image + ": " + e.getMessage());
+      return new Unresolved(
+          Reasons.REGISTRY_BLOCKED, "cannot resolve " + image + " to a digest: " + e.getMessage());
     }
     List<LookupFailure> failures = new ArrayList<>();
     for (RegistriesConf.Endpoint endpoint : endpoints) {

@@ -2,6 +2,7 @@ package io.openshiftagent.registry;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -79,46 +80,63 @@ public final class ReleaseImages {
 
   /**
    * No image: {@code reason} (one of {@link Reasons}, or {@link #RELEASE_IMAGE_INVALID}), a message
-   * for a person, and when it is worth trying again (null: only after a spec change).
+   * for a person, when it is worth trying again (null: only after a spec change), and whether a
+   * registry was asked for this answer (a failed lookup: worth an Event).
    */
-  public record NotReady(String reason, String message, Instant retryAt) implements Answer {}
+  public record NotReady(String reason, String message, Instant retryAt, boolean lookedUp)
+      implements Answer {}
 
   public static final String RESOLVED = "Resolved";
   public static final String PINNED_BY_USER = "DigestPinnedByUser";
   public static final String TAG_KEPT = "TagKept";
   public static final String RELEASE_IMAGE_INVALID = "ReleaseImageInvalid";
 
-  public Answer answer(Request request) {
+  /**
+   * The answer that needs no registry, if there is one: an unusable spec, a pinned digest, a kept
+   * tag, or the digest recorded for the same request and token. Asks nothing and reads no
+   * credential, so a caller can skip reading the pull secret and mirrors when it is present.
+   */
+  public Optional<Answer> withoutLookup(
+      String requested, boolean keepTag, String token, Recorded recorded) {
     ImageReference image;
     try {
-      image = ImageReference.parse(request.requested());
+      image = ImageReference.parse(requested);
     } catch (IllegalArgumentException e) {
-      return new NotReady(RELEASE_IMAGE_INVALID, e.getMessage(), null);
+      return Optional.of(new NotReady(RELEASE_IMAGE_INVALID, e.getMessage(), null, false));
     }
     Instant now = clock.instant();
     if (image.hasDigest()) {
-      return new Ready(
-          request.requested(), image.toString(), "", now, request.token(), PINNED_BY_USER, false);
+      return Optional.of(
+          new Ready(requested, image.toString(), "", now, token, PINNED_BY_USER, false));
     }
-    if (request.keepTag()) {
-      return new Ready(
-          request.requested(), image.toString(), "", now, request.token(), TAG_KEPT, false);
+    if (keepTag) {
+      return Optional.of(new Ready(requested, image.toString(), "", now, token, TAG_KEPT, false));
     }
-    Recorded recorded = request.recorded();
     if (recorded != null
-        && request.requested().equals(recorded.requested())
-        && request.token().equals(recorded.token())
+        && requested.equals(recorded.requested())
+        && token.equals(recorded.token())
         && recorded.image() != null
-        && ImageReference.parse(recorded.image()).hasDigest()) {
-      return new Ready(
-          recorded.requested(),
-          recorded.image(),
-          recorded.resolvedFrom(),
-          recorded.resolvedAt(),
-          recorded.token(),
-          RESOLVED,
-          false);
+        && recordsADigest(recorded.image())) {
+      return Optional.of(
+          new Ready(
+              recorded.requested(),
+              recorded.image(),
+              recorded.resolvedFrom(),
+              recorded.resolvedAt(),
+              recorded.token(),
+              RESOLVED,
+              false));
     }
+    return Optional.empty();
+  }
+
+  public Answer answer(Request request) {
+    Optional<Answer> known =
+        withoutLookup(request.requested(), request.keepTag(), request.token(), request.recorded());
+    if (known.isPresent()) {
+      return known.get();
+    }
+    ImageReference image = ImageReference.parse(request.requested());
     ResolutionCache.Key key =
         new ResolutionCache.Key(
             image.toString(),
@@ -149,6 +167,15 @@ public final class ReleaseImages {
           outcome.lookedUp());
     }
     ReleaseDigests.Unresolved unresolved = (ReleaseDigests.Unresolved) outcome.resolution();
-    return new NotReady(unresolved.reason(), unresolved.message(), outcome.retryAt());
+    return new NotReady(
+        unresolved.reason(), unresolved.message(), outcome.retryAt(), outcome.lookedUp());
+  }
+
+  private static boolean recordsADigest(String image) {
+    try {
+      return ImageReference.parse(image).hasDigest();
+    } catch (IllegalArgumentException e) {
+      return false; // a status someone else wrote: look the tag up again
+    }
   }
 }

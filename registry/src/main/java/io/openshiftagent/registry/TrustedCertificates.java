@@ -69,6 +69,22 @@ public final class TrustedCertificates {
             : PullSecret.sha256(all.toString().getBytes(StandardCharsets.UTF_8)));
   }
 
+  /** These authorities and {@code other}'s. */
+  public TrustedCertificates and(TrustedCertificates other) {
+    if (other.extra.isEmpty()) {
+      return this;
+    }
+    if (extra.isEmpty()) {
+      return other;
+    }
+    List<X509Certificate> both = new ArrayList<>(extra);
+    both.addAll(other.extra);
+    return new TrustedCertificates(
+        List.copyOf(both),
+        PullSecret.sha256(
+            (fingerprint + " " + other.fingerprint).getBytes(StandardCharsets.UTF_8)));
+  }
+
   /** Tells two sets apart (empty for the JVM's defaults alone). */
   public String fingerprint() {
     return fingerprint;

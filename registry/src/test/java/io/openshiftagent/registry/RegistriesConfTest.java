@@ -92,7 +92,7 @@ class RegistriesConfTest {
   @Test
   void aBlockedRegistryIsRefused() {
     assertThatThrownBy(() -> order("blocked.example/a:1"))
-        .hasMessageContaining("blocks blocked.example");
+        .hasMessageContaining("blocks blocked.example (blocked = true)");
   }
 
   @Test

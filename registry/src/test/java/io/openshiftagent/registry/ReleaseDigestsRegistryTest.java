@@ -258,8 +258,20 @@ class ReleaseDigestsRegistryTest {
             RESOLVER.resolve(request(host + "/ocp/release:4.20.0-x86_64", "amd64"));
 
     assertThat(unresolved.reason()).isEqualTo(Reasons.REGISTRY_UNREACHABLE);
-    assertThat(unresolved.message()).contains(host);
+    assertThat(unresolved.message()).contains(host).contains("cannot connect (connection refused)");
     System.out.println("RegistryUnreachable: " + unresolved.message());
+  }
+
+  @Test
+  void aNameThatDoesNotResolveIsRegistryUnreachableUnknownHost() {
+    // .invalid never resolves (RFC 2606): what a disconnected site's hub sees of quay.io.
+    ReleaseDigests.Unresolved unresolved =
+        (ReleaseDigests.Unresolved)
+            RESOLVER.resolve(request("registry.invalid/ocp/release:4.20.0-x86_64", "amd64"));
+
+    assertThat(unresolved.reason()).isEqualTo(Reasons.REGISTRY_UNREACHABLE);
+    assertThat(unresolved.message())
+        .contains("registry registry.invalid: cannot connect (unknown host)");
   }
 
   @Test

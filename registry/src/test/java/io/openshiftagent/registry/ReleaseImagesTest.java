@@ -136,11 +136,17 @@ class ReleaseImagesTest {
 
     ReleaseImages.NotReady failed =
         (ReleaseImages.NotReady) images.answer(request(unreachable, false, "", null));
+    ReleaseImages.NotReady heldBack =
+        (ReleaseImages.NotReady) images.answer(request(unreachable, false, "", null));
     ReleaseImages.NotReady invalid =
         (ReleaseImages.NotReady) images.answer(request("ocp/release:4.20", false, "", null));
 
     assertThat(failed.reason()).isEqualTo(Reasons.REGISTRY_UNREACHABLE);
     assertThat(failed.retryAt()).isAfter(Instant.now());
+    assertThat(failed.lookedUp()).isTrue();
+    assertThat(heldBack.reason()).isEqualTo(failed.reason());
+    assertThat(heldBack.lookedUp()).as("answered from the cache until the retry time").isFalse();
+    assertThat(cache.lookups()).isEqualTo(1);
     assertThat(invalid.reason()).isEqualTo(ReleaseImages.RELEASE_IMAGE_INVALID);
     assertThat(invalid.message()).contains("names no registry host");
     assertThat(invalid.retryAt()).isNull();

@@ -44,6 +44,9 @@ final class DiscoveryAgents extends Actor implements HostBoots {
   /** The agent running on each host, by BareMetalHost UID. */
   private final Map<String, DiscoveryAgent> running = new ConcurrentHashMap<>();
 
+  /** Namespace → why the installer fails on its hosts (a fault tests inject). */
+  private final Map<String, String> failingInstallers = new ConcurrentHashMap<>();
+
   /** The image each powered-on host booted, by BareMetalHost UID. */
   private final Map<String, String> poweredOn = new ConcurrentHashMap<>();
 
@@ -141,6 +144,14 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     }
   }
 
+  /**
+   * From now on the installer fails on every host of {@code namespace} once it has started
+   * ("Writing image to disk" fails with {@code reason}), as a broken disk makes it fail.
+   */
+  void failInstallers(String namespace, String reason) {
+    failingInstallers.put(namespace, reason);
+  }
+
   /** The machine's hardware UUID, which its discovery agent registers as the host id. */
   static UUID hardwareUuid(GenericKubernetesResource host) {
     return UUID.nameUUIDFromBytes(host.getMetadata().getUid().getBytes(StandardCharsets.UTF_8));
@@ -186,6 +197,11 @@ final class DiscoveryAgents extends Actor implements HostBoots {
                       .filter(DiscoveryAgents::ready)
                       .count())
           .orElse(0L);
+    }
+
+    @Override
+    public String failure(String stage, JsonNode request) {
+      return "Writing image to disk".equals(stage) ? failingInstallers.get(namespace) : null;
     }
 
     @Override

@@ -223,9 +223,14 @@ final class InstalledCluster extends Actor {
         : reader.cached(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", ns, install);
   }
 
-  private void reportVersion(GenericKubernetesResource install) {
+  /** Whether the installed cluster runs: its installation finalizing, or done and adding hosts. */
+  static boolean clusterIsUp(GenericKubernetesResource install) {
     String state = Fields.string(install, "status", "debugInfo", "state");
-    if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
+    return "finalizing".equals(state) || "adding-hosts".equals(state);
+  }
+
+  private void reportVersion(GenericKubernetesResource install) {
+    if (!clusterIsUp(install)) {
       return;
     }
     when(

@@ -143,6 +143,8 @@ public final class World implements AutoCloseable {
   private String leaseNamespace;
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedServiceProcess assistedService;
+  private EtcdOperator etcdOperator;
+  private DiscoveryAgents agents;
 
   private World(
       Options options,
@@ -246,13 +248,14 @@ public final class World implements AutoCloseable {
     LabNetworks lab = new LabNetworks(hub.newClient(SIMULATOR_USER_AGENT));
     InstalledCluster installed =
         new InstalledCluster(hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations());
-    DiscoveryAgents agents =
+    agents =
         new DiscoveryAgents(
             hub.newClient(SIMULATOR_USER_AGENT),
             lab,
             installed,
             assistedService,
             agentPacing(options.durations()));
+    etcdOperator = new EtcdOperator(hub.newClient(SIMULATOR_USER_AGENT), workloads);
     for (Actor actor :
         List.of(
             lab,
@@ -260,7 +263,8 @@ public final class World implements AutoCloseable {
             agents,
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), agents),
             new InstallerControllers(
-                hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService))) {
+                hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService),
+            etcdOperator)) {
       actor.start();
       running.push(actor);
     }
@@ -400,6 +404,15 @@ public final class World implements AutoCloseable {
     return assistedService;
   }
 
+  /**
+   * From now on the installer fails on every host of {@code namespace} once it has started: each
+   * host's agent reports stage {@code Failed} with {@code reason}, and the real service decides
+   * what becomes of the installation (a fault tests inject).
+   */
+  public void failInstallers(String namespace, String reason) {
+    agents.failInstallers(namespace, reason);
+  }
+
   /** The management cluster: a cluster-admin client, shared; do not close it. */
   public KubernetesClient hub() {
     return hub.client();
@@ -433,6 +446,25 @@ public final class World implements AutoCloseable {
    */
   public KubernetesClient workload(String namespace, String clusterInstall) {
     return workloads.of(namespace, clusterInstall).join().client();
+  }
+
+  /**
+   * The members of the simulated etcd of an installed cluster (named after their Nodes, in the
+   * order they joined): what {@link EtcdOperator} keeps and reports.
+   */
+  public List<String> etcdMembers(String namespace, String clusterInstall) {
+    return etcdOperator.members(namespace, clusterInstall);
+  }
+
+  /** The members removed from the simulated etcd of an installed cluster so far, in order. */
+  public List<String> etcdMembersRemoved(String namespace, String clusterInstall) {
+    return etcdOperator.removed(namespace, clusterInstall);
+  }
+
+  /** Makes an etcd member of an installed cluster unhealthy, or healthy again. */
+  public void setEtcdMemberDegraded(
+      String namespace, String clusterInstall, String member, boolean degraded) {
+    etcdOperator.setDegraded(namespace, clusterInstall, member, degraded);
   }
 
   public Workloads workloadMode() {

@@ -92,16 +92,16 @@ public final class Crane {
     }
     String staging = repository + ":staging-" + tag;
     run("append", "--oci-empty-base", "-f", layer.toString(), "-t", staging);
-    run(
-        "mutate",
-        staging,
-        "--set-platform",
-        "linux/" + architecture,
-        "-l",
-        "io.openshift.release=" + tag,
-        "-t",
-        repository + ":" + tag);
-    return digest(repository + ":" + tag);
+    return digestOf(
+        run(
+            "mutate",
+            staging,
+            "--set-platform",
+            "linux/" + architecture,
+            "-l",
+            "io.openshift.release=" + tag,
+            "-t",
+            repository + ":" + tag));
   }
 
   /** Makes {@code index} a manifest list of {@code manifests}; returns its digest. */
@@ -109,8 +109,16 @@ public final class Crane {
       throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of("index", "append", "-t", index));
     manifests.forEach(m -> args.addAll(List.of("-m", m)));
-    run(args.toArray(String[]::new));
-    return digest(index);
+    return digestOf(run(args.toArray(String[]::new)));
+  }
+
+  /** The digest of the {@code repository@sha256:...} reference crane prints for what it pushed. */
+  private static String digestOf(String pushed) {
+    int at = pushed.lastIndexOf('@');
+    if (at < 0) {
+      throw new IllegalStateException("crane printed no reference by digest: " + pushed);
+    }
+    return pushed.substring(at + 1);
   }
 
   public String digest(String reference) throws IOException, InterruptedException {

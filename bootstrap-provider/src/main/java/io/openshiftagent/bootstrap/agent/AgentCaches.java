@@ -56,12 +56,14 @@ final class AgentCaches {
             InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
                 .withName("metal3machines")
                 .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
-                // Only the host it names matters here.
+                // Only the host it names, and the metaData Secret, matter here.
                 .withOnUpdateFilter(
                     (updated, old) ->
                         !Objects.equals(
-                            Metadata.annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
-                            Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION)))
+                                Metadata.annotation(
+                                    updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
+                                Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION))
+                            || !Objects.equals(metaDataSecret(updated), metaDataSecret(old)))
                 .build(),
             context);
     infraEnvs =
@@ -114,6 +116,10 @@ final class AgentCaches {
 
   Optional<Cluster> cluster(String namespace, String name) {
     return clusters.get(new ResourceID(name, namespace));
+  }
+
+  private static Object metaDataSecret(Metal3Machine m3m) {
+    return m3m.getStatus() == null ? null : m3m.getStatus().metaData;
   }
 
   /** The index entry of an object by one of its labels: {@code namespace/value}. */

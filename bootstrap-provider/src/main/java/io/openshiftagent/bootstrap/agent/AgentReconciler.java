@@ -16,6 +16,8 @@ import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -65,14 +67,21 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final AgentCaches caches = new AgentCaches();
 
   /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see AgentScope). */
-  private final Map<String, String> hostUids =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-              return size() > 10_000;
-            }
-          });
+  private final Map<String, String> hostUids = mostRecent();
+
+  /** Host metadata by Agent UID and host, as {@link #hostUids}. */
+  private final Map<String, HostMetadata> hostMetadata = mostRecent();
+
+  /** A thread-safe map that keeps its 10,000 most recently added entries. */
+  private static <V> Map<String, V> mostRecent() {
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>() {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+            return size() > 10_000;
+          }
+        });
+  }
 
   /**
    * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
@@ -98,7 +107,8 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   @Override
   public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
-    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostUids);
+    Optional<AgentScope> observed =
+        AgentScope.observe(agent, caches, client, hostUids, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
       return UpdateControl.noUpdate();
@@ -114,9 +124,23 @@ public class AgentReconciler implements Reconciler<Agent> {
       // The Metal3Machine's event brings us back once Metal3 has recorded its host.
       return UpdateControl.noUpdate();
     }
+    // A Metal3 host's metadata is known here: its name, labels and provider ID are resolved now.
+    Optional<HostMetadata> metadata = host.flatMap(scope::hostMetadata);
+    if (metal3 && metadata.isEmpty()) {
+      LOG.info(
+          "Agent {}: waiting for the metaData Secret of Metal3Machine {}",
+          Metadata.name(agent),
+          scope.machine().getSpec().infrastructureRef.name);
+      return UpdateControl.noUpdate();
+    }
+    NodeIdentity identity =
+        NodeIdentity.of(
+            scope.config().getSpec().nodeRegistration,
+            Names.hostname(Metadata.name(scope.machine())),
+            metadata);
     AgentDecision.DesiredAgent desired =
         AgentDecision.desired(
-            scope.config(), scope.machine(), host.map(AgentScope.Host::uid).orElse(null));
+            scope.config(), scope.machine(), identity, host.map(AgentScope.Host::uid).orElse(null));
     Optional<String> tooLarge =
         InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
     if (tooLarge.isPresent()) {

@@ -1,5 +1,7 @@
 package io.openshiftagent.bootstrap.agent;
 
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -9,12 +11,17 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
+import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,7 +47,9 @@ final class AgentScope {
   private final Machine machine;
   private final Optional<Cluster> cluster;
   private final Optional<String> hostReference;
+  private final Optional<SecretReference> metaDataSecret;
   private final Map<String, String> hostUids;
+  private final Map<String, HostMetadata> hostMetadata;
 
   private AgentScope(
       KubernetesClient client,
@@ -50,7 +59,9 @@ final class AgentScope {
       Machine machine,
       Optional<Cluster> cluster,
       Optional<String> hostReference,
-      Map<String, String> hostUids) {
+      Optional<SecretReference> metaDataSecret,
+      Map<String, String> hostUids,
+      Map<String, HostMetadata> hostMetadata) {
     this.client = client;
     this.agent = agent;
     this.infraEnv = infraEnv;
@@ -58,16 +69,23 @@ final class AgentScope {
     this.machine = machine;
     this.cluster = cluster;
     this.hostReference = hostReference;
+    this.metaDataSecret = metaDataSecret;
     this.hostUids = hostUids;
+    this.hostMetadata = hostMetadata;
   }
 
   /**
    * The Agent's owners, or empty when it belongs to no Machine of ours (yet).
    *
    * @param hostUids host UIDs already read, by Agent UID and host (they never change)
+   * @param hostMetadata host metadata already read, by Agent UID and host (neither changes)
    */
   static Optional<AgentScope> observe(
-      Agent agent, AgentCaches caches, KubernetesClient client, Map<String, String> hostUids) {
+      Agent agent,
+      AgentCaches caches,
+      KubernetesClient client,
+      Map<String, String> hostUids,
+      Map<String, HostMetadata> hostMetadata) {
     String namespace = agent.getMetadata().getNamespace();
     Optional<InfraEnv> infraEnv =
         Optional.ofNullable(Metadata.label(agent, ExternalKinds.INFRAENV_LABEL))
@@ -94,6 +112,8 @@ final class AgentScope {
     if (config == null || machine == null) {
       return Optional.empty();
     }
+    Optional<Metal3Machine> metal3Machine =
+        Hosts.metal3MachineName(machine).flatMap(name -> caches.metal3Machine(namespace, name));
     return Optional.of(
         new AgentScope(
             client,
@@ -102,10 +122,10 @@ final class AgentScope {
             config,
             machine,
             caches.cluster(namespace, ClusterRefs.clusterName(machine)),
-            Hosts.metal3MachineName(machine)
-                .flatMap(name -> caches.metal3Machine(namespace, name))
-                .flatMap(Hosts::hostReference),
-            hostUids));
+            metal3Machine.flatMap(Hosts::hostReference),
+            metal3Machine.map(m -> m.getStatus() == null ? null : m.getStatus().metaData),
+            hostUids,
+            hostMetadata));
   }
 
   Agent agent() {
@@ -146,6 +166,39 @@ final class AgentScope {
     current.ifPresent(h -> hostUids.put(key, h.getMetadata().getUid()));
     return current.map(
         h -> new Host(h.getMetadata().getUid(), detaching ? Optional.of(h) : Optional.empty()));
+  }
+
+  /**
+   * What the host reads from its config drive, known here for a Metal3 host: the
+   * baremetal-operator's defaults for {@code host}, and the metaData Secret the Metal3Machine
+   * names, read only when the node registration references metadata. Empty while that Secret cannot
+   * be read: the Agent waits (CAPM3 creates it before it names it, so this is a passing state).
+   */
+  Optional<HostMetadata> hostMetadata(Host host) {
+    String key = agent.getMetadata().getUid() + " " + hostReference.orElseThrow();
+    HostMetadata known = hostMetadata.get(key);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    String reference = hostReference.get();
+    String hostNamespace = reference.substring(0, reference.indexOf('/'));
+    String hostName = reference.substring(reference.indexOf('/') + 1);
+    String rendered = null;
+    if (NodeIdentity.referencesMetadata(config.getSpec().nodeRegistration)
+        && metaDataSecret.isPresent()) {
+      SecretReference ref = metaDataSecret.get();
+      String namespace = ref.getNamespace() == null ? hostNamespace : ref.getNamespace();
+      Secret secret = client.secrets().inNamespace(namespace).withName(ref.getName()).get();
+      if (secret == null || secret.getData() == null || !secret.getData().containsKey("metaData")) {
+        return Optional.empty();
+      }
+      rendered =
+          new String(
+              Base64.getDecoder().decode(secret.getData().get("metaData")), StandardCharsets.UTF_8);
+    }
+    HostMetadata metadata = HostMetadata.metal3(host.uid(), hostNamespace, hostName, rendered);
+    hostMetadata.put(key, metadata);
+    return Optional.of(metadata);
   }
 
   /** Whether the Agent named {@code name} exists, read now. */

@@ -1,7 +1,10 @@
 package io.openshiftagent.bootstrap.config;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -11,9 +14,12 @@ import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.SharedNames;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -23,10 +29,14 @@ import java.util.function.Supplier;
  * failed download of its discovery ignition, and what its own writes have changed since (the {@code
  * with...} copies). The BareMetalHost, which no cache holds, is read only when asked for.
  *
+ * @param machinePool the MachinePool owning the config, if one does (not supported)
+ * @param defaultBootMode the provider's boot mode for configs and InfraEnvs that name none
  * @param hostReattached whether this reconcile has given the host back already
  */
 record ConfigScope(
     OpenshiftAssistedConfig config,
+    Optional<String> machinePool,
+    BootMode defaultBootMode,
     Optional<Machine> machine,
     Optional<Cluster> cluster,
     Optional<ClusterDeployment> clusterDeployment,
@@ -45,6 +55,7 @@ record ConfigScope(
       ConfigCaches caches,
       KubernetesClient client,
       Optional<FailedDownload> lastFailedDownload,
+      BootMode defaultBootMode,
       Instant now) {
     String namespace = config.getMetadata().getNamespace();
     Optional<Machine> machine =
@@ -58,6 +69,9 @@ record ConfigScope(
             .flatMap(name -> caches.metal3Machine(namespace, name));
     return new ConfigScope(
         config,
+        OwnerReferences.find(config, ExternalKinds.CAPI_GROUP, Kinds.MACHINE_POOL)
+            .map(r -> r.getName()),
+        defaultBootMode,
         machine,
         cluster,
         controlPlane.flatMap(
@@ -82,9 +96,25 @@ record ConfigScope(
     return cluster.flatMap(ClusterRefs::controlPlaneName);
   }
 
+  /**
+   * How the host boots: the config's mode; else the one its InfraEnv was made for; else the
+   * provider's default.
+   */
+  BootMode bootMode() {
+    if (config.getSpec().bootMode != null) {
+      return config.getSpec().bootMode;
+    }
+    return infraEnv
+        .map(i -> Metadata.annotation(i, Names.BOOT_MODE_ANNOTATION))
+        .flatMap(BootMode::named)
+        .orElse(defaultBootMode);
+  }
+
   ConfigScope withInfraEnv(InfraEnv created) {
     return new ConfigScope(
         config,
+        machinePool,
+        defaultBootMode,
         machine,
         cluster,
         clusterDeployment,
@@ -101,6 +131,8 @@ record ConfigScope(
   ConfigScope withMetal3Machine(Metal3Machine patched) {
     return new ConfigScope(
         config,
+        machinePool,
+        defaultBootMode,
         machine,
         cluster,
         clusterDeployment,
@@ -114,9 +146,32 @@ record ConfigScope(
         host);
   }
 
+  /** After the take-over from the Go provider: the config as it is without its finalizer. */
+  ConfigScope withoutGoFinalizer() {
+    OpenshiftAssistedConfig taken = Serialization.clone(config);
+    taken.getMetadata().getFinalizers().remove(GoProvider.CONFIG_FINALIZER);
+    return new ConfigScope(
+        taken,
+        machinePool,
+        defaultBootMode,
+        machine,
+        cluster,
+        clusterDeployment,
+        install,
+        infraEnv,
+        metal3Machine,
+        dataSecretExists,
+        lastFailedDownload,
+        now,
+        hostReattached,
+        host);
+  }
+
   ConfigScope withDataSecret() {
     return new ConfigScope(
         config,
+        machinePool,
+        defaultBootMode,
         machine,
         cluster,
         clusterDeployment,
@@ -133,6 +188,8 @@ record ConfigScope(
   ConfigScope withHostReattached() {
     return new ConfigScope(
         config,
+        machinePool,
+        defaultBootMode,
         machine,
         cluster,
         clusterDeployment,

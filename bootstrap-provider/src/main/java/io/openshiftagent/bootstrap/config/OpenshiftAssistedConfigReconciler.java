@@ -9,7 +9,9 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.bootstrap.config.ConfigSteps.AdoptFromGoProvider;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
 import io.openshiftagent.bootstrap.config.ConfigSteps.DownloadIgnition;
@@ -37,7 +39,7 @@ import java.util.List;
 @ControllerConfiguration(name = "openshiftassistedconfig", generationAwareEventProcessing = false)
 public class OpenshiftAssistedConfigReconciler
     implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
-  /** More than the steps there are: reattach, InfraEnv, ISO or download, and the report. */
+  /** More than the steps there are: adopt, reattach, InfraEnv, ISO or download, and the report. */
   static final int MAX_STEPS = 8;
 
   private final KubernetesClient client;
@@ -46,10 +48,18 @@ public class OpenshiftAssistedConfigReconciler
   private final ConfigWrites writes;
   private final ConfigStatus status;
   private final ConfigCleanup cleanup;
+  private final BootMode defaultBootMode;
 
+  /**
+   * @param defaultBootMode the boot mode of configs that name none (DEFAULT_BOOT_MODE)
+   */
   public OpenshiftAssistedConfigReconciler(
-      KubernetesClient client, DiscoveryIgnitionSource discoveryIgnition, EventRecorder events) {
+      KubernetesClient client,
+      DiscoveryIgnitionSource discoveryIgnition,
+      BootMode defaultBootMode,
+      EventRecorder events) {
     this.client = client;
+    this.defaultBootMode = defaultBootMode;
     this.diskImage = new DiskImageBoot(discoveryIgnition);
     this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client, events));
     this.status = new ConfigStatus(events);
@@ -71,6 +81,8 @@ public class OpenshiftAssistedConfigReconciler
       Step step = ConfigSteps.next(scope);
       if (step instanceof Report report) {
         return status.report(config, report.outcome());
+      } else if (step instanceof AdoptFromGoProvider) {
+        scope = writes.adoptFromGoProvider(scope);
       } else if (step instanceof ReattachHost) {
         scope = writes.reattachHost(scope);
       } else if (step instanceof CreateInfraEnv create) {
@@ -106,6 +118,6 @@ public class OpenshiftAssistedConfigReconciler
 
   private ConfigScope observe(OpenshiftAssistedConfig config) {
     return ConfigScope.observe(
-        config, caches, client, diskImage.lastFailure(config), Instant.now());
+        config, caches, client, diskImage.lastFailure(config), defaultBootMode, Instant.now());
   }
 }

@@ -73,22 +73,27 @@ public final class ReleaseImage {
   }
 
   /**
-   * The release image a control plane asks for: {@code version} for its hosts' architecture, from
-   * its repository override if it has one.
+   * The release image a control plane asks for: {@code version} for its hosts' architectures (the
+   * {@code cpuArchitecture}s of its own and its workers' configs: {@link #architecture}), from its
+   * repository override if it has one.
    */
-  public static String of(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
-    String arch =
-        cp.getSpec().openshiftAssistedConfigSpec == null
-            ? null
-            : cp.getSpec().openshiftAssistedConfigSpec.cpuArchitecture;
-    return pullSpec(version, arch, Metadata.annotation(cp, REPOSITORY_OVERRIDE_ANNOTATION));
+  public static String of(
+      OpenshiftAssistedControlPlane cp,
+      OpenShiftVersion version,
+      java.util.Collection<String> cpuArchitectures) {
+    return pullSpec(
+        version,
+        architecture(cpuArchitectures),
+        Metadata.annotation(cp, REPOSITORY_OVERRIDE_ANNOTATION));
   }
 
   /**
-   * Whether the update graph knows {@code version} of the control plane's release, so that it can
-   * be asked for by version: a generally available release from a default repository.
+   * Whether {@code version} is a published release: generally available and from a default
+   * repository, so signed, and the Cluster Version Operator can verify it; anything else (a
+   * pre-release, a nightly, another repository) can only be asked for with {@code force}, as the Go
+   * provider does.
    */
-  public static boolean inUpdateGraph(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
+  public static boolean isPublished(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
     return version.isGenerallyAvailable()
         && isDefaultRepository(Metadata.annotation(cp, REPOSITORY_OVERRIDE_ANNOTATION));
   }

@@ -4,21 +4,23 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
+import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifests;
 import io.openshiftagent.registry.PullSecret;
 import io.openshiftagent.registry.RegistriesConf;
 import io.openshiftagent.registry.ReleaseArchitectures;
 import io.openshiftagent.registry.ReleaseImages;
+import io.openshiftagent.registry.ResolutionCache;
 import io.openshiftagent.registry.TrustedCertificates;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -26,35 +28,48 @@ import java.util.function.Supplier;
  * The release image of a control plane as it is written (ClusterImageSet, upgrade requests): what
  * its spec and annotations request, resolved to a digest with the cluster's pull secret, its
  * mirrors and trusted CAs (docs/release-images.md). Reads nothing itself: the caller hands it the
- * objects.
+ * objects, the pull secret and mirrors only to be read when a registry must be asked.
  */
 public final class ReleaseImageResolution {
-  static final String CONDITION = "ReleaseImageResolved";
-
   /** A new value looks the tag up again. */
-  static final String RESOLVE_ANNOTATION = "controlplane.cluster.x-k8s.io/resolve-release-image";
+  public static final String RESOLVE_ANNOTATION =
+      "controlplane.cluster.x-k8s.io/resolve-release-image";
 
   /** {@code tag}: write the tag, ask no registry. */
-  static final String REFERENCE_ANNOTATION =
+  public static final String REFERENCE_ANNOTATION =
       "controlplane.cluster.x-k8s.io/release-image-reference";
 
-  /** The provider's environment variable naming the hub's trusted CA bundle (PEM file). */
-  static final String CA_BUNDLE_ENV = "REGISTRY_CA_BUNDLE_FILE";
-
+  static final String PULL_SECRET_NOT_FOUND = "PullSecretNotFound";
   static final String PULL_SECRET_INVALID = "PullSecretInvalid";
   static final String IMAGE_REGISTRY_CONFIG_INVALID = "ImageRegistryConfigInvalid";
+  static final String TRUSTED_CA_BUNDLE_INVALID = "TrustedCABundleInvalid";
+
+  /** Per registry request: connecting, and each answer. */
+  static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(10);
 
   private final ReleaseImages images;
-  private final Supplier<String> hubCaBundle;
+  private final HubCaBundle hubCaBundle;
   private final Clock clock;
 
-  /**
-   * @param hubCaBundle the hub's trusted CA bundle (PEM), read when asked; null or blank: none
-   */
-  ReleaseImageResolution(ReleaseImages images, Supplier<String> hubCaBundle, Clock clock) {
+  ReleaseImageResolution(ReleaseImages images, HubCaBundle hubCaBundle, Clock clock) {
     this.images = images;
     this.hubCaBundle = hubCaBundle;
     this.clock = clock;
+  }
+
+  /**
+   * As the provider resolves: each registry request bounded by {@link #REGISTRY_TIMEOUT}, sent with
+   * {@code userAgent}; failures retried after 10 s, doubling up to 5 minutes; at most 1000
+   * resolutions remembered.
+   */
+  public static ReleaseImageResolution overRegistries(String userAgent, HubCaBundle hubCaBundle) {
+    Clock clock = Clock.systemUTC();
+    ResolutionCache cache =
+        new ResolutionCache(clock, Duration.ofSeconds(10), Duration.ofMinutes(5), 1000);
+    return new ReleaseImageResolution(
+        ReleaseImages.overRegistries(REGISTRY_TIMEOUT, userAgent, cache, clock),
+        hubCaBundle,
+        clock);
   }
 
   /**
@@ -62,24 +77,38 @@ public final class ReleaseImageResolution {
    *
    * @param requested the pull spec {@link ReleaseImage} gives
    * @param cpuArchitectures of the cluster's configs (control plane and workers)
-   * @param pullSecret {@code spec.config.pullSecretRef}'s Secret, or null (none given: anonymous)
-   * @param registryConfig {@code spec.config.imageRegistryRef}'s ConfigMap, or null
+   * @param pullSecret reads {@code spec.config.pullSecretRef}'s Secret (empty: none, or missing)
+   * @param registryConfig reads {@code spec.config.imageRegistryRef}'s ConfigMap (same)
    */
-  record Inputs(
+  public record Inputs(
       OpenshiftAssistedControlPlane cp,
       String requested,
       Collection<String> cpuArchitectures,
-      Secret pullSecret,
-      ConfigMap registryConfig) {}
+      Supplier<Optional<Secret>> pullSecret,
+      Supplier<Optional<ConfigMap>> registryConfig) {
+
+    /** What the scope holds: the release of {@code spec.distributionVersion} for its configs. */
+    public static Inputs of(ControlPlaneScope scope) {
+      OpenshiftAssistedControlPlane cp = scope.cp();
+      List<String> architectures = scope.cpuArchitectures();
+      return new Inputs(
+          cp,
+          ReleaseImage.of(
+              cp, OpenShiftVersion.parse(cp.getSpec().distributionVersion), architectures),
+          architectures,
+          scope::pullSecret,
+          scope::imageRegistryConfig);
+    }
+  }
 
   /** The outcome: an image to write, or a reason to wait. */
-  sealed interface Outcome permits Use, Wait {}
+  public sealed interface Outcome permits Use, Wait {}
 
   /**
    * Write {@code image}; record {@code status}; {@code ReleaseImageResolved=True} with {@code
    * reason} and {@code message}; {@code newlyResolved}: a registry was asked (an Event).
    */
-  record Use(
+  public record Use(
       String image,
       OpenshiftAssistedControlPlaneStatus.ReleaseImage status,
       String reason,
@@ -89,40 +118,97 @@ public final class ReleaseImageResolution {
 
   /**
    * Write nothing that names the release; {@code ReleaseImageResolved=False}; look again after
-   * {@code retryAfter} (null: only a change of the objects can help, and their watches tell).
+   * {@code retryAfter} (null: when the objects change); {@code lookedUp}: a registry was asked and
+   * failed just now (an Event).
    */
-  record Wait(String reason, String message, Duration retryAfter) implements Outcome {}
+  public record Wait(String reason, String message, Duration retryAfter, boolean lookedUp)
+      implements Outcome {}
 
-  Outcome resolve(Inputs in) {
-    PullSecret pullSecret;
-    try {
-      pullSecret = pullSecret(in.pullSecret());
-    } catch (IllegalArgumentException e) {
-      return new Wait(
-          PULL_SECRET_INVALID,
-          "Secret "
-              + in.pullSecret().getMetadata().getName()
-              + " (spec.config.pullSecretRef) key .dockerconfigjson: "
-              + e.getMessage(),
-          null);
-    }
-    Map<String, String> registryData =
-        in.registryConfig() == null || in.registryConfig().getData() == null
+  public Outcome resolve(Inputs in) {
+    Map<String, String> annotations =
+        in.cp().getMetadata().getAnnotations() == null
             ? Map.of()
-            : in.registryConfig().getData();
+            : in.cp().getMetadata().getAnnotations();
+    boolean keepTag = "tag".equalsIgnoreCase(annotations.get(REFERENCE_ANNOTATION));
+    String token = annotations.getOrDefault(RESOLVE_ANNOTATION, "");
+    ReleaseImages.Recorded recorded =
+        recorded(in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage);
+    Optional<ReleaseImages.Answer> known =
+        images.withoutLookup(in.requested(), keepTag, token, recorded);
+    if (known.isPresent()) {
+      return outcome(known.get());
+    }
+    return lookUp(in, keepTag, token, recorded);
+  }
+
+  private Outcome lookUp(
+      Inputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
+    var config = in.cp().getSpec().config;
+    String pullSecretName =
+        config == null || config.pullSecretRef == null ? null : config.pullSecretRef.name;
+    PullSecret pullSecret = PullSecret.none();
+    if (pullSecretName != null) {
+      Optional<Secret> secret = in.pullSecret().get();
+      if (secret.isEmpty()) {
+        return new Wait(
+            PULL_SECRET_NOT_FOUND,
+            "Secret " + pullSecretName + " (spec.config.pullSecretRef) not found; create it",
+            null,
+            false);
+      }
+      try {
+        pullSecret = pullSecret(secret.get());
+      } catch (IllegalArgumentException e) {
+        return new Wait(
+            PULL_SECRET_INVALID,
+            "Secret "
+                + pullSecretName
+                + " (spec.config.pullSecretRef) key .dockerconfigjson: "
+                + e.getMessage(),
+            null,
+            false);
+      }
+    }
+    String registryConfigName =
+        config == null || config.imageRegistryRef == null ? null : config.imageRegistryRef.name;
+    Map<String, String> registryData = Map.of();
+    if (registryConfigName != null) {
+      Optional<ConfigMap> found = in.registryConfig().get();
+      if (found.isEmpty()) {
+        return new Wait(
+            IMAGE_REGISTRY_CONFIG_INVALID,
+            "ConfigMap "
+                + registryConfigName
+                + " (spec.config.imageRegistryRef) not found; create it",
+            null,
+            false);
+      }
+      registryData = found.get().getData() == null ? Map.of() : found.get().getData();
+    }
     RegistriesConf mirrors;
-    TrustedCertificates trust;
+    TrustedCertificates mirrorCa;
     try {
       String conf = registryData.get(MirrorRegistryManifests.REGISTRIES_CONF_KEY);
       mirrors = conf == null ? RegistriesConf.EMPTY : RegistriesConf.parse(conf);
-      trust =
+      mirrorCa =
           TrustedCertificates.withBundles(
-              nonNull(hubCaBundle.get(), registryData.get(MirrorRegistryManifests.CA_BUNDLE_KEY)));
+              nonBlank(registryData.get(MirrorRegistryManifests.CA_BUNDLE_KEY)));
     } catch (IllegalArgumentException e) {
       return new Wait(
           IMAGE_REGISTRY_CONFIG_INVALID,
-          "the mirrors or trusted CAs for the release image: " + e.getMessage(),
-          null);
+          "ConfigMap " + registryConfigName + " (spec.config.imageRegistryRef): " + e.getMessage(),
+          null,
+          false);
+    }
+    TrustedCertificates hubCa;
+    try {
+      hubCa = TrustedCertificates.withBundles(nonBlank(hubCaBundle.read().orElse(null)));
+    } catch (IllegalArgumentException e) {
+      return new Wait(
+          TRUSTED_CA_BUNDLE_INVALID,
+          "the hub's trusted CA bundle (" + hubCaBundle + "): " + e.getMessage(),
+          null,
+          false);
     }
     Set<String> architectures = new LinkedHashSet<>();
     for (String arch : in.cpuArchitectures()) {
@@ -131,30 +217,28 @@ public final class ReleaseImageResolution {
     if (architectures.isEmpty()) {
       architectures.add("amd64");
     }
-    Map<String, String> annotations =
-        in.cp().getMetadata().getAnnotations() == null
-            ? Map.of()
-            : in.cp().getMetadata().getAnnotations();
-    OpenshiftAssistedControlPlaneStatus.ReleaseImage recorded =
-        in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage;
-    ReleaseImages.Answer answer =
+    return outcome(
         images.answer(
             new ReleaseImages.Request(
                 in.requested(),
                 architectures,
                 pullSecret,
                 mirrors,
-                trust,
-                "tag".equalsIgnoreCase(annotations.get(REFERENCE_ANNOTATION)),
-                annotations.getOrDefault(RESOLVE_ANNOTATION, ""),
-                recorded(recorded)));
+                hubCa.and(mirrorCa),
+                keepTag,
+                token,
+                recorded)));
+  }
+
+  private Outcome outcome(ReleaseImages.Answer answer) {
     if (answer instanceof ReleaseImages.NotReady notReady) {
       return new Wait(
           notReady.reason(),
           notReady.message(),
           notReady.retryAt() == null
               ? null
-              : Duration.between(clock.instant(), notReady.retryAt()).plusMillis(100));
+              : Duration.between(clock.instant(), notReady.retryAt()).plusMillis(100),
+          notReady.lookedUp());
     }
     ReleaseImages.Ready ready = (ReleaseImages.Ready) answer;
     OpenshiftAssistedControlPlaneStatus.ReleaseImage status =
@@ -188,10 +272,7 @@ public final class ReleaseImageResolution {
   }
 
   private static PullSecret pullSecret(Secret secret) {
-    if (secret == null || secret.getData() == null) {
-      return PullSecret.none();
-    }
-    String encoded = secret.getData().get(".dockerconfigjson");
+    String encoded = secret.getData() == null ? null : secret.getData().get(".dockerconfigjson");
     if (encoded == null) {
       throw new IllegalArgumentException("missing");
     }
@@ -223,13 +304,7 @@ public final class ReleaseImageResolution {
         recorded.resolveRequest == null ? "" : recorded.resolveRequest);
   }
 
-  private static List<String> nonNull(String... values) {
-    List<String> list = new ArrayList<>();
-    for (String v : values) {
-      if (v != null && !v.isBlank()) {
-        list.add(v);
-      }
-    }
-    return list;
+  private static List<String> nonBlank(String... values) {
+    return java.util.Arrays.stream(values).filter(v -> v != null && !v.isBlank()).toList();
   }
 }

@@ -87,6 +87,13 @@ class MachineScalingTest {
             "wait",
             "TopologyChangeNotSupported"),
         Arguments.of(
+            "installed three down to two (a host remediated): its replacement is made",
+            3,
+            new Fleet(2, 2, 0),
+            true,
+            "create 1",
+            "ScalingUp"),
+        Arguments.of(
             "single node before the installation: three may be made",
             3,
             new Fleet(1, 1, 0),

@@ -7,7 +7,10 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.openshiftagent.api.common.LocalObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneSpec;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.registry.Reasons;
 import io.openshiftagent.registry.ReleaseImages;
@@ -23,6 +26,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +50,7 @@ class ReleaseImageResolutionTest {
       new ReleaseImageResolution(
           ReleaseImages.overRegistries(
               Duration.ofSeconds(5), "openshift-agent-tests", cache, Clock.systemUTC()),
-          () -> null,
+          HubCaBundle.none(),
           Clock.systemUTC());
 
   @BeforeAll
@@ -173,7 +177,7 @@ class ReleaseImageResolutionTest {
         .doesNotContain("secret\"");
     assertThat(secret.retryAfter()).isNull();
     assertThat(conf.reason()).isEqualTo(ReleaseImageResolution.IMAGE_REGISTRY_CONFIG_INVALID);
-    assertThat(conf.message()).contains("line 3");
+    assertThat(conf.message()).contains("ConfigMap mirrors").contains("line 3");
     assertThat(conf.retryAfter()).isNull();
   }
 
@@ -183,9 +187,22 @@ class ReleaseImageResolutionTest {
         resolution.resolve(inputs(cp, source + ":4.20.0-x86_64", pullSecret(), registryConfig()));
   }
 
+  /**
+   * What a reconcile hands over: the control plane names the pull secret and, when {@code config}
+   * is given, the mirror configuration.
+   */
   private static ReleaseImageResolution.Inputs inputs(
       OpenshiftAssistedControlPlane cp, String requested, Secret pullSecret, ConfigMap config) {
-    return new ReleaseImageResolution.Inputs(cp, requested, List.of("x86_64"), pullSecret, config);
+    cp.getSpec().config.pullSecretRef =
+        new LocalObjectReference(pullSecret.getMetadata().getName());
+    cp.getSpec().config.imageRegistryRef =
+        config == null ? null : new LocalObjectReference(config.getMetadata().getName());
+    return new ReleaseImageResolution.Inputs(
+        cp,
+        requested,
+        List.of("x86_64"),
+        () -> Optional.of(pullSecret),
+        () -> Optional.ofNullable(config));
   }
 
   private static OpenshiftAssistedControlPlane controlPlane(Map<String, String> annotations) {
@@ -196,6 +213,8 @@ class ReleaseImageResolutionTest {
             .withNamespace("ns")
             .withAnnotations(new java.util.HashMap<>(annotations))
             .build());
+    cp.setSpec(new OpenshiftAssistedControlPlaneSpec());
+    cp.getSpec().config = new ClusterConfig();
     return cp;
   }
 

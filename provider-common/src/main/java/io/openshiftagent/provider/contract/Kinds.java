@@ -14,6 +14,7 @@ import java.util.Optional;
  */
 public final class Kinds {
   public static final String OPENSHIFT_ASSISTED_CONFIG = "OpenshiftAssistedConfig";
+  public static final String OPENSHIFT_ASSISTED_CONFIG_TEMPLATE = "OpenshiftAssistedConfigTemplate";
   public static final String OPENSHIFT_ASSISTED_CONTROL_PLANE = "OpenshiftAssistedControlPlane";
   public static final String CLUSTER = "Cluster";
   public static final String MACHINE = "Machine";
@@ -28,6 +29,13 @@ public final class Kinds {
     return ref != null
         && BootstrapGroup.GROUP.equals(ref.apiGroup)
         && OPENSHIFT_ASSISTED_CONFIG.equals(ref.kind);
+  }
+
+  /** Whether {@code ref} names one of our OpenshiftAssistedConfigTemplates. */
+  public static boolean isOpenshiftAssistedConfigTemplate(ContractVersionedObjectReference ref) {
+    return ref != null
+        && BootstrapGroup.GROUP.equals(ref.apiGroup)
+        && OPENSHIFT_ASSISTED_CONFIG_TEMPLATE.equals(ref.kind);
   }
 
   /** Whether {@code ref} names one of our OpenshiftAssistedControlPlanes. */

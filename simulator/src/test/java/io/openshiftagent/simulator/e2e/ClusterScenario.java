@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,12 +99,15 @@ public final class ClusterScenario {
   /**
    * Enrols {@code count} bare-metal hosts, {@code host-0}, {@code host-1}, ..., each with its BMC
    * credentials, as a Metal3 user does before creating clusters (once the namespace's
-   * baremetal-operator runs).
+   * baremetal-operator runs). When all installed clusters share one API server, the hosts' names
+   * start with the namespace's: a Node is named after its host ({@code $METADATA_NAME}), and two
+   * clusters' Nodes must not meet under one name.
    */
   public void enrolHosts(int count) {
     world.startBareMetalOperator(namespace);
+    String prefix = world.workloadMode() == World.Workloads.SHARED ? namespace + "-" : "";
     for (int i = 0; i < count; i++) {
-      String name = "host-" + i;
+      String name = prefix + "host-" + i;
       hub.resource(
               new SecretBuilder()
                   .withNewMetadata()
@@ -173,6 +177,31 @@ public final class ClusterScenario {
   /** Sets one field of the object's spec, as {@code kubectl patch} of that field does. */
   public void setSpec(String apiVersion, String kind, String name, String field, Object value) {
     patch(apiVersion, kind, name, Map.of("spec", Map.of(field, value)));
+  }
+
+  /**
+   * The names of the installed cluster's Nodes of a role ({@code control-plane}, {@code worker}).
+   */
+  List<String> nodesWithRole(String role) {
+    return workload()
+        .nodes()
+        .withLabel("node-role.kubernetes.io/" + role)
+        .list()
+        .getItems()
+        .stream()
+        .map(n -> n.getMetadata().getName())
+        .toList();
+  }
+
+  /** Marks a Machine to go first when its owner scales down ({@code delete-machine}). */
+  public void markForDeletion(GenericKubernetesResource machine) {
+    patch(
+        ApiVersions.CAPI,
+        "Machine",
+        name(machine),
+        Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
   }
 
   public void delete(String apiVersion, String kind, String name) {
@@ -250,15 +279,18 @@ public final class ClusterScenario {
    * The hub's cluster-scoped objects ({@code apiVersion kind name}), less those of the other
    * namespaces' clusters, which other classes on the shared world create meanwhile: their
    * Namespaces, their baremetal-operators' webhook configurations, their ClusterImageSets ({@code
-   * <namespace>.<control plane>}).
+   * <namespace>.<control plane>}). Those classes create and delete their namespaces at any moment,
+   * so the other namespaces are those listed before or after the objects, or among them.
    */
   public Set<String> clusterScopedObjectsButOtherNamespaces() {
-    Set<String> others = new TreeSet<>();
-    hub.namespaces().list().getItems().stream()
-        .map(ClusterScenario::name)
+    Set<String> others = new TreeSet<>(otherNamespaces());
+    Set<String> objects = ApiObjects.list(hub, false, null);
+    others.addAll(otherNamespaces());
+    objects.stream()
+        .filter(o -> o.startsWith("v1 Namespace "))
+        .map(o -> o.substring("v1 Namespace ".length()))
         .filter(n -> !n.equals(namespace))
         .forEach(others::add);
-    Set<String> objects = ApiObjects.list(hub, false, null);
     objects.removeIf(
         o -> {
           String name = o.substring(o.lastIndexOf(' ') + 1);
@@ -270,6 +302,13 @@ public final class ClusterScenario {
                               || name.startsWith("baremetal-operator-" + ns + "-"));
         });
     return objects;
+  }
+
+  private Set<String> otherNamespaces() {
+    return hub.namespaces().list().getItems().stream()
+        .map(ClusterScenario::name)
+        .filter(n -> !n.equals(namespace))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   static String describe(HasMetadata object) {
@@ -439,17 +478,12 @@ public final class ClusterScenario {
   // ---- why ----
 
   /**
-   * The conditions of the Cluster, the control plane, each Machine, MachineSet and
-   * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
-   * Nodes.
+   * First the short lines that tell most (CI shows only the head of a failure): the installer
+   * state, every Agent and BareMetalHost, the installed cluster's Nodes; then the conditions of the
+   * Cluster, the control plane, each Machine, MachineSet and MachineDeployment.
    */
   public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
-    dumpConditions(out, cluster());
-    dumpConditions(out, controlPlane());
-    machines().forEach(m -> dumpConditions(out, m));
-    list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
-    list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
     for (GenericKubernetesResource aci : list(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")) {
       line(out, aci, "state", string(aci, "status", "debugInfo", "state"));
     }
@@ -472,12 +506,28 @@ public final class ClusterScenario {
           host,
           "state",
           string(host, "status", "provisioning", "state"),
+          "operationalStatus",
+          string(host, "status", "operationalStatus"),
+          "error",
+          string(host, "status", "errorMessage"),
+          "online",
+          string(host, "spec", "online"),
+          "poweredOn",
+          string(host, "status", "poweredOn"),
+          "detached",
+          Fields.annotation(host, "baremetalhost.metal3.io/detached"),
           "consumer",
           string(host, "spec", "consumerRef", "name"),
           "image",
           string(host, "spec", "image", "url"));
     }
     out.append("installed cluster's Nodes: ").append(workloadNodes()).append('\n');
+    dumpConditions(out, cluster());
+    dumpConditions(out, controlPlane());
+    machines().forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.METAL3, "Metal3Machine").forEach(m -> dumpConditions(out, m));
     return out.toString();
   }
 

@@ -76,14 +76,7 @@ class DayTwoOperationsTest {
                 "debugInfo",
                 "state"))
         .isEqualTo("adding-hosts");
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/worker")
-                .list()
-                .getItems())
-        .hasSize(2);
+    assertThat(cluster.nodesWithRole("worker")).hasSize(2);
     cluster.assertMachinesMatchTheirNodes();
   }
 
@@ -93,13 +86,7 @@ class DayTwoOperationsTest {
     GenericKubernetesResource victim = cluster.workerMachines().get(0);
     MachineParts parts = partsOf(victim);
     // Cluster API's MachineSet deletes the Machine marked for deletion first.
-    cluster.patch(
-        ApiVersions.CAPI,
-        "Machine",
-        name(victim),
-        Map.of(
-            "metadata",
-            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+    cluster.markForDeletion(victim);
     scaleWorkers(1);
 
     cluster.await(
@@ -140,14 +127,7 @@ class DayTwoOperationsTest {
         () ->
             "4".equals(string(cluster.controlPlane(), "status", "readyReplicas"))
                 && conditionTrue(cluster.controlPlane(), "MachinesReady"));
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/control-plane")
-                .list()
-                .getItems())
-        .hasSize(4);
+    assertThat(cluster.nodesWithRole("control-plane")).hasSize(4);
     cluster.assertMachinesMatchTheirNodes();
   }
 

@@ -179,6 +179,11 @@ public final class E2eWorld
     return world;
   }
 
+  /** Where the world's files and logs go; what else the class starts may log here too. */
+  public Path workDir() {
+    return workDir;
+  }
+
   @Override
   public void handleTestExecutionException(ExtensionContext context, Throwable failure)
       throws Throwable {

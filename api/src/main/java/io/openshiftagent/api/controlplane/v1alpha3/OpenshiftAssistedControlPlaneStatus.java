@@ -11,15 +11,18 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import io.openshiftagent.api.common.ConditionsListMap;
+import io.openshiftagent.api.common.ListMapKeys;
+import io.openshiftagent.api.common.StatusVersion;
 import java.util.List;
 
 /** Status per the Cluster API v1beta2 control-plane contract. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @SchemaCustomizer(ConditionsListMap.class)
+@SchemaCustomizer(value = ListMapKeys.class, input = "versions=version")
 public class OpenshiftAssistedControlPlaneStatus {
   @JsonPropertyDescription(
-      "Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate, ScalingUp, ScalingDown, RollingOut, Paused, Deleting and the upgrade conditions.")
+      "Conditions: Available, Initialized, KubeconfigAvailable, MachinesReady, MachinesUpToDate, ScalingUp, ScalingDown, RollingOut, Remediating, EtcdClusterHealthy, Paused, Deleting and the upgrade conditions.")
   @Size(max = 32)
   public List<Condition> conditions;
 
@@ -53,7 +56,14 @@ public class OpenshiftAssistedControlPlaneStatus {
   public Integer upToDateReplicas;
 
   @JsonPropertyDescription(
-      "Kubernetes version the control-plane nodes run (the lowest, during an upgrade).")
+      "Kubernetes versions the control-plane Machines' kubelets run, oldest first, with how many run"
+          + " each (Cluster API v1.14).")
+  @Size(min = 1, max = 100)
+  public List<StatusVersion> versions;
+
+  @JsonPropertyDescription(
+      "Kubernetes version the control-plane nodes run (the lowest, during an upgrade). Deprecated by"
+          + " Cluster API in favour of versions.")
   @Size(min = 1, max = 256)
   public String version;
 
@@ -63,6 +73,9 @@ public class OpenshiftAssistedControlPlaneStatus {
 
   @Min(1)
   public Long observedGeneration;
+
+  @JsonPropertyDescription("The remediation in progress, or the latest one.")
+  public LastRemediation lastRemediation;
 
   @JsonPropertyDescription(
       "The release image handed to assisted-service (ClusterImageSet) and to the Cluster Version"
