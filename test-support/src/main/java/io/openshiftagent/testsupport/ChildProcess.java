@@ -125,8 +125,8 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
-   * Waits until the probe says ready and returns how long that took from the process's start;
-   * fails with the log's end when the process exits first or the timeout passes.
+   * Waits until the probe says ready and returns how long that took from the process's start; fails
+   * with the log's end when the process exits first or the timeout passes.
    */
   public Duration awaitReady(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

@@ -527,7 +527,7 @@ public final class ClusterScenario {
     machines().forEach(m -> dumpConditions(out, m));
     list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
     list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
-    list(ApiVersions.METAL3, "Metal3Machine").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine").forEach(m -> dumpConditions(out, m));
     return out.toString();
   }
 
