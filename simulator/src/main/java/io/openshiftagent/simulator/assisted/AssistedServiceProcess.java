@@ -1,3 +1,5 @@
+// Over 350 lines: the service's whole environment is set here, in one place, beside its start,
+// supervision and faults.
 package io.openshiftagent.simulator.assisted;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -39,6 +41,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Faults for tests: {@link #kill} (SIGKILL) and {@link #start} again; {@link #refuseRest} and
  * {@link #acceptRest}; {@link #postgres()} can be stopped and started.
+ *
+ * <p>When the service exits by itself (it exits when its controllers lose their leader Lease, which
+ * a loaded machine makes happen: a renewal late by 10 s), it is started again after {@link
+ * #RESTART_DELAY}, as its Deployment's pod would be restarted.
  */
 public final class AssistedServiceProcess implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceProcess.class);
@@ -53,6 +59,9 @@ public final class AssistedServiceProcess implements AutoCloseable {
 
   private static final Duration START = Duration.ofSeconds(180);
 
+  /** How long an exited service stays down before it is started again (a pod's restart). */
+  static final Duration RESTART_DELAY = Duration.ofSeconds(2);
+
   private final Path dir;
   private final String namespace;
   private final Postgres postgres;
@@ -64,6 +73,11 @@ public final class AssistedServiceProcess implements AutoCloseable {
   private final Path log;
   private Process process;
   private Duration lastStart;
+
+  /** Whether the service is stopped on purpose ({@link #kill}, {@link #close}): no restart. */
+  private boolean stopped;
+
+  private int restarts;
 
   private AssistedServiceProcess(
       Path dir,
@@ -227,6 +241,9 @@ public final class AssistedServiceProcess implements AutoCloseable {
     builder.environment().clear();
     builder.environment().putAll(environment);
     process = builder.start();
+    stopped = false;
+    Process running = process;
+    running.onExit().thenRun(() -> restartUnlessStopped(running));
     awaitReady();
     lastStart = Duration.ofNanos(System.nanoTime() - started);
     LOG.info(
@@ -236,6 +253,37 @@ public final class AssistedServiceProcess implements AutoCloseable {
         restRoot(),
         process.pid(),
         log);
+  }
+
+  private void restartUnlessStopped(Process exited) {
+    synchronized (this) {
+      if (stopped || exited != process) {
+        return;
+      }
+      restarts++;
+    }
+    LOG.warn(
+        "assisted-service exited with {} (see {}); starting it again in {}, as its pod would be",
+        exited.exitValue(),
+        log,
+        RESTART_DELAY);
+    try {
+      Thread.sleep(RESTART_DELAY.toMillis());
+      synchronized (this) {
+        if (!stopped) {
+          start();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      LOG.error("assisted-service could not be started again; see {}", log, e);
+    }
+  }
+
+  /** How often the service exited by itself and was started again. */
+  public synchronized int restarts() {
+    return restarts;
   }
 
   private void awaitReady() throws IOException, InterruptedException {
@@ -270,6 +318,7 @@ public final class AssistedServiceProcess implements AutoCloseable {
 
   /** SIGKILL: the service stops at once, as when its pod is killed. */
   public synchronized void kill() throws InterruptedException {
+    stopped = true;
     if (process != null && process.isAlive()) {
       process.destroyForcibly().waitFor();
     }
@@ -341,6 +390,7 @@ public final class AssistedServiceProcess implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    stopped = true;
     if (process != null && process.isAlive()) {
       process.destroy();
       try {

@@ -103,7 +103,7 @@ public final class NetworkSegment {
     return dot < 0 ? List.of() : records.getOrDefault("*" + fqdn.substring(dot), List.of());
   }
 
-  static String stripPrefix(String ip) {
+  public static String stripPrefix(String ip) {
     int slash = ip.indexOf('/');
     return slash < 0 ? ip : ip.substring(0, slash);
   }
