@@ -193,13 +193,14 @@ final class StepAnswers {
   /** The world's registry serves every image; a pull takes about two seconds. */
   /**
    * A day-2 host downloads its ignition from the installed cluster's machine config server at the
-   * URL asked (its API name): it succeeds when the name resolves on the segment (the lab's records
-   * of an installed cluster), with a minimal ignition; else it fails as the lookup does.
+   * URL asked (its API name or VIP): it succeeds when the name resolves on the segment or the
+   * address is one the lab's records name (an installed cluster's), with a minimal ignition; else
+   * it fails as the lookup does.
    */
   private Reply apiConnectivity(JsonNode request) {
     String url = request.path("url").asText();
     String host = URI.create(url).getHost();
-    if (host == null || network.resolve(host).isEmpty()) {
+    if (host == null || network.resolve(host).isEmpty() && !network.isNamed(host)) {
       return Reply.ok(
           Map.of(
               "is_success",
