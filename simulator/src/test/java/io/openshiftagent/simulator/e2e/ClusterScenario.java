@@ -479,7 +479,8 @@ public final class ClusterScenario {
 
   /**
    * First the short lines that tell most (CI shows only the head of a failure): the installer
-   * state, every Agent and BareMetalHost, the installed cluster's Nodes; then the conditions of the
+   * state, every Agent and BareMetalHost, the installed cluster's Nodes, any real manager (Cluster
+   * API, CAPM3, a baremetal-operator) that is no longer running; then the conditions of the
    * Cluster, the control plane, each Machine, MachineSet and MachineDeployment.
    */
   public String dump() {
@@ -522,6 +523,13 @@ public final class ClusterScenario {
           string(host, "spec", "image", "url"));
     }
     out.append("installed cluster's Nodes: ").append(workloadNodes()).append('\n');
+    out.append("upstream managers exited: ")
+        .append(
+            world.upstreamManagers().stream()
+                .filter(m -> !m.isAlive())
+                .map(m -> m.name() + " (log " + m.log() + ")")
+                .toList())
+        .append('\n');
     dumpConditions(out, cluster());
     dumpConditions(out, controlPlane());
     machines().forEach(m -> dumpConditions(out, m));
