@@ -215,6 +215,7 @@ public final class World implements AutoCloseable {
         List.of(
             discoveryAgent,
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), discoveryAgent),
+            new FixtureLivelock(hub.newClient(SIMULATOR_USER_AGENT)),
             assistedService,
             new InstalledCluster(
                 hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()),

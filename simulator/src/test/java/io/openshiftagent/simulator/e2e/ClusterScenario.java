@@ -380,11 +380,16 @@ public final class ClusterScenario {
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
   public Duration await(String what, BooleanSupplier done) {
+    return await(what, TIMEOUT, done);
+  }
+
+  /** Waits until {@code done}, for at most {@code timeout}; returns how long it took. */
+  public Duration await(String what, Duration timeout, BooleanSupplier done) {
     long started = System.nanoTime();
-    long deadline = started + TIMEOUT.toNanos();
+    long deadline = started + timeout.toNanos();
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
       }
       try {
         Thread.sleep(250);
@@ -535,7 +540,7 @@ public final class ClusterScenario {
     machines().forEach(m -> dumpConditions(out, m));
     list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
     list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
-    list(ApiVersions.METAL3, "Metal3Machine").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine").forEach(m -> dumpConditions(out, m));
     return out.toString();
   }
 
