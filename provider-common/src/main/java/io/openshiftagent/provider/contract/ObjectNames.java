@@ -6,7 +6,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
-/** Deterministic names and label values that always fit Kubernetes' length limits. */
+/**
+ * Kubernetes' naming rules: deterministic names and label values that always fit its length limits,
+ * and whether a name given by a user can name an object at all.
+ */
 public final class ObjectNames {
   /** Longest object name (DNS subdomain). */
   public static final int MAX_NAME = 253;
