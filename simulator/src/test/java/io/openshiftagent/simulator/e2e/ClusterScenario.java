@@ -512,17 +512,13 @@ public final class ClusterScenario {
   // ---- why ----
 
   /**
-   * The conditions of the Cluster, the control plane, each Machine, MachineSet and
-   * MachineDeployment; the installer state, every Agent and BareMetalHost; the installed cluster's
-   * Nodes.
+   * First the short lines that tell most (CI shows only the head of a failure): the installer
+   * state, every Agent and BareMetalHost, the installed cluster's Nodes, any real manager (Cluster
+   * API, CAPM3, a baremetal-operator) that is no longer running; then the conditions of the
+   * Cluster, the control plane, each Machine, MachineSet and MachineDeployment.
    */
   public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
-    dumpConditions(out, cluster());
-    dumpConditions(out, controlPlane());
-    machines().forEach(m -> dumpConditions(out, m));
-    list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
-    list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
     for (GenericKubernetesResource aci : list(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")) {
       line(out, aci, "state", string(aci, "status", "debugInfo", "state"));
     }
@@ -545,12 +541,35 @@ public final class ClusterScenario {
           host,
           "state",
           string(host, "status", "provisioning", "state"),
+          "operationalStatus",
+          string(host, "status", "operationalStatus"),
+          "error",
+          string(host, "status", "errorMessage"),
+          "online",
+          string(host, "spec", "online"),
+          "poweredOn",
+          string(host, "status", "poweredOn"),
+          "detached",
+          Fields.annotation(host, "baremetalhost.metal3.io/detached"),
           "consumer",
           string(host, "spec", "consumerRef", "name"),
           "image",
           string(host, "spec", "image", "url"));
     }
     out.append("installed cluster's Nodes: ").append(workloadNodes()).append('\n');
+    out.append("upstream managers exited: ")
+        .append(
+            world.upstreamManagers().stream()
+                .filter(m -> !m.isAlive())
+                .map(m -> m.name() + " (log " + m.log() + ")")
+                .toList())
+        .append('\n');
+    dumpConditions(out, cluster());
+    dumpConditions(out, controlPlane());
+    machines().forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.CAPI, "MachineSet").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.CAPI, "MachineDeployment").forEach(m -> dumpConditions(out, m));
+    list(ApiVersions.METAL3, "Metal3Machine").forEach(m -> dumpConditions(out, m));
     return out.toString();
   }
 
