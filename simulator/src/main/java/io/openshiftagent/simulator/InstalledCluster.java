@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * labels its Agent asked for (among them {@code metal3.io/uuid}, by which the real CAPM3 finds the
  * Node and gives it its provider ID); the Cluster Version Operator reports the installed release
  * once the installation finalizes, and moves to the release of {@code spec.desiredUpdate} when that
- * changes (history entry Partial, the kubelets of every Node updated in place, then Completed).
+ * changes (history entry Partial, the kubelets updated in place pool by pool by the {@link
+ * MachineConfigOperator}, then Completed).
  */
 final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;
@@ -186,6 +186,12 @@ final class InstalledCluster extends Actor {
           "ClusterVersion",
           event -> upgrade(client),
           gone -> {});
+      watch(
+          client,
+          ApiVersions.MACHINE_CONFIGURATION,
+          "MachineConfigPool",
+          event -> upgrade(client),
+          gone -> {});
     }
   }
 
@@ -194,6 +200,7 @@ final class InstalledCluster extends Actor {
    * upgrades are not played.
    */
   private void reportVersion(GenericKubernetesResource install, KubernetesClient workload) {
+    MachineConfigOperator.createPools(workload);
     var versions =
         workload.genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion");
     if (versions.withName("version").get() != null) {
@@ -238,18 +245,41 @@ final class InstalledCluster extends Actor {
   /**
    * The Cluster Version Operator: a desiredUpdate naming another release than the newest history
    * entry starts an upgrade (a Partial entry first in the history, status.desired, Progressing);
-   * the Machine Config Operator then updates every Node in place (its kubelet version), and the
-   * entry becomes Completed.
+   * the Machine Config Operator then updates the Nodes in place (their kubelet version), pool by
+   * pool, and the entry becomes Completed once the control-plane pool is updated ({@link
+   * MachineConfigOperator}: a paused {@code master} pool holds the upgrade Partial). Called for
+   * every change of the ClusterVersion or of a MachineConfigPool.
    */
   private void upgrade(KubernetesClient workload) {
     GenericKubernetesResource cv = clusterVersion(workload).get();
-    String image = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "image");
-    String requested = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "version");
-    String target = requested != null ? requested : image == null ? null : versionOfImage(image);
+    String target = target(cv);
     List<Map<String, Object>> history = history(cv);
-    if (target == null || history.isEmpty() || target.equals(history.get(0).get("version"))) {
+    if (target == null || history.isEmpty()) {
       return;
     }
+    Map<String, Object> newest = history.get(0);
+    if (!target.equals(newest.get("version"))) {
+      startUpgrade(workload, cv, target, history); // its write brings the next call
+    } else if ("Partial".equals(newest.get("state"))) {
+      after(durations.installationStep(), () -> completeUpgrade(workload));
+    } else {
+      MachineConfigOperator.updateNodes(workload, kubeletVersion(target)); // a pool unpaused since
+    }
+  }
+
+  /** The release that {@code spec.desiredUpdate} asks for, by version or by image. */
+  private static String target(GenericKubernetesResource cv) {
+    String image = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "image");
+    String requested = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "version");
+    return requested != null ? requested : image == null ? null : versionOfImage(image);
+  }
+
+  private void startUpgrade(
+      KubernetesClient workload,
+      GenericKubernetesResource cv,
+      String target,
+      List<Map<String, Object>> history) {
+    String image = Fields.string(cv, "spec", "desiredUpdate", "image");
     String current = (String) history.get(0).get("image");
     String targetImage =
         image != null
@@ -276,39 +306,38 @@ final class InstalledCluster extends Actor {
             Fields.condition("Progressing", true, "", "Working towards " + target),
             Fields.condition("Failing", false, "", "")));
     log.info("installed cluster upgrading to OpenShift {}", target);
-    after(
-        durations.installationStep(),
-        () -> {
-          updateKubelets(workload, target);
-          Map<String, Object> completed = new LinkedHashMap<>(partial);
-          completed.put("state", "Completed");
-          completed.put("completionTime", Fields.now());
-          List<Map<String, Object>> done = new ArrayList<>(upgrading);
-          done.set(0, completed);
-          writeVersionStatus(
-              workload,
-              done,
-              target,
-              targetImage,
-              List.of(
-                  Fields.condition("Available", true, "", "Done applying " + target),
-                  Fields.condition("Progressing", false, "", "Cluster version is " + target),
-                  Fields.condition("Failing", false, "", "")));
-          log.info("installed cluster upgraded to OpenShift {}", target);
-        });
   }
 
-  private void updateKubelets(KubernetesClient workload, String openShiftVersion) {
-    String kubelet = kubeletVersion(openShiftVersion);
-    for (Node node : workload.nodes().list().getItems()) {
-      workload
-          .nodes()
-          .withName(node.getMetadata().getName())
-          .subresource("status")
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              new OwnedFieldsPatch().set(kubelet, "status", "nodeInfo", "kubeletVersion").toJson());
+  /** Updates the Nodes of the unpaused pools; Completed unless the control-plane pool is paused. */
+  private void completeUpgrade(KubernetesClient workload) {
+    GenericKubernetesResource cv = clusterVersion(workload).get();
+    List<Map<String, Object>> history = history(cv);
+    String target = target(cv);
+    if (history.isEmpty()
+        || !"Partial".equals(history.get(0).get("state"))
+        || !history.get(0).get("version").equals(target)) {
+      return; // completed meanwhile, or superseded by another update
     }
+    MachineConfigOperator.updateNodes(workload, kubeletVersion(target));
+    if (MachineConfigOperator.paused(workload, MachineConfigOperator.MASTER)) {
+      log.info("upgrade to OpenShift {} held by the paused master MachineConfigPool", target);
+      return; // unpausing the pool calls upgrade again
+    }
+    Map<String, Object> completed = new LinkedHashMap<>(history.get(0));
+    completed.put("state", "Completed");
+    completed.put("completionTime", Fields.now());
+    List<Map<String, Object>> done = new ArrayList<>(history);
+    done.set(0, completed);
+    writeVersionStatus(
+        workload,
+        done,
+        target,
+        (String) completed.get("image"),
+        List.of(
+            Fields.condition("Available", true, "", "Done applying " + target),
+            Fields.condition("Progressing", false, "", "Cluster version is " + target),
+            Fields.condition("Failing", false, "", "")));
+    log.info("installed cluster upgraded to OpenShift {}", target);
   }
 
   /**

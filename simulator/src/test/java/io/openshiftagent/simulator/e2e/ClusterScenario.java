@@ -476,6 +476,40 @@ public final class ClusterScenario {
     }
   }
 
+  /**
+   * What a user of the Go provider's examples gets from {@code nodeRegistration.name:
+   * $METADATA_NAME} and the label {@code metal3.io/uuid=$METADATA_UUID}: each Machine's Node is
+   * named after its BareMetalHost and carries the host's UID in that label, by which CAPM3 found
+   * the Node and gave it the provider ID {@code metal3://<namespace>/<host>/<Metal3Machine>}.
+   */
+  void assertNodesAsTheGoProviderNamesThem() {
+    for (GenericKubernetesResource machine : machines()) {
+      String metal3Machine = string(machine, "spec", "infrastructureRef", "name");
+      String host = hostOf(machine);
+      Node node = workload().nodes().withName(string(machine, "status", "nodeRef", "name")).get();
+      assertThat(node).as("the Node of Machine " + name(machine)).isNotNull();
+      assertThat(node.getMetadata().getName()).isEqualTo(host);
+      assertThat(node.getMetadata().getLabels())
+          .containsEntry(
+              "metal3.io/uuid",
+              get(ApiVersions.METAL3, "BareMetalHost", host).getMetadata().getUid());
+      assertThat(node.getSpec().getProviderID())
+          .isEqualTo("metal3://" + namespace + "/" + host + "/" + metal3Machine);
+    }
+  }
+
+  /** The name of the BareMetalHost that CAPM3 gave the Machine's Metal3Machine. */
+  String hostOf(GenericKubernetesResource machine) {
+    String hostRef =
+        Fields.annotation(
+            get(
+                ApiVersions.METAL3_INFRASTRUCTURE,
+                "Metal3Machine",
+                string(machine, "spec", "infrastructureRef", "name")),
+            ExternalKinds.BAREMETALHOST_ANNOTATION);
+    return hostRef.substring(hostRef.indexOf('/') + 1);
+  }
+
   public static String name(HasMetadata object) {
     return object.getMetadata().getName();
   }
