@@ -240,9 +240,14 @@ public class AgentReconciler implements Reconciler<Agent> {
     events.warning(agent, reason, "Approve", why);
   }
 
+  /**
+   * Whether the host has written its disk and boots from it. The real service reports {@code
+   * progress: {}} (no stage) before the installation, which Set.of's contains refuses.
+   */
   static boolean bootsFromDisk(Agent agent) {
     return agent.getStatus() != null
         && agent.getStatus().progress != null
+        && agent.getStatus().progress.currentStage != null
         && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
   }
 }
