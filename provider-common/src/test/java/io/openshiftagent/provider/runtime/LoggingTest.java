@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.SecretScanner;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -54,5 +55,36 @@ class LoggingTest {
         new SecretScanner(Map.of("pull secret", PULL_SECRET))
             .scanLines(
                 "log", captured.list.stream().map(ILoggingEvent::getFormattedMessage).toList()));
+  }
+
+  /** A provider's log at INFO held hundreds of these per installation, one per informer. */
+  @Test
+  void betaApisAreNotWarnedAboutUnlessDebugging() {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    String ns = env.createNamespace("logging");
+    assertThat(unstableApiWarnings("DEBUG", env, ns)).as("at DEBUG").isNotEmpty();
+    assertThat(unstableApiWarnings("INFO", env, ns)).as("at INFO").isEmpty();
+  }
+
+  private static List<String> unstableApiWarnings(
+      String level, KubeApiServerEnvironment env, String ns) {
+    Logging.configure(level, ProviderOptions.LogFormat.TEXT);
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    root.addAppender(captured);
+    try (KubernetesClient client = env.newClient()) {
+      client
+          .genericKubernetesResources("agent-install.openshift.io/v1beta1", "Agent")
+          .inNamespace(ns)
+          .list();
+    } finally {
+      root.detachAppender(captured);
+      Logging.configure("INFO", ProviderOptions.LogFormat.TEXT);
+    }
+    return captured.list.stream()
+        .filter(e -> e.getLoggerName().equals(Logging.UNSTABLE_API_WARNINGS))
+        .map(ILoggingEvent::getFormattedMessage)
+        .toList();
   }
 }
