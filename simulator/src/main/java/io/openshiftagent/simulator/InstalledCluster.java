@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -398,16 +399,25 @@ final class InstalledCluster extends Actor {
     return set == null ? null : Fields.string(set, "spec", "releaseImage");
   }
 
-  /** The release's version, from the tag of the ClusterImageSet's release image. */
+  /** The release's version, from the ClusterImageSet's release image. */
   private String openShiftVersion(GenericKubernetesResource install) {
     String image = releaseImage(install);
     return image == null || !image.contains(":") ? "0.0.0" : versionOfImage(image);
   }
 
   /**
-   * The version in a release image's tag: {@code 4.20.0} of {@code ...ocp-release:4.20.0-x86_64}.
+   * The version a release image carries: of a reference by digest, what the release registry's
+   * catalog says that digest is (a release image's metadata names its version; a mirror holds the
+   * same digests); else the version in its tag, {@code 4.20.0} of {@code
+   * ...ocp-release:4.20.0-x86_64}.
    */
   static String versionOfImage(String image) {
+    if (image.contains("@sha256:")) {
+      return ReleaseRegistry.shared()
+          .byDigest(image)
+          .map(ReleaseRegistry.Release::version)
+          .orElseThrow(() -> new IllegalStateException("no release in the registry is " + image));
+    }
     return image
         .substring(image.lastIndexOf(':') + 1)
         .replaceAll("-(x86_64|aarch64|ppc64le|s390x|multi)$", "");

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,6 +149,14 @@ public final class ClusterScenario {
    * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
    */
   public void apply(String resource, Map<String, String> variables) {
+    apply(resource, variables, object -> {});
+  }
+
+  /**
+   * As {@link #apply(String, Map)}, with {@code edit} changing each object before it is created:
+   * the manifest as a user changed it for their site.
+   */
+  public void apply(String resource, Map<String, String> variables, Consumer<HasMetadata> edit) {
     String text;
     try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -163,6 +172,7 @@ public final class ClusterScenario {
     assertThat(text).as("unreplaced variables in " + resource).doesNotContain("${");
     for (HasMetadata object : hub.load(new java.io.ByteArrayInputStream(text.getBytes())).items()) {
       object.getMetadata().setNamespace(namespace);
+      edit.accept(object);
       hub.resource(object).create();
       created.add(describe(object));
     }
