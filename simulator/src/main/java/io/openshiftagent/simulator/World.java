@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -225,14 +226,32 @@ public final class World implements AutoCloseable {
     }
   }
 
+  /**
+   * The repositories of the world's release registry, as the manifests' variables {@code
+   * RELEASE_REPOSITORY} (OpenShift) and {@code OKD_RELEASE_REPOSITORY}: their repository override
+   * names them, and the control plane resolves each release to its digest there.
+   */
+  public static Map<String, String> releaseRepositories() {
+    ReleaseRegistry registry = ReleaseRegistry.shared();
+    return Map.of(
+        "RELEASE_REPOSITORY", registry.ocpRepository(),
+        "OKD_RELEASE_REPOSITORY", registry.okdRepository());
+  }
+
   /** Both jars at once, as their Deployments start; then waits until both are ready. */
   private void startProviders() throws InterruptedException {
     // DiskImage: the jar downloads discovery ignition from the simulated assisted-service's HTTPS
     // API, named by the InfraEnv's URLs, trusting the CA this world published.
     start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
+    // The control plane resolves each release to its digest in the world's release registry (the
+    // manifests name its repository), trusting its CA as a hub's trusted CA bundle.
     start(
         ProviderJar.CONTROLPLANE,
-        Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
+        Map.of(
+            "WORKLOAD_POLL_INTERVAL",
+            options.workloadPollInterval().toMillis() + "ms",
+            "REGISTRY_CA_BUNDLE_FILE",
+            ReleaseRegistry.shared().caFile().toString()));
     for (ProviderJar jar : replicas.keySet()) {
       for (ProviderProcess replica : replicas.get(jar).values()) {
         // The first replica's time is the provider's (the one the benchmark reports).

@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -146,7 +147,9 @@ public final class ClusterScenario {
 
   /**
    * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
-   * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
+   * does, after replacing each {@code ${NAME}} with its value in {@code variables}, and {@code
+   * ${RELEASE_REPOSITORY}} and {@code ${OKD_RELEASE_REPOSITORY}} with the world's release
+   * registry's repositories ({@link World#releaseRepositories}) unless given.
    */
   public void apply(String resource, Map<String, String> variables) {
     apply(resource, variables, object -> {});
@@ -166,7 +169,9 @@ public final class ClusterScenario {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    for (Map.Entry<String, String> variable : variables.entrySet()) {
+    Map<String, String> values = new HashMap<>(World.releaseRepositories());
+    values.putAll(variables);
+    for (Map.Entry<String, String> variable : values.entrySet()) {
       text = text.replace("${" + variable.getKey() + "}", variable.getValue());
     }
     assertThat(text).as("unreplaced variables in " + resource).doesNotContain("${");

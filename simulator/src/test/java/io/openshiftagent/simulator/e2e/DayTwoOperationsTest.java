@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -204,9 +205,9 @@ class DayTwoOperationsTest {
               && conditionTrue(cp, "UpgradeCompleted");
         });
     GenericKubernetesResource version = clusterVersion();
-    // Our provider asked for the release image (the repository is overridden, so not by version).
+    // Our provider asked for the release image by digest, as the world's registry resolved it.
     assertThat(string(version, "spec", "desiredUpdate", "image"))
-        .isEqualTo("registry.ci.openshift.org/ocp/release:4.21.0-x86_64");
+        .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());
     assertThat(get(version, "spec", "desiredUpdate", "force")).isEqualTo(true);
     List<Map<String, Object>> history = history(version);
     assertThat(history).extracting(h -> h.get("version")).containsExactly("4.21.0", "4.20.0");

@@ -110,18 +110,14 @@ class DisconnectedInstallTest {
   }
 
   /**
-   * The HA manifest as a disconnected site writes it: no tag kept, no repository override (the
-   * public release repository, reached through the mirror), the mirror configuration named.
+   * The HA manifest as a disconnected site writes it: no repository override (the public release
+   * repository, reached through the mirror), the mirror configuration named.
    */
   private static void asADisconnectedSiteWritesIt(HasMetadata object) {
     if (!(object instanceof GenericKubernetesResource resource)
         || !"OpenshiftAssistedControlPlane".equals(object.getKind())) {
       return;
     }
-    resource
-        .getMetadata()
-        .getAnnotations()
-        .remove("controlplane.cluster.x-k8s.io/release-image-reference");
     resource
         .getMetadata()
         .getAnnotations()
