@@ -50,7 +50,8 @@ final class FixtureLivelock extends Actor {
   private void observe(GenericKubernetesResource host) {
     String uid = host.getMetadata().getUid();
     String state = Hosts.state(host);
-    if (!STEPPING.contains(state)) {
+    // A host the operator has not reported on yet has no state (Set.of refuses null).
+    if (state == null || !STEPPING.contains(state)) {
       stepping.remove(uid);
       return;
     }
