@@ -25,6 +25,8 @@ step "preparing the Cluster API manager (built from its Go module on first use, 
 ./hack/build-capi-manager.sh
 step "preparing CAPM3 and the baremetal-operator (built from their Go modules on first use, ~5 min)"
 ./hack/build-metal3.sh
+step "preparing the OCI registry and crane that hold the release images (built from Go modules on first use, ~5 min)"
+./hack/build-registry-tools.sh
 step "building the providers and the simulator with Maven (first use downloads the dependencies)"
 mkdir -p target/demo
 mvn -B -ntp -Dstyle.color=never package dependency:build-classpath -pl simulator -am -DskipTests -DskipImages \

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Copies the pinned upstream CRDs (Cluster API core, CAPM3, BareMetalHost, assisted-service and the Hive CRDs it
 # ships) out of their Go modules into .cache/upstream-crds/ (git-ignored), where the tests install them from, and
-# OpenShift's ClusterVersion, ClusterOperator and (operator.openshift.io) Etcd CRDs into .cache/workload-crds/ for the
-# test API server that plays an installed cluster. The modules stay
+# OpenShift's ClusterVersion, ClusterOperator, MachineConfigPool and (operator.openshift.io) Etcd CRDs into
+# .cache/workload-crds/ for the test API server that plays an installed cluster. The modules stay
 # cached in the Go module cache outside the clone. Idempotent: does nothing when the pinned set is there.
 source "$(dirname "$0")/lib.sh"
 
@@ -10,16 +10,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.cache/upstream-crds"
 stamp="capi=$CAPI_VERSION capm3=$CAPM3_VERSION bmo=$BMO_VERSION $ASSISTED_SERVICE_MODULE (its CRDs and Hive's)"
 
-# The workload cluster's CRDs, kept apart: the hub does not serve them. ClusterVersion (upgrades), ClusterOperator and
-# Etcd (the cluster-etcd-operator's reports, read before a control-plane host is removed).
+# The workload cluster's CRDs, kept apart: the hub does not serve them. ClusterVersion (upgrades), MachineConfigPool
+# (a paused pool holds its Nodes' updates), ClusterOperator and Etcd (the cluster-etcd-operator's reports, read before a
+# control-plane host is removed).
 workload="$root/.cache/workload-crds"
-workload_stamp="$OPENSHIFT_API_MODULE clusterversions clusteroperators etcds"
+workload_stamp="$OPENSHIFT_API_MODULE clusterversions clusteroperators machineconfigpools etcds"
 if [[ ! -f "$workload/.complete" || "$(cat "$workload/.complete")" != "$workload_stamp" ]]; then
   require_go
   openshift_api=$(module_dir "$OPENSHIFT_API_MODULE")
   rm -rf "$workload.tmp" && mkdir -p "$workload.tmp/openshift"
   cp "$openshift_api"/config/v1/zz_generated.crd-manifests/*clusterversions-Default.crd.yaml \
     "$openshift_api"/config/v1/zz_generated.crd-manifests/*_clusteroperators.crd.yaml \
+    "$openshift_api"/machineconfiguration/v1/zz_generated.crd-manifests/*_machineconfigpools-Default.crd.yaml \
     "$openshift_api"/operator/v1/zz_generated.crd-manifests/*_etcds-Default.crd.yaml "$workload.tmp/openshift/"
   chmod -R u+w "$workload.tmp"
   echo "$workload_stamp" > "$workload.tmp/.complete"

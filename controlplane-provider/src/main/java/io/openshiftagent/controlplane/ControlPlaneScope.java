@@ -22,6 +22,7 @@ import io.openshiftagent.controlplane.etcd.EtcdReport;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
 import io.openshiftagent.controlplane.workload.WorkloadClients;
 import io.openshiftagent.provider.contract.InstallerStates;
+import io.openshiftagent.provider.contract.ObjectNames;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
@@ -286,7 +286,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   }
 
   public Optional<ConfigMap> configMap(String name) {
-    if (!isObjectName(name)) {
+    if (!ObjectNames.isObjectName(name)) {
       return Optional.empty();
     }
     return read(
@@ -295,7 +295,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   }
 
   public Optional<Secret> secret(String name) {
-    if (!isObjectName(name)) {
+    if (!ObjectNames.isObjectName(name)) {
       return Optional.empty();
     }
     return read(
@@ -347,17 +347,6 @@ public final class ControlPlaneScope implements AutoCloseable {
   }
 
   @SuppressWarnings("unchecked")
-  /**
-   * Whether a user-given name can name a Secret or ConfigMap (a DNS-1123 subdomain): no object has
-   * another, and the API server answers a request for one with an error, not a 404.
-   */
-  private static boolean isObjectName(String name) {
-    return name.length() <= 253 && OBJECT_NAME.matcher(name).matches();
-  }
-
-  private static final Pattern OBJECT_NAME =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
   private <T> Optional<T> read(String key, Supplier<T> get) {
     return (Optional<T>) reads.computeIfAbsent(key, k -> Optional.ofNullable(get.get()));
   }

@@ -47,15 +47,9 @@ class ClusterObjectsTest {
     operator.stop();
   }
 
-  private TestCluster cluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    return c;
-  }
-
   @Test
   void waitsForTheClusterItsEndpointAndItsInfrastructureWithReasons() {
-    TestCluster c = cluster("waits");
+    TestCluster c = TestCluster.templated(env, "waits");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
     client.resource(cp).create(); // no owner Cluster yet
     c.awaitCondition("cp", "Available", "WaitingForCluster");
@@ -75,7 +69,7 @@ class ClusterObjectsTest {
 
   @Test
   void createsTheDeploymentInstallAndImageSetWithEveryField() {
-    TestCluster c = cluster("objects").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "objects");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     var config = cp.getSpec().config;
     config.clusterName = "openshift-name";
@@ -144,7 +138,7 @@ class ClusterObjectsTest {
 
   @Test
   void singleNodeOkdWithoutPullSecretGetsAPlaceholderAndTheSpecIsNotMutated() {
-    TestCluster c = cluster("sno-okd").createCluster("sno", true, true);
+    TestCluster c = TestCluster.templated(env, "sno-okd").createCluster("sno", true, true);
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "sno", 1);
     cp.getSpec().distributionVersion = "4.19.0-okd-scos.ec.6";
     cp.getSpec().config.pullSecretRef = null; // OKD's releases are public
@@ -173,7 +167,7 @@ class ClusterObjectsTest {
 
   @Test
   void theImageSetNamesTheOverrideRepositorysDigestAndFollowsTheVersion() {
-    TestCluster c = cluster("override").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "override");
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3)); // the override annotation
     String name = c.ns + ".cp";
     eventually(
@@ -204,7 +198,7 @@ class ClusterObjectsTest {
 
   @Test
   void configsOfDifferentArchitecturesGetTheMultiRelease() {
-    TestCluster c = cluster("multi").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "multi");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().openshiftAssistedConfigSpec.cpuArchitecture = "x86_64";
     c.createControlPlane(cp);
@@ -233,7 +227,7 @@ class ClusterObjectsTest {
 
   @Test
   void mirrorRegistryConfigBecomesManifestsOwnedByThisControlPlane() {
-    TestCluster c = cluster("mirror").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "mirror");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
     c.createControlPlane(cp);
@@ -275,7 +269,7 @@ class ClusterObjectsTest {
 
   @Test
   void aBadInstallConfigOverrideGivesAConditionAndAFixedOneIsApplied() {
-    TestCluster c = cluster("icoverride").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "icoverride");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata()
         .getAnnotations()
@@ -331,7 +325,7 @@ class ClusterObjectsTest {
   /** Found by BadInputReconcileTest: the refused AgentClusterInstall was created forever. */
   @Test
   void aValueTheInstalledAssistedServiceRefusesIsReportedAndAFixContinues() {
-    TestCluster c = cluster("refused").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "refused");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().config.networkType =
         "Cilium"; // ours admits it; the pinned AgentClusterInstall not
@@ -356,7 +350,7 @@ class ClusterObjectsTest {
 
   @Test
   void theClusterDeploymentFollowsTheSpecUntilTheInstallationAndThenTellsWhatItKeeps() {
-    TestCluster c = cluster("cd-follows").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "cd-follows");
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 1));
     eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
     String uid = c.clusterDeployment("cp").getMetadata().getUid();
@@ -402,7 +396,7 @@ class ClusterObjectsTest {
 
   @Test
   void workersFollowMachineDeploymentsNotPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
-    TestCluster c = cluster("workers").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "workers");
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     // The bootstrap provider refuses a MachinePool's config: its replicas are never awaited.

@@ -1,5 +1,6 @@
 package io.openshiftagent.controlplane;
 
+import static io.openshiftagent.controlplane.Fixtures.names;
 import static io.openshiftagent.controlplane.TestCluster.condition;
 import static io.openshiftagent.controlplane.TestCluster.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,16 +80,9 @@ class ControlPlaneLifecycleTest {
     operator.stop();
   }
 
-  private TestCluster cluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
-    return c;
-  }
-
   @Test
   void templateMetadataAndMachineSpecFieldsChangeInPlaceWithoutARollout() {
-    TestCluster c = cluster("inplace");
+    TestCluster c = TestCluster.provisioned(env, "inplace");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().machineTemplate.metadata = new ObjectMetaTemplate();
     cp.getSpec().machineTemplate.metadata.labels = Map.of("team", "infra", "old", "x");
@@ -183,7 +176,7 @@ class ControlPlaneLifecycleTest {
   @Test
   void anUnhealthyMachineIsReplacedOneAtATimeWithRetriesBounded() {
     KubernetesClient wc = remediationWorkload.client();
-    TestCluster c = cluster("remediate");
+    TestCluster c = TestCluster.provisioned(env, "remediate");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().remediation = new RemediationSpec();
     cp.getSpec().remediation.maxRetry = 0;
@@ -250,7 +243,7 @@ class ControlPlaneLifecycleTest {
   @Test
   void etcdDecidesWhenAHostMayGoAndTheQuorumGuardFollowsTheMemberCount() {
     KubernetesClient wc = etcdWorkload.client();
-    TestCluster c = cluster("etcd");
+    TestCluster c = TestCluster.provisioned(env, "etcd");
     List<Machine> machines = installed(c, Fixtures.controlPlane(c.ns, "cp", 4), etcdWorkload, 4);
     etcd(wc, "3 of 4 members are available, node-3 is unhealthy");
     c.awaitCondition("cp", "EtcdClusterHealthy", "NotHealthy");
@@ -362,7 +355,7 @@ class ControlPlaneLifecycleTest {
   @Test
   void aRollingUpdateReplacesEveryMachineOneByOneWhileTheClusterStaysAvailable() {
     KubernetesClient wc = rollingWorkload.client();
-    TestCluster c = cluster("rolling");
+    TestCluster c = TestCluster.provisioned(env, "rolling");
     List<Machine> old = installed(c, Fixtures.controlPlane(c.ns, "cp", 3), rollingWorkload, 3);
     etcd(wc, "3 members are available");
     Map<String, String> nodes = new LinkedHashMap<>();
@@ -624,10 +617,6 @@ class ControlPlaneLifecycleTest {
     return nodes.keySet().stream()
         .filter(n -> !present.contains(n) && !n.equals(name(added)))
         .toList();
-  }
-
-  private static Set<String> names(List<Machine> machines) {
-    return machines.stream().map(ControlPlaneLifecycleTest::name).collect(Collectors.toSet());
   }
 
   private static String name(Machine m) {

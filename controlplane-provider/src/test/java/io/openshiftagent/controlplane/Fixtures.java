@@ -24,6 +24,8 @@ import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Objects the tests start from. */
 public final class Fixtures {
@@ -111,6 +113,11 @@ public final class Fixtures {
     m.setSpec(new MachineSpec());
     m.getSpec().failureDomain = failureDomain;
     return m;
+  }
+
+  /** The names of {@code machines}. */
+  public static Set<String> names(List<Machine> machines) {
+    return machines.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
   }
 
   public static Condition condition(String type, String status) {

@@ -57,9 +57,7 @@ class InstallationAndUpgradeTest {
   }
 
   private TestCluster installedCluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, prefix);
     c.createMirrorConfig("mirrors", Fixtures.releases().host(), Fixtures.releases().caPem());
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata().getAnnotations().remove(ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION);

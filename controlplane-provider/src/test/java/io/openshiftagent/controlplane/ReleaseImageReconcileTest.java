@@ -124,7 +124,7 @@ class ReleaseImageReconcileTest {
 
   @Test
   void aDisconnectedSiteGetsThePublicDigestThroughItsMirrorAndReResolvesOnlyWhenAsked() {
-    TestCluster c = cluster("disconnected");
+    TestCluster c = TestCluster.provisioned(env, "disconnected");
     c.createPullSecret(Fixtures.PULL_SECRET, mirror.dockerConfigJson());
     c.createMirrorConfig("mirrors", mirror.host(), caPem(mirrorCa));
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
@@ -284,7 +284,7 @@ class ReleaseImageReconcileTest {
     Map<BadCase, TestCluster> clusters = new LinkedHashMap<>();
     int n = 0;
     for (BadCase bad : cases) {
-      TestCluster c = cluster("bad-" + n++);
+      TestCluster c = TestCluster.provisioned(env, "bad-" + n++);
       OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
       bad.setup().accept(new Setup(c, cp));
       c.createControlPlane(cp);
@@ -334,13 +334,6 @@ class ReleaseImageReconcileTest {
     // Nothing else waits: the control-plane Machines are made all the same.
     eventually(() -> assertThat(c.machines()).as(bad.name()).hasSize(3));
     return "--- " + bad.name() + " ---\n" + releaseImageParts(describe(c, "cp"));
-  }
-
-  private TestCluster cluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
-    return c;
   }
 
   private static String mirrorsConf(String mirrorRepository) {

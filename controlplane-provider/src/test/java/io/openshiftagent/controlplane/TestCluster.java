@@ -62,6 +62,24 @@ final class TestCluster {
   }
 
   /**
+   * A fresh namespace on {@code env} named after {@code prefix}, holding the infrastructure
+   * template the control planes name; its Cluster ({@code capi-<prefix>}) is still to be made.
+   */
+  static TestCluster templated(KubeApiServerEnvironment env, String prefix) {
+    TestCluster c = new TestCluster(env.client(), env.createNamespace(prefix), "capi-" + prefix);
+    c.createTemplate(Fixtures.TEMPLATE, "metadata");
+    return c;
+  }
+
+  /**
+   * {@link #templated}, with its Cluster made: it names the control plane {@code cp}, has an
+   * endpoint and its infrastructure is provisioned.
+   */
+  static TestCluster provisioned(KubeApiServerEnvironment env, String prefix) {
+    return templated(env, prefix).createCluster("cp", true, true);
+  }
+
+  /**
    * A Cluster that references the control plane {@code cpName}; endpoint and infra as given. Also
    * the pull secret the control planes name, with the release registry's credentials.
    */

@@ -10,6 +10,7 @@ import io.openshiftagent.simulator.assisted.ReleaseCatalog;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,20 +50,6 @@ public final class World implements AutoCloseable {
 
   /** The user agent of the simulated systems' requests, in the hub's audit log. */
   public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";
-
-  /**
-   * The OpenShift releases the world's assisted-service knows from the start ({@code
-   * RELEASE_IMAGES}): those the e2e and demo manifests name, from quay.io and from the repository
-   * they override it with. Any other tagged release is answered by the {@code oc} stand-in.
-   */
-  public static final List<String> RELEASES =
-      List.of(
-          "quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64",
-          "registry.ci.openshift.org/ocp/release:4.20.0-x86_64",
-          "registry.ci.openshift.org/ocp/release:4.20.1-x86_64",
-          "registry.ci.openshift.org/ocp/release:4.21.0-x86_64",
-          "registry.ci.openshift.org/ocp/release:4.21.1-x86_64",
-          "quay.io/okd/scos-release:4.19.0-okd-scos.ec.6");
 
   /** Where assisted-service's CA is published (the Go provider's defaults). */
   private static final String ASSISTED_CA_NAMESPACE = "assisted-installer";
@@ -233,7 +220,7 @@ public final class World implements AutoCloseable {
             hub.kubeConfigYaml(),
             hub.client(),
             hub.createNamespace("assisted-service"),
-            new ReleaseCatalog(RELEASES));
+            ReleaseCatalog.of(ReleaseRegistry.shared()));
     running.push(assistedService);
     workloads.onStart(
         server -> assistedService.reachOutside(server.client().getMasterUrl().getPort()));
@@ -262,6 +249,7 @@ public final class World implements AutoCloseable {
             installed,
             agents,
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), agents),
+            new FixtureLivelock(hub.newClient(SIMULATOR_USER_AGENT)),
             new InstallerControllers(
                 hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService),
             etcdOperator)) {
@@ -283,14 +271,32 @@ public final class World implements AutoCloseable {
             : Duration.ofMillis(50));
   }
 
+  /**
+   * The repositories of the world's release registry, as the manifests' variables {@code
+   * RELEASE_REPOSITORY} (OpenShift) and {@code OKD_RELEASE_REPOSITORY}: their repository override
+   * names them, and the control plane resolves each release to its digest there.
+   */
+  public static Map<String, String> releaseRepositories() {
+    ReleaseRegistry registry = ReleaseRegistry.shared();
+    return Map.of(
+        "RELEASE_REPOSITORY", registry.ocpRepository(),
+        "OKD_RELEASE_REPOSITORY", registry.okdRepository());
+  }
+
   /** Both jars at once, as their Deployments start; then waits until both are ready. */
   private void startProviders() throws InterruptedException {
     // DiskImage: the jar downloads discovery ignition from assisted-service's HTTPS API, named by
     // the InfraEnv's URLs, trusting the CA this world published.
     start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
+    // The control plane resolves each release to its digest in the world's release registry (the
+    // manifests name its repository), trusting its CA as a hub's trusted CA bundle.
     start(
         ProviderJar.CONTROLPLANE,
-        Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
+        Map.of(
+            "WORKLOAD_POLL_INTERVAL",
+            options.workloadPollInterval().toMillis() + "ms",
+            "REGISTRY_CA_BUNDLE_FILE",
+            ReleaseRegistry.shared().caFile().toString()));
     for (ProviderJar jar : replicas.keySet()) {
       for (ProviderProcess replica : replicas.get(jar).values()) {
         // The first replica's time is the provider's (the one the benchmark reports).

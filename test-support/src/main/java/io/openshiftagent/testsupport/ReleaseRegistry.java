@@ -97,8 +97,8 @@ public final class ReleaseRegistry implements AutoCloseable {
 
   /**
    * The registry every test of this JVM shares (anonymous; it stops when the JVM exits), with the
-   * releases the control-plane tests name: OpenShift 4.20.0, 4.20.1, 4.20.2 and 4.21.0-ec.2 for
-   * x86_64, 4.20.0 multi, OKD 4.19.0-okd-scos.ec.6.
+   * releases the control-plane tests and the simulator's worlds name: OpenShift 4.20.0, 4.20.1,
+   * 4.20.2, 4.21.0, 4.21.1 and 4.21.0-ec.2 for x86_64, 4.20.0 multi, OKD 4.19.0-okd-scos.ec.6.
    */
   public static synchronized ReleaseRegistry shared() {
     if (shared == null) {
@@ -111,6 +111,8 @@ public final class ReleaseRegistry implements AutoCloseable {
                     "4.20.0-x86_64",
                     "4.20.1-x86_64",
                     "4.20.2-x86_64",
+                    "4.21.0-x86_64",
+                    "4.21.1-x86_64",
                     "4.21.0-ec.2-x86_64",
                     "4.20.0-multi",
                     "4.19.0-okd-scos.ec.6"),

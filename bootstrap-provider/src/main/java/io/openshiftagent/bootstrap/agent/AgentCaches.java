@@ -1,10 +1,13 @@
 package io.openshiftagent.bootstrap.agent;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import static io.openshiftagent.provider.reconcile.Informers.cached;
+import static io.openshiftagent.provider.reconcile.Informers.indexed;
+import static io.openshiftagent.provider.reconcile.Informers.informer;
+
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -15,6 +18,7 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.List;
 import java.util.Map;
@@ -40,103 +44,75 @@ final class AgentCaches {
   private InformerEventSource<Cluster, Agent> clusters;
 
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
-    context
-        .getPrimaryCache()
-        .addIndexer(AGENTS_BY_CONFIG, agent -> byLabel(agent, Names.CONFIG_LABEL));
-    machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Machine.class, Agent.class)
-                .withName("machines")
-                .withSecondaryToPrimaryMapper(machine -> Set.of())
-                .build(),
-            context);
+    IndexerResourceCache<Agent> agents = context.getPrimaryCache();
+    Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
+    machines = informer(context, Machine.class, "machines", machine -> Set.of());
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     metal3Machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
-                .withName("metal3machines")
-                .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
-                // Only the host it names, and the metaData Secret, matter here.
-                .withOnUpdateFilter(
-                    (updated, old) ->
-                        !Objects.equals(
-                                Metadata.annotation(
-                                    updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
-                                Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION))
-                            || !Objects.equals(metaDataSecret(updated), metaDataSecret(old)))
-                .build(),
-            context);
+        informer(
+            context,
+            Metal3Machine.class,
+            "metal3machines",
+            m3m -> agentsOf(agents, m3m),
+            options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged));
     infraEnvs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(InfraEnv.class, Agent.class)
-                .withName("infraenvs")
-                .withLabelSelector(Names.CONFIG_LABEL)
-                .withSecondaryToPrimaryMapper(infraEnv -> Set.of())
-                .build(),
-            context);
-    context
-        .getPrimaryCache()
-        .addIndexer(AGENTS_BY_CLUSTER, agent -> byLabel(agent, ExternalKinds.CLUSTER_NAME_LABEL));
+        informer(
+            context,
+            InfraEnv.class,
+            "infraenvs",
+            infraEnv -> Set.of(),
+            options -> options.withLabelSelector(Names.CONFIG_LABEL));
+    Informers.indexByLabel(agents, AGENTS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
     // Agents then get what they missed while paused.
     clusters =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
-                .withName("clusters")
-                .withSecondaryToPrimaryMapper(
-                    cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, Metadata.key(cluster)))
-                .build(),
-            context);
+        informer(
+            context,
+            Cluster.class,
+            "clusters",
+            cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)));
     configs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
-                .withName("configs")
-                .withSecondaryToPrimaryMapper(
-                    config -> agentsByIndex(context, AGENTS_BY_CONFIG, Metadata.key(config)))
-                .build(),
-            context);
+        informer(
+            context,
+            OpenshiftAssistedConfig.class,
+            "configs",
+            config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)));
     return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
   }
 
   Optional<Machine> machine(String namespace, String name) {
-    return machines.get(new ResourceID(name, namespace));
+    return cached(machines, namespace, name);
   }
 
   Optional<Metal3Machine> metal3Machine(String namespace, String name) {
-    return metal3Machines.get(new ResourceID(name, namespace));
+    return cached(metal3Machines, namespace, name);
   }
 
   Optional<InfraEnv> infraEnv(String namespace, String name) {
-    return infraEnvs.get(new ResourceID(name, namespace));
+    return cached(infraEnvs, namespace, name);
   }
 
   Optional<OpenshiftAssistedConfig> config(String namespace, String name) {
-    return configs.get(new ResourceID(name, namespace));
+    return cached(configs, namespace, name);
   }
 
   Optional<Cluster> cluster(String namespace, String name) {
-    return clusters.get(new ResourceID(name, namespace));
+    return cached(clusters, namespace, name);
+  }
+
+  /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */
+  private static boolean hostOrMetaDataChanged(Metal3Machine updated, Metal3Machine old) {
+    return !Objects.equals(
+            Metadata.annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
+            Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION))
+        || !Objects.equals(metaDataSecret(updated), metaDataSecret(old));
   }
 
   private static Object metaDataSecret(Metal3Machine m3m) {
     return m3m.getStatus() == null ? null : m3m.getStatus().metaData;
   }
 
-  /** The index entry of an object by one of its labels: {@code namespace/value}. */
-  private static List<String> byLabel(HasMetadata object, String label) {
-    return Optional.ofNullable(Metadata.label(object, label))
-        .map(value -> List.of(Metadata.key(object.getMetadata().getNamespace(), value)))
-        .orElse(List.of());
-  }
-
-  private static Set<ResourceID> agentsByIndex(
-      EventSourceContext<Agent> context, String index, String key) {
-    return context.getPrimaryCache().byIndex(index, key).stream()
-        .map(ResourceID::fromResource)
-        .collect(Collectors.toSet());
-  }
-
-  private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
+  private Set<ResourceID> agentsOf(IndexerResourceCache<Agent> agents, Metal3Machine m3m) {
     return machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
         .map(
             machine ->
@@ -144,8 +120,8 @@ final class AgentCaches {
         .filter(ref -> ref != null)
         .flatMap(
             ref ->
-                agentsByIndex(
-                    context,
+                indexed(
+                    agents,
                     AGENTS_BY_CONFIG,
                     Metadata.key(m3m.getMetadata().getNamespace(), ref.name))
                     .stream())

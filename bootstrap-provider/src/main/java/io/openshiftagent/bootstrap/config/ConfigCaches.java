@@ -1,8 +1,11 @@
 package io.openshiftagent.bootstrap.config;
 
+import static io.openshiftagent.provider.reconcile.Informers.cached;
+import static io.openshiftagent.provider.reconcile.Informers.indexed;
+import static io.openshiftagent.provider.reconcile.Informers.informer;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -22,6 +25,7 @@ import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.List;
 import java.util.Map;
@@ -50,44 +54,27 @@ final class ConfigCaches {
   List<EventSource<?, OpenshiftAssistedConfig>> eventSources(
       EventSourceContext<OpenshiftAssistedConfig> context) {
     IndexerResourceCache<OpenshiftAssistedConfig> configs = context.getPrimaryCache();
-    configs.addIndexer(
-        CONFIGS_BY_CLUSTER,
-        config ->
-            Optional.ofNullable(Metadata.label(config, ExternalKinds.CLUSTER_NAME_LABEL))
-                .map(cluster -> List.of(Metadata.key(config.getMetadata().getNamespace(), cluster)))
-                .orElse(List.of()));
+    Informers.indexByLabel(configs, CONFIGS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
 
-    machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Machine.class, OpenshiftAssistedConfig.class)
-                .withName("machines")
-                .withSecondaryToPrimaryMapper(ConfigCaches::configOf)
-                .build(),
-            context);
+    machines = informer(context, Machine.class, "machines", ConfigCaches::configOf);
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     // The Metal3Machine is made after the Machine; the live ISO is set on it once it exists.
     metal3Machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    Metal3Machine.class, OpenshiftAssistedConfig.class)
-                .withName("metal3machines")
-                .withSecondaryToPrimaryMapper(
-                    m3m ->
-                        machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
-                            .flatMap(machine -> configOf(machine).stream())
-                            .collect(Collectors.toSet()))
-                .build(),
-            context);
+        informer(
+            context,
+            Metal3Machine.class,
+            "metal3machines",
+            m3m ->
+                machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
+                    .flatMap(machine -> configOf(machine).stream())
+                    .collect(Collectors.toSet()));
     clusters =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Cluster.class, OpenshiftAssistedConfig.class)
-                .withName("clusters")
-                .withSecondaryToPrimaryMapper(
-                    cluster ->
-                        configsOf(
-                            configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)))
-                .build(),
-            context);
+        informer(
+            context,
+            Cluster.class,
+            "clusters",
+            cluster ->
+                configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)));
     clusters.addIndexers(
         Map.of(
             CLUSTERS_BY_CONTROL_PLANE,
@@ -97,69 +84,49 @@ final class ConfigCaches {
                     .orElse(List.of())));
     // Both are named after the control plane (SharedNames): its Clusters lead to the configs.
     clusterDeployments =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    ClusterDeployment.class, OpenshiftAssistedConfig.class)
-                .withName("clusterdeployments")
-                .withSecondaryToPrimaryMapper(cd -> configsOfControlPlane(configs, cd))
-                .build(),
-            context);
+        informer(
+            context,
+            ClusterDeployment.class,
+            "clusterdeployments",
+            cd -> configsOfControlPlane(configs, cd));
     installs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    AgentClusterInstall.class, OpenshiftAssistedConfig.class)
-                .withName("agentclusterinstalls")
-                .withSecondaryToPrimaryMapper(aci -> configsOfControlPlane(configs, aci))
-                .build(),
-            context);
-    infraEnvs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(InfraEnv.class, OpenshiftAssistedConfig.class)
-                .withName("infraenvs")
-                .withLabelSelector(Names.CONFIG_LABEL)
-                .withSecondaryToPrimaryMapper(
-                    Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
-                .build(),
-            context);
-    secrets =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Secret.class, OpenshiftAssistedConfig.class)
-                .withName("secrets")
-                .withLabelSelector(Names.CONFIG_LABEL)
-                .withSecondaryToPrimaryMapper(
-                    Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
-                .build(),
-            context);
+        informer(
+            context,
+            AgentClusterInstall.class,
+            "agentclusterinstalls",
+            aci -> configsOfControlPlane(configs, aci));
+    infraEnvs = ours(context, InfraEnv.class, "infraenvs");
+    secrets = ours(context, Secret.class, "secrets");
     return List.of(
         machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
 
   Optional<Machine> machine(String namespace, String name) {
-    return machines.get(new ResourceID(name, namespace));
+    return cached(machines, namespace, name);
   }
 
   Optional<Metal3Machine> metal3Machine(String namespace, String name) {
-    return metal3Machines.get(new ResourceID(name, namespace));
+    return cached(metal3Machines, namespace, name);
   }
 
   Optional<Cluster> cluster(String namespace, String name) {
-    return clusters.get(new ResourceID(name, namespace));
+    return cached(clusters, namespace, name);
   }
 
   Optional<ClusterDeployment> clusterDeployment(String namespace, String name) {
-    return clusterDeployments.get(new ResourceID(name, namespace));
+    return cached(clusterDeployments, namespace, name);
   }
 
   Optional<AgentClusterInstall> install(String namespace, String name) {
-    return installs.get(new ResourceID(name, namespace));
+    return cached(installs, namespace, name);
   }
 
   Optional<InfraEnv> infraEnv(String namespace, String name) {
-    return infraEnvs.get(new ResourceID(name, namespace));
+    return cached(infraEnvs, namespace, name);
   }
 
   Optional<Secret> secret(String namespace, String name) {
-    return secrets.get(new ResourceID(name, namespace));
+    return cached(secrets, namespace, name);
   }
 
   /** Records what we just created, so the next reconcile sees it before the watch delivers it. */
@@ -184,9 +151,7 @@ final class ConfigCaches {
 
   private static Set<ResourceID> configsOf(
       IndexerResourceCache<OpenshiftAssistedConfig> configs, String namespace, String cluster) {
-    return configs.byIndex(CONFIGS_BY_CLUSTER, Metadata.key(namespace, cluster)).stream()
-        .map(ResourceID::fromResource)
-        .collect(Collectors.toSet());
+    return indexed(configs, CONFIGS_BY_CLUSTER, Metadata.key(namespace, cluster));
   }
 
   /** The configs of the clusters whose control plane is named like {@code object}. */
@@ -196,5 +161,16 @@ final class ConfigCaches {
     return clusters.byIndex(CLUSTERS_BY_CONTROL_PLANE, Metadata.key(object)).stream()
         .flatMap(cluster -> configsOf(configs, namespace, Metadata.name(cluster)).stream())
         .collect(Collectors.toSet());
+  }
+
+  /** What we create for a config: labelled with it, and owned by it. */
+  private static <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
+      EventSourceContext<OpenshiftAssistedConfig> context, Class<R> kind, String name) {
+    return informer(
+        context,
+        kind,
+        name,
+        Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
+        options -> options.withLabelSelector(Names.CONFIG_LABEL));
   }
 }

@@ -111,81 +111,35 @@ record ConfigScope(
   }
 
   ConfigScope withInfraEnv(InfraEnv created) {
-    return new ConfigScope(
-        config,
-        machinePool,
-        defaultBootMode,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        Optional.of(created),
-        metal3Machine,
-        dataSecretExists,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(config, Optional.of(created), metal3Machine, dataSecretExists, hostReattached);
   }
 
   ConfigScope withMetal3Machine(Metal3Machine patched) {
-    return new ConfigScope(
-        config,
-        machinePool,
-        defaultBootMode,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        infraEnv,
-        Optional.of(patched),
-        dataSecretExists,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(config, infraEnv, Optional.of(patched), dataSecretExists, hostReattached);
   }
 
   /** After the take-over from the Go provider: the config as it is without its finalizer. */
   ConfigScope withoutGoFinalizer() {
     OpenshiftAssistedConfig taken = Serialization.clone(config);
     taken.getMetadata().getFinalizers().remove(GoProvider.CONFIG_FINALIZER);
-    return new ConfigScope(
-        taken,
-        machinePool,
-        defaultBootMode,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        infraEnv,
-        metal3Machine,
-        dataSecretExists,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(taken, infraEnv, metal3Machine, dataSecretExists, hostReattached);
   }
 
   ConfigScope withDataSecret() {
-    return new ConfigScope(
-        config,
-        machinePool,
-        defaultBootMode,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        infraEnv,
-        metal3Machine,
-        true,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(config, infraEnv, metal3Machine, true, hostReattached);
   }
 
   ConfigScope withHostReattached() {
+    return with(config, infraEnv, metal3Machine, dataSecretExists, true);
+  }
+
+  /** A copy with the fields this reconcile's own writes change; the rest is as observed. */
+  private ConfigScope with(
+      OpenshiftAssistedConfig config,
+      Optional<InfraEnv> infraEnv,
+      Optional<Metal3Machine> metal3Machine,
+      boolean dataSecretExists,
+      boolean hostReattached) {
     return new ConfigScope(
         config,
         machinePool,
@@ -199,7 +153,7 @@ record ConfigScope(
         dataSecretExists,
         lastFailedDownload,
         now,
-        true,
+        hostReattached,
         host);
   }
 }

@@ -2,6 +2,8 @@ package io.openshiftagent.controlplane.machines;
 
 import static io.openshiftagent.controlplane.Fixtures.machine;
 import static io.openshiftagent.controlplane.Fixtures.setReady;
+import static io.openshiftagent.controlplane.machines.MachineFixtures.describe;
+import static io.openshiftagent.controlplane.machines.MachineFixtures.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.controlplane.v1alpha3.RolloutSpec;
@@ -28,15 +30,7 @@ class RolloutTest {
    */
   record Fleet(int current, int outdated, int ready) {
     List<Machine> machines() {
-      List<Machine> machines = new ArrayList<>();
-      for (int i = 0; i < current; i++) {
-        Machine m = machine("m" + i, "2026-01-0" + (i + 1) + "T00:00:00Z", null);
-        if (i < ready) {
-          setReady(m);
-        }
-        machines.add(m);
-      }
-      return machines;
+      return fleet(current, ready);
     }
 
     Map<String, String> notUpToDate() {
@@ -218,7 +212,7 @@ class RolloutTest {
                 fleet.notUpToDate(),
                 installed,
                 upgrading ? Optional.of("condition UpgradeCompleted is False") : Optional.empty()));
-    assertThat(decision.map(RolloutTest::describe).orElse("none"))
+    assertThat(decision.map(MachineFixtures::describe).orElse("none"))
         .as(
             decision
                 .flatMap(MachineScaling.Decision::condition)
@@ -292,18 +286,5 @@ class RolloutTest {
     rollout.after = "2026-03-01T02:00:00+02:00";
     assertThat(Rollout.rolloutAfter(rollout, machine("x", "2026-02-28T23:30:00Z", null), after))
         .isPresent();
-  }
-
-  private static String describe(MachineScaling.Decision decision) {
-    if (decision instanceof MachineScaling.Create create) {
-      return "create " + create.count();
-    }
-    if (decision instanceof MachineScaling.Delete delete) {
-      return "delete " + delete.machine().getMetadata().getName();
-    }
-    if (decision instanceof MachineScaling.Wait) {
-      return "wait";
-    }
-    return "steady";
   }
 }

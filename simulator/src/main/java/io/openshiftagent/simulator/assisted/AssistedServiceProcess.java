@@ -168,7 +168,7 @@ public final class AssistedServiceProcess implements AutoCloseable {
       Files.writeString(tls.resolve("ca.crt"), pki.caPem());
       Files.writeString(dir.resolve("hub.kubeconfig"), hubKubeconfig);
       TestPki.PemKeys tokenKeys = TestPki.newPemKeys();
-      Path ocBin = OcStandIn.install(dir);
+      Path ocBin = OcStandIn.install(dir, releases);
 
       Map<String, String> env = new LinkedHashMap<>();
       env.put("PATH", ocBin + ":" + System.getenv("PATH"));

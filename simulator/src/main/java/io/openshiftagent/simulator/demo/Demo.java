@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -97,7 +98,11 @@ public final class Demo {
 
     Path sample = workDir.resolve("ha-cluster.yaml");
     try (InputStream in = Demo.class.getResourceAsStream("/demo/ha-cluster.yaml")) {
-      Files.write(sample, in.readAllBytes());
+      String manifest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      for (Map.Entry<String, String> variable : World.releaseRepositories().entrySet()) {
+        manifest = manifest.replace("${" + variable.getKey() + "}", variable.getValue());
+      }
+      Files.writeString(sample, manifest);
     }
     kubectl("apply", "-n", NAMESPACE, "-f", sample.toString());
     if (!await(

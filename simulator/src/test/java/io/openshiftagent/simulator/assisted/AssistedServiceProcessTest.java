@@ -56,7 +56,7 @@ class AssistedServiceProcessTest {
             hub.kubeConfigYaml(),
             hub.client(),
             "assisted-installer",
-            new ReleaseCatalog(List.of(RELEASE)));
+            ReleaseCatalog.tagged(List.of(RELEASE)));
   }
 
   @AfterAll

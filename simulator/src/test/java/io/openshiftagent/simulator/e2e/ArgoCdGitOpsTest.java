@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.TestPaths;
 import java.nio.file.Files;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -262,8 +265,24 @@ class ArgoCdGitOpsTest {
     return revision;
   }
 
-  /** The HA template rendered as a user does: {@code clusterctl generate cluster}. */
+  /**
+   * The HA template rendered as a user does ({@code clusterctl generate cluster}), the release
+   * resolved to its digest, with the repository override of a site whose releases are in its own
+   * registry (the world's: the template names quay.io's, which this hub cannot reach).
+   */
   private static String render(String namespace, String name, int workers) {
+    String reference = "controlplane.cluster.x-k8s.io/release-image-reference: digest";
+    String rendered = clusterctlGenerate(namespace, name, workers);
+    Matcher line = Pattern.compile("(?m)^( *)" + Pattern.quote(reference) + "$").matcher(rendered);
+    assertThat(line.find()).as("the rendered control plane asks for the digest").isTrue();
+    return line.replaceFirst(
+        "$1"
+            + reference
+            + "\n$1cluster.x-k8s.io/release-image-repository-override: "
+            + Matcher.quoteReplacement(World.releaseRepositories().get("RELEASE_REPOSITORY")));
+  }
+
+  private static String clusterctlGenerate(String namespace, String name, int workers) {
     Path home = world.workDir().resolve("clusterctl-home");
     return Command.of(
             TestPaths.tool("clusterctl"),
@@ -282,8 +301,6 @@ class ArgoCdGitOpsTest {
         .env("CLUSTERCTL_DISABLE_VERSIONCHECK", "true")
         .env("HOME", home.toString())
         .env("XDG_CONFIG_HOME", home.resolve(".config").toString())
-        // The world's hub reaches no registry yet: the release image keeps its tag.
-        .env("RELEASE_IMAGE_REFERENCE", "tag")
         .env(
             Map.of(
                 "OPENSHIFT_VERSION", "4.20.0",

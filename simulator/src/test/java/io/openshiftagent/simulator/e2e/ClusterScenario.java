@@ -25,11 +25,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,9 +147,19 @@ public final class ClusterScenario {
 
   /**
    * Creates every object of a manifest resource in this namespace, as {@code kubectl create -f}
-   * does, after replacing each {@code ${NAME}} with its value in {@code variables}.
+   * does, after replacing each {@code ${NAME}} with its value in {@code variables}, and {@code
+   * ${RELEASE_REPOSITORY}} and {@code ${OKD_RELEASE_REPOSITORY}} with the world's release
+   * registry's repositories ({@link World#releaseRepositories}) unless given.
    */
   public void apply(String resource, Map<String, String> variables) {
+    apply(resource, variables, object -> {});
+  }
+
+  /**
+   * As {@link #apply(String, Map)}, with {@code edit} changing each object before it is created:
+   * the manifest as a user changed it for their site.
+   */
+  public void apply(String resource, Map<String, String> variables, Consumer<HasMetadata> edit) {
     String text;
     try (InputStream in = ClusterScenario.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -157,12 +169,15 @@ public final class ClusterScenario {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    for (Map.Entry<String, String> variable : variables.entrySet()) {
+    Map<String, String> values = new HashMap<>(World.releaseRepositories());
+    values.putAll(variables);
+    for (Map.Entry<String, String> variable : values.entrySet()) {
       text = text.replace("${" + variable.getKey() + "}", variable.getValue());
     }
     assertThat(text).as("unreplaced variables in " + resource).doesNotContain("${");
     for (HasMetadata object : hub.load(new java.io.ByteArrayInputStream(text.getBytes())).items()) {
       object.getMetadata().setNamespace(namespace);
+      edit.accept(object);
       hub.resource(object).create();
       created.add(describe(object));
     }
@@ -380,11 +395,16 @@ public final class ClusterScenario {
 
   /** Waits until {@code done}, for at most {@link #TIMEOUT}; returns how long it took. */
   public Duration await(String what, BooleanSupplier done) {
+    return await(what, TIMEOUT, done);
+  }
+
+  /** Waits until {@code done}, for at most {@code timeout}; returns how long it took. */
+  public Duration await(String what, Duration timeout, BooleanSupplier done) {
     long started = System.nanoTime();
-    long deadline = started + TIMEOUT.toNanos();
+    long deadline = started + timeout.toNanos();
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
       }
       try {
         Thread.sleep(250);
@@ -471,6 +491,40 @@ public final class ClusterScenario {
     }
   }
 
+  /**
+   * What a user of the Go provider's examples gets from {@code nodeRegistration.name:
+   * $METADATA_NAME} and the label {@code metal3.io/uuid=$METADATA_UUID}: each Machine's Node is
+   * named after its BareMetalHost and carries the host's UID in that label, by which CAPM3 found
+   * the Node and gave it the provider ID {@code metal3://<namespace>/<host>/<Metal3Machine>}.
+   */
+  void assertNodesAsTheGoProviderNamesThem() {
+    for (GenericKubernetesResource machine : machines()) {
+      String metal3Machine = string(machine, "spec", "infrastructureRef", "name");
+      String host = hostOf(machine);
+      Node node = workload().nodes().withName(string(machine, "status", "nodeRef", "name")).get();
+      assertThat(node).as("the Node of Machine " + name(machine)).isNotNull();
+      assertThat(node.getMetadata().getName()).isEqualTo(host);
+      assertThat(node.getMetadata().getLabels())
+          .containsEntry(
+              "metal3.io/uuid",
+              get(ApiVersions.METAL3, "BareMetalHost", host).getMetadata().getUid());
+      assertThat(node.getSpec().getProviderID())
+          .isEqualTo("metal3://" + namespace + "/" + host + "/" + metal3Machine);
+    }
+  }
+
+  /** The name of the BareMetalHost that CAPM3 gave the Machine's Metal3Machine. */
+  String hostOf(GenericKubernetesResource machine) {
+    String hostRef =
+        Fields.annotation(
+            get(
+                ApiVersions.METAL3_INFRASTRUCTURE,
+                "Metal3Machine",
+                string(machine, "spec", "infrastructureRef", "name")),
+            ExternalKinds.BAREMETALHOST_ANNOTATION);
+    return hostRef.substring(hostRef.indexOf('/') + 1);
+  }
+
   public static String name(HasMetadata object) {
     return object.getMetadata().getName();
   }
@@ -479,7 +533,8 @@ public final class ClusterScenario {
 
   /**
    * First the short lines that tell most (CI shows only the head of a failure): the installer
-   * state, every Agent and BareMetalHost, the installed cluster's Nodes; then the conditions of the
+   * state, every Agent and BareMetalHost, the installed cluster's Nodes, any real manager (Cluster
+   * API, CAPM3, a baremetal-operator) that is no longer running; then the conditions of the
    * Cluster, the control plane, each Machine, MachineSet and MachineDeployment.
    */
   public String dump() {
@@ -522,6 +577,13 @@ public final class ClusterScenario {
           string(host, "spec", "image", "url"));
     }
     out.append("installed cluster's Nodes: ").append(workloadNodes()).append('\n');
+    out.append("upstream managers exited: ")
+        .append(
+            world.upstreamManagers().stream()
+                .filter(m -> !m.isAlive())
+                .map(m -> m.name() + " (log " + m.log() + ")")
+                .toList())
+        .append('\n');
     dumpConditions(out, cluster());
     dumpConditions(out, controlPlane());
     machines().forEach(m -> dumpConditions(out, m));

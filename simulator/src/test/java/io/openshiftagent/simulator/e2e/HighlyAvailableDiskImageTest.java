@@ -35,6 +35,8 @@ class HighlyAvailableDiskImageTest {
     cluster.awaitInstalled(5);
 
     cluster.assertMachinesMatchTheirNodes();
+    // The node identity the manifest asks for, as the Go provider's users get it.
+    cluster.assertNodesAsTheGoProviderNamesThem();
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       // The template's disk image, not a live ISO; the user data is the Machine's bootstrap data.
       assertThat(string(host, "spec", "image", "format")).isEqualTo("qcow2");

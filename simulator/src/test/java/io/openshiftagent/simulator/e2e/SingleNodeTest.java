@@ -31,6 +31,8 @@ class SingleNodeTest {
 
     assertThat(cluster.controlPlaneMachines()).hasSize(1);
     cluster.assertMachinesMatchTheirNodes();
+    // The node identity the manifest asks for, as the Go provider's users get it.
+    cluster.assertNodesAsTheGoProviderNamesThem();
     GenericKubernetesResource install =
         cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-sno");
     assertThat(integer(install, -1, "spec", "provisionRequirements", "controlPlaneAgents"))

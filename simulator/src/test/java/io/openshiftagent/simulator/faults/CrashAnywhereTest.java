@@ -17,6 +17,7 @@ import io.openshiftagent.simulator.e2e.ClusterScenario;
 import io.openshiftagent.simulator.e2e.E2eWorld;
 import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,6 +71,17 @@ class CrashAnywhereTest {
   private static final String CLUSTER = "test-multinode";
   private static final String WORKERS = CLUSTER + "-worker";
   private static final int CONTROL_PLANE_MACHINES = 3;
+
+  /**
+   * The last 4.20 patch release the world's registry holds: the control plane resolves each
+   * upgrade's release image there, so the day-2 upgrades stop at it.
+   */
+  private static final int LAST_PATCH_RELEASE =
+      ReleaseRegistry.shared().catalog().stream()
+          .filter(r -> r.architecture().equals("x86_64") && r.version().matches("4\\.20\\.\\d+"))
+          .mapToInt(r -> Integer.parseInt(r.version().substring("4.20.".length())))
+          .max()
+          .orElseThrow();
 
   /** 3 control-plane hosts, 2 workers and one spare for the day-2 scale-ups. */
   private static final int HOSTS = 6;
@@ -153,8 +165,10 @@ class CrashAnywhereTest {
               LOG.info("crash anywhere: Available after {} ms", available.toMillis());
             }
             // Day 2 while the kills go on, work for each provider in turn: the workers scaled
-            // 2 -> 3 -> 2 ... (bootstrap), an upgrade to the next patch release (control plane).
-            if ((scalings + upgrades) % 2 == 0) {
+            // 2 -> 3 -> 2 ... (bootstrap), an upgrade to the next patch release (control plane)
+            // while the world's release registry holds one; after that only scalings.
+            boolean canUpgrade = patchRelease < LAST_PATCH_RELEASE;
+            if ((scalings + upgrades) % 2 == 0 || !canUpgrade) {
               workers = workers == 2 ? 3 : 2;
               cluster.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", workers);
               scalings++;
