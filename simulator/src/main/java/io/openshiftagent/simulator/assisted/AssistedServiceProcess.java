@@ -199,8 +199,11 @@ public final class AssistedServiceProcess implements AutoCloseable {
           "HW_VALIDATOR_REQUIREMENTS",
           Files.readString(home().resolve("default_hw_requirements.json")));
       // What the infrastructure operator sets (unauthenticatedRegistries of its AgentServiceConfig
-      // controller): release images there need no auth in the pull secret.
-      env.put("PUBLIC_CONTAINER_REGISTRIES", "quay.io,registry.ci.openshift.org");
+      // controller): release images there need no auth in the pull secret. The world's release
+      // registry is one (anonymous pulls, as from quay.io's public release repositories).
+      env.put(
+          "PUBLIC_CONTAINER_REGISTRIES",
+          String.join(",", releases.registries("quay.io", "registry.ci.openshift.org")));
       env.put("ENABLE_DATA_COLLECTION", "false");
       env.put("HOST_MONITOR_INTERVAL", "2s");
       env.put("CLUSTER_MONITOR_INTERVAL", "2s");

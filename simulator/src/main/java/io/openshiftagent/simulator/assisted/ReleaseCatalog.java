@@ -80,6 +80,13 @@ public record ReleaseCatalog(List<Release> releases) {
     return new Release(image, tag.group(1), tag.group(4) == null ? "x86_64" : tag.group(4));
   }
 
+  /** {@code others} and the registries (host and port) of the catalog's images, each once. */
+  Set<String> registries(String... others) {
+    Set<String> registries = new LinkedHashSet<>(List.of(others));
+    releases.forEach(r -> registries.add(r.image().substring(0, r.image().indexOf('/'))));
+    return registries;
+  }
+
   /** The value of {@code RELEASE_IMAGES}; the first release is the default. */
   String releaseImagesJson() {
     List<Map<String, Object>> entries = new ArrayList<>();
