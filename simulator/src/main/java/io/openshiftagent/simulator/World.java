@@ -73,7 +73,9 @@ public final class World implements AutoCloseable {
    * @param workDir where the Cluster API manager's and the providers' files and logs go
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
    * @param serviceAccounts whether each provider runs as its own ServiceAccount under the RBAC of
-   *     {@code config/}, electing its leader as its Deployment does; else as cluster admin
+   *     {@code config/}, as deployed; else as cluster admin
+   * @param leaderElection whether a single replica elects itself leader, as its Deployment does
+   *     (a provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
    * @param providerReplicas how many processes of each provider run; above one they elect their
    *     leader, as the chart's replicas do
    */
@@ -83,36 +85,60 @@ public final class World implements AutoCloseable {
       Workloads workloads,
       Duration workloadPollInterval,
       boolean serviceAccounts,
+      boolean leaderElection,
       int providerReplicas) {
 
-    /** One API server per installed cluster; the installed clusters looked at every 5 s. */
+    /**
+     * One API server per installed cluster; the installed clusters looked at every 5 s; each
+     * provider as its ServiceAccount, as deployed (an identity with more rights hides mistakes: as
+     * cluster admin the bootstrap provider re-created a deleted config, ProviderServiceAccountTest),
+     * without leader election.
+     */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
-          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), false, 1);
+          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), true, false, 1);
     }
 
     public Options withWorkloads(Workloads value) {
       return new Options(
-          durations, workDir, value, workloadPollInterval, serviceAccounts, providerReplicas);
+          durations,
+          workDir,
+          value,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
-      return new Options(durations, workDir, workloads, value, serviceAccounts, providerReplicas);
+      return new Options(
+          durations, workDir, workloads, value, serviceAccounts, leaderElection, providerReplicas);
     }
 
     public Options withServiceAccounts(boolean value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, value, providerReplicas);
+          durations, workDir, workloads, workloadPollInterval, value, leaderElection, providerReplicas);
+    }
+
+    public Options withLeaderElection(boolean value) {
+      return new Options(
+          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value, providerReplicas);
     }
 
     public Options withDurations(SimulatedDurations value) {
       return new Options(
-          value, workDir, workloads, workloadPollInterval, serviceAccounts, providerReplicas);
+          value,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas);
     }
 
     public Options withProviderReplicas(int value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value);
+          durations, workDir, workloads, workloadPollInterval, serviceAccounts, leaderElection, value);
     }
   }
 
@@ -249,7 +275,7 @@ public final class World implements AutoCloseable {
             installed,
             agents,
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), agents),
-            new FixtureLivelock(hub.newClient(SIMULATOR_USER_AGENT)),
+            new FixtureNudges(hub.newClient(SIMULATOR_USER_AGENT)),
             new InstallerControllers(
                 hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService),
             etcdOperator)) {
@@ -317,15 +343,16 @@ public final class World implements AutoCloseable {
    */
   private void start(ProviderJar jar, Map<String, String> environment) {
     String kubeconfig = hub.kubeConfigYaml();
+    int count = options.providerReplicas();
+    boolean elect = count > 1 || options.leaderElection();
     String leases = null;
     if (options.serviceAccounts()) {
       ProviderServiceAccount account = ProviderServiceAccount.install(hub.client(), jar);
       serviceAccounts.put(jar, account);
       kubeconfig = account.kubeconfig(kubeconfig);
-      leases = account.namespace();
+      leases = elect ? account.namespace() : null;
     }
-    int count = options.providerReplicas();
-    if (count > 1 && leases == null) {
+    if (elect && leases == null) {
       if (leaseNamespace == null) {
         leaseNamespace = hub.createNamespace("provider-leases");
       }

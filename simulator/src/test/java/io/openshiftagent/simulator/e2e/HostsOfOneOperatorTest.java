@@ -16,7 +16,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * The world's hosts under one baremetal-operator (one namespace): a host deprovisioning and another
  * one provisioning at the same moment both finish, as CAPM3 drives them when a cluster deletes a
  * worker while a control-plane host is still being provisioned. The operator's test-mode fixture
- * shares one image state between them, which without {@code FixtureLivelock} makes them undo each
+ * shares one image state between them, which without {@code FixtureNudges} makes them undo each
  * other forever (docs/e2e.md, "The baremetal-operator's test mode").
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)

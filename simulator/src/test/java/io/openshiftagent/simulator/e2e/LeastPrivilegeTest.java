@@ -127,7 +127,7 @@ class LeastPrivilegeTest {
             World.Options.of(
                     SimulatedDurations.nearZero(),
                     Path.of("target", "world", LeastPrivilegeTest.class.getSimpleName()))
-                .withServiceAccounts(true));
+                .withLeaderElection(true));
   }
 
   /** Deletes what a failed test left, so that the next class's world does not reconcile it. */
