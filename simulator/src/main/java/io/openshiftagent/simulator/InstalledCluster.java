@@ -28,8 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * metal3.io/uuid} by which the real CAPM3 finds the Node, are put there by the installer's
  * controller on day 1 and by assisted-service on day 2); the Cluster Version Operator reports the
  * installed release once the installation finalizes, and moves to the release of {@code
- * spec.desiredUpdate} when that changes (history entry Partial, the kubelets updated in place pool by
- * pool by the {@link MachineConfigOperator}, then Completed).
+ * spec.desiredUpdate} when that changes (history entry Partial, the kubelets updated in place pool
+ * by pool by the {@link MachineConfigOperator}, then Completed).
  */
 final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;

@@ -74,8 +74,8 @@ public final class World implements AutoCloseable {
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
    * @param serviceAccounts whether each provider runs as its own ServiceAccount under the RBAC of
    *     {@code config/}, as deployed; else as cluster admin
-   * @param leaderElection whether a single replica elects itself leader, as its Deployment does
-   *     (a provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
+   * @param leaderElection whether a single replica elects itself leader, as its Deployment does (a
+   *     provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
    * @param providerReplicas how many processes of each provider run; above one they elect their
    *     leader, as the chart's replicas do
    */
@@ -91,8 +91,8 @@ public final class World implements AutoCloseable {
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
      * provider as its ServiceAccount, as deployed (an identity with more rights hides mistakes: as
-     * cluster admin the bootstrap provider re-created a deleted config, ProviderServiceAccountTest),
-     * without leader election.
+     * cluster admin the bootstrap provider re-created a deleted config,
+     * ProviderServiceAccountTest), without leader election.
      */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
@@ -117,12 +117,24 @@ public final class World implements AutoCloseable {
 
     public Options withServiceAccounts(boolean value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, value, leaderElection, providerReplicas);
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          value,
+          leaderElection,
+          providerReplicas);
     }
 
     public Options withLeaderElection(boolean value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value, providerReplicas);
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          value,
+          providerReplicas);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -138,7 +150,13 @@ public final class World implements AutoCloseable {
 
     public Options withProviderReplicas(int value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, serviceAccounts, leaderElection, value);
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          value);
     }
   }
 

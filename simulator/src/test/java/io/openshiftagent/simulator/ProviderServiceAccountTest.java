@@ -39,7 +39,8 @@ class ProviderServiceAccountTest {
     KubernetesClient admin = KubeApiServerEnvironment.shared().client();
     admin
         .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .serverSideApply();
     ProviderServiceAccount account = ProviderServiceAccount.install(admin, ProviderJar.BOOTSTRAP);
     GenericKubernetesResource finalizerOnly = finalizerOnly("deleted-config");
@@ -68,10 +69,13 @@ class ProviderServiceAccountTest {
     // creates the object: what the missing verb prevents.
     applyAsTheSdkDoes(admin, finalizerOnly("deleted-config"));
     assertThat(configs(admin).withName("deleted-config").get()).isNotNull();
-    configs(admin).withName("deleted-config").edit(c -> {
-      c.getMetadata().setFinalizers(List.of());
-      return c;
-    });
+    configs(admin)
+        .withName("deleted-config")
+        .edit(
+            c -> {
+              c.getMetadata().setFinalizers(List.of());
+              return c;
+            });
     configs(admin).withName("deleted-config").delete();
   }
 
@@ -100,7 +104,9 @@ class ProviderServiceAccountTest {
   }
 
   private static NonNamespaceOperation<
-          GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
       configs(KubernetesClient client) {
     return client
         .genericKubernetesResources(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig")

@@ -14,13 +14,13 @@ import java.util.stream.Stream;
  * registry. This stand-in answers from what the world knows: for an image by digest (in any
  * repository: a mirror holds the same digests), the version and architecture of the {@link
  * ReleaseCatalog} entry with that digest; for an image tagged {@code
- * <repository>:<version>[-<architecture>]} (as our providers name releases when asked for tags), the
- * version from the tag and the architecture from its suffix (none: amd64); and for {@code --image-for=<name>} of a component
- * such a payload has a digest reference derived from the release and the name (a component it does
- * not have, such as {@code okd-rpms}, fails as with the real payload). Anything else fails with a
- * message naming the call. Every call is appended to {@code oc-calls.log} (its arguments; the pull
- * secret is in a temporary file the service names, never read here), so docs/e2e.md can list what
- * it answered.
+ * <repository>:<version>[-<architecture>]} (as our providers name releases when asked for tags),
+ * the version from the tag and the architecture from its suffix (none: amd64); and for {@code
+ * --image-for=<name>} of a component such a payload has a digest reference derived from the release
+ * and the name (a component it does not have, such as {@code okd-rpms}, fails as with the real
+ * payload). Anything else fails with a message naming the call. Every call is appended to {@code
+ * oc-calls.log} (its arguments; the pull secret is in a temporary file the service names, never
+ * read here), so docs/e2e.md can list what it answered.
  */
 final class OcStandIn {
   static final String CALLS_LOG = "oc-calls.log";

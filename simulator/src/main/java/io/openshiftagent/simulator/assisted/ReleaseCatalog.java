@@ -13,11 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The OpenShift releases a world's assisted-service knows: its {@code RELEASE_IMAGES} (one entry per
- * release image the ClusterImageSets name, so the service asks {@code oc} nothing about their
- * version), {@code OS_IMAGES} (one live ISO per minor version; the URL is only written into InfraEnv
- * statuses), and what {@link OcStandIn} answers about an image named by digest, in any repository
- * (a mirror holds the same digests).
+ * The OpenShift releases a world's assisted-service knows: its {@code RELEASE_IMAGES} (one entry
+ * per release image the ClusterImageSets name, so the service asks {@code oc} nothing about their
+ * version), {@code OS_IMAGES} (one live ISO per minor version; the URL is only written into
+ * InfraEnv statuses), and what {@link OcStandIn} answers about an image named by digest, in any
+ * repository (a mirror holds the same digests).
  */
 public record ReleaseCatalog(List<Release> releases) {
   private static final Pattern TAG =
@@ -46,8 +46,8 @@ public record ReleaseCatalog(List<Release> releases) {
   }
 
   /**
-   * Releases tagged {@code <repository>:<version>[-<architecture>]}, as our providers name them when
-   * asked for tags; no suffix is x86_64.
+   * Releases tagged {@code <repository>:<version>[-<architecture>]}, as our providers name them
+   * when asked for tags; no suffix is x86_64.
    */
   public static ReleaseCatalog tagged(List<String> images) {
     return new ReleaseCatalog(images.stream().map(ReleaseCatalog::parseTag).toList());
@@ -118,7 +118,11 @@ public record ReleaseCatalog(List<Release> releases) {
                 "cpu_architecture",
                 arch,
                 "url",
-                "https://rhcos.simulator.invalid/" + release.minor() + "/rhcos-live." + arch + ".iso",
+                "https://rhcos.simulator.invalid/"
+                    + release.minor()
+                    + "/rhcos-live."
+                    + arch
+                    + ".iso",
                 "version",
                 release.minor().replace(".", "") + ".0.0"));
       }

@@ -20,7 +20,9 @@ class OcStandInTest {
       new ReleaseCatalog(
           List.of(
               new ReleaseCatalog.Release(
-                  "127.0.0.1:5000/openshift-release-dev/ocp-release@" + DIGEST, "4.21.0", "x86_64")));
+                  "127.0.0.1:5000/openshift-release-dev/ocp-release@" + DIGEST,
+                  "4.21.0",
+                  "x86_64")));
 
   @TempDir Path dir;
 
@@ -55,13 +57,21 @@ class OcStandInTest {
   @Test
   void answersAnImageByDigestFromTheCatalogInAnyRepository() throws Exception {
     String mirrored = "mirror.example.com:8443/ocp/release@" + DIGEST;
-    assertThat(oc("adm", "release", "info", "-o", "template", "--template",
-            "'{{.metadata.version}}'", "--insecure=false", mirrored))
+    assertThat(
+            oc(
+                "adm",
+                "release",
+                "info",
+                "-o",
+                "template",
+                "--template",
+                "'{{.metadata.version}}'",
+                "--insecure=false",
+                mirrored))
         .isEqualTo(new Result(0, "4.21.0"));
     assertThat(oc("image", "info", "--output", "json", mirrored).out())
         .contains("\"architecture\":\"amd64\"");
-    assertThat(
-            oc("adm", "release", "info", "--image-for=machine-config-operator", mirrored).out())
+    assertThat(oc("adm", "release", "info", "--image-for=machine-config-operator", mirrored).out())
         .startsWith("mirror.example.com:8443/openshift-release-dev/ocp-v4.0-art-dev@sha256:");
     Result unknown =
         oc("adm", "release", "info", "--insecure=false", "quay.io/x/y@sha256:" + "f".repeat(64));
@@ -135,8 +145,7 @@ class OcStandInTest {
         oc("adm", "release", "extract", "--command=openshift-install", "--to=/tmp/x", OCP);
     assertThat(extract.exit()).isEqualTo(1);
     assertThat(extract.out()).contains("not answered here");
-    assertThat(oc("adm", "release", "info", "--insecure=false", "quay.io/x/y").exit())
-        .isEqualTo(1);
+    assertThat(oc("adm", "release", "info", "--insecure=false", "quay.io/x/y").exit()).isEqualTo(1);
     assertThat(OcStandIn.calls(dir))
         .hasSize(2)
         .first()
