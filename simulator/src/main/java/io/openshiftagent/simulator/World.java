@@ -172,6 +172,10 @@ public final class World implements AutoCloseable {
   private final Map<ProviderJar, Map<String, ProviderProcess>> replicas =
       new EnumMap<>(ProviderJar.class);
   private String leaseNamespace;
+
+  /** Where each provider elects its leader, if it does. */
+  private final Map<ProviderJar, String> leaseNamespaces = new EnumMap<>(ProviderJar.class);
+
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedServiceProcess assistedService;
   private EtcdOperator etcdOperator;
@@ -376,6 +380,9 @@ public final class World implements AutoCloseable {
       }
       leases = leaseNamespace;
     }
+    if (leases != null) {
+      leaseNamespaces.put(jar, leases);
+    }
     Map<String, ProviderProcess> started = new LinkedHashMap<>();
     for (int n = 0; n < count; n++) {
       String pod = count == 1 ? jar.command : jar.command + "-" + n;
@@ -564,12 +571,13 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * Where the replicas' leader Leases are, with {@link Options#providerReplicas()} above one (their
-   * ServiceAccounts' namespaces with {@link Options#serviceAccounts()}).
+   * Where a provider's replicas elect their leader (with {@link Options#providerReplicas()} above
+   * one or {@link Options#leaderElection()}): its ServiceAccount's namespace with {@link
+   * Options#serviceAccounts()}, else one namespace for both providers.
    */
-  public String leaseNamespace() {
-    return Optional.ofNullable(leaseNamespace)
-        .orElseThrow(() -> new IllegalStateException("no shared lease namespace"));
+  public String leaseNamespace(ProviderJar jar) {
+    return Optional.ofNullable(leaseNamespaces.get(jar))
+        .orElseThrow(() -> new IllegalStateException(jar + " elects no leader"));
   }
 
   /** How long each provider took from its process's start to {@code /readyz} answering 200. */
