@@ -3,6 +3,8 @@ package io.openshiftagent.bootstrap.config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.Names;
@@ -16,9 +18,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv (whose Agents
- * assisted-service removes first), then its Secrets. A control-plane config goes only with its
- * Machine, which the control-plane provider deletes.
+ * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv and the Agents
+ * that registered with it, then its Secrets. A control-plane config goes only with its Machine,
+ * which the control-plane provider deletes.
  */
 final class ConfigCleanup {
   private final KubernetesClient client;
@@ -63,14 +65,25 @@ final class ConfigCleanup {
     Optional<InfraEnv> infraEnv = scope.infraEnv();
     if (infraEnv.isPresent()) {
       if (!Metadata.isDeleting(infraEnv.get())) {
+        // Its Agents too: assisted-service keeps an Agent bound to a cluster when its InfraEnv goes
+        // (seen with the real service: a scaled-down worker's Agent stayed, bound, for minutes);
+        // the service's own finalizer on the Agent deregisters the host. One by one: a collection
+        // delete needs deletecollection, which the provider is not granted.
+        client
+            .resources(Agent.class)
+            .inNamespace(config.getMetadata().getNamespace())
+            .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv.get()))
+            .list()
+            .getItems()
+            .forEach(agent -> client.resource(agent).delete());
         client.resource(infraEnv.get()).delete();
         events.normal(
             config,
             "InfraEnvDeleted",
             "Delete",
-            "deleting InfraEnv " + Metadata.name(infraEnv.get()));
+            "deleting InfraEnv " + Metadata.name(infraEnv.get()) + " and its Agents");
       }
-      // assisted-service removes the InfraEnv's Agents first; its deletion event brings us back.
+      // Its deletion event brings us back.
       return DeleteControl.noFinalizerRemoval();
     }
     String namespace = config.getMetadata().getNamespace();
