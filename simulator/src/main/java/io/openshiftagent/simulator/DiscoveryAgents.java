@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -46,6 +47,9 @@ final class DiscoveryAgents extends Actor implements HostBoots {
 
   /** Namespace → why the installer fails on its hosts (a fault tests inject). */
   private final Map<String, String> failingInstallers = new ConcurrentHashMap<>();
+
+  /** Namespaces whose hosts hang before their operating system starts (a fault tests inject). */
+  private final Set<String> hangingBoots = ConcurrentHashMap.newKeySet();
 
   /** The image each powered-on host booted, by BareMetalHost UID. */
   private final Map<String, String> poweredOn = new ConcurrentHashMap<>();
@@ -78,6 +82,10 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     GenericKubernetesResource host = booted.bareMetalHost();
     if (!booted.imageUrl().equals(poweredOn.get(host.getMetadata().getUid()))) {
       return; // switched off, or booting something else since
+    }
+    if (hangingBoots.contains(namespace(host))) {
+      after(BOOT_RETRY, () -> boot(booted));
+      return;
     }
     Optional<AgentIgnition> ignition;
     if (booted.liveIso()) {
@@ -150,6 +158,19 @@ final class DiscoveryAgents extends Actor implements HostBoots {
    */
   void failInstallers(String namespace, String reason) {
     failingInstallers.put(namespace, reason);
+  }
+
+  /**
+   * While set, the hosts of {@code namespace} that power on hang before their operating system
+   * starts (no discovery agent, no Agent); once cleared, they boot. Hosts of other namespaces are
+   * not affected.
+   */
+  void hangBoots(String namespace, boolean hang) {
+    if (hang) {
+      hangingBoots.add(namespace);
+    } else {
+      hangingBoots.remove(namespace);
+    }
   }
 
   /** The machine's hardware UUID, which its discovery agent registers as the host id. */

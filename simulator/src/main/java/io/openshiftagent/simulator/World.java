@@ -473,6 +473,15 @@ public final class World implements AutoCloseable {
     agents.failInstallers(namespace, reason);
   }
 
+  /**
+   * While {@code hang} is true, the hosts of {@code namespace} that power on hang before their
+   * operating system starts, and boot once it is false again: a hold on one cluster's new hosts
+   * that leaves the rest of the world alone (a fault tests inject).
+   */
+  public void hangBoots(String namespace, boolean hang) {
+    agents.hangBoots(namespace, hang);
+  }
+
   /** The management cluster: a cluster-admin client, shared; do not close it. */
   public KubernetesClient hub() {
     return hub.client();

@@ -288,7 +288,11 @@ public final class Benchmark {
       {"BareMetalHost", "state:provisioned", "hosts provisioned (baremetal-operator)"},
       {"Agent", "exists", "Agents registered (simulated hosts, assisted-service)"},
       {"Agent", "approved", "Agents approved (bootstrap)"},
-      {"AgentClusterInstall", "adminKubeconfig", "installed (assisted-service, simulated installer)"},
+      {
+        "AgentClusterInstall",
+        "adminKubeconfig",
+        "installed (assisted-service, simulated installer)"
+      },
       {"OpenshiftAssistedControlPlane", "Available", "control plane Available (control plane)"},
       {"Metal3Machine", "providerID", "provider IDs (CAPM3, from the Nodes)"},
       {"Machine", "Running", "Machines Running (Cluster API)"},

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
-import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -90,10 +89,9 @@ class ControlPlaneRemediationAndRolloutTest {
     String firstNode = node(first);
     String secondNode = node(second);
     AtomicBoolean secondDeletedEarly = new AtomicBoolean();
-    // Holds the replacement without a host while the second failure comes: its bootstrap data
-    // cannot be made while assisted-service's REST port refuses the discovery-ignition downloads.
-    AssistedServiceProcess service = world.world().assistedService();
-    service.refuseRest();
+    // Holds the replacement without a Node while the second failure comes: its host hangs before
+    // its operating system starts. Only this namespace's hosts: the world is shared.
+    world.world().hangBoots(cluster.namespace(), true);
 
     try (AvailableThroughout available = new AvailableThroughout(m -> {})) {
       setNodeReady(firstNode, false);
@@ -121,7 +119,7 @@ class ControlPlaneRemediationAndRolloutTest {
           .contains(replacement)
           .contains(name(second));
       assertThat(isDeleting(second)).isFalse();
-      service.acceptRest();
+      world.world().hangBoots(cluster.namespace(), false);
 
       // The second goes only once the first's replacement has a Node.
       cluster.await(
@@ -136,7 +134,7 @@ class ControlPlaneRemediationAndRolloutTest {
       assertThat(secondDeletedEarly).as("second deleted before the first was replaced").isFalse();
       assertThat(available.lapses()).as("the control plane not Available at times").isEmpty();
     } finally {
-      service.acceptRest();
+      world.world().hangBoots(cluster.namespace(), false);
     }
     // The departed members were removed, in turn (a released host may join again later, as a new
     // member under its old name); etcd's members are the control-plane Nodes, each with its
