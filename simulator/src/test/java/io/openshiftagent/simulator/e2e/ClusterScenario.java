@@ -431,6 +431,7 @@ public final class ClusterScenario {
                 + machines
                 + " Machines Running with a Node",
             () -> isInstalled(machines));
+    assertReleaseByDigest();
     secrets.remember(hub, namespace);
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
@@ -441,6 +442,30 @@ public final class ClusterScenario {
         took.toMillis(),
         clusterCacheConnectDelaySeconds());
     return took;
+  }
+
+  /**
+   * The control plane handed assisted-service its release by digest: every installation of the
+   * suite and of the demo goes through here (docs/release-images.md).
+   */
+  private void assertReleaseByDigest() {
+    // Named after the control plane (SharedNames).
+    String controlPlane = controlPlane().getMetadata().getName();
+    GenericKubernetesResource install =
+        get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane);
+    String imageSet =
+        install == null ? null : Fields.string(install, "spec", "imageSetRef", "name");
+    GenericKubernetesResource set =
+        imageSet == null
+            ? null
+            : hub.genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
+                .withName(imageSet)
+                .get();
+    assertThat(set == null ? null : Fields.string(set, "spec", "releaseImage"))
+        .as(
+            "the release image of ClusterImageSet %s (AgentClusterInstall %s/%s)",
+            imageSet, namespace, controlPlane)
+        .matches(".+@sha256:[0-9a-f]{64}");
   }
 
   /** What {@link #awaitInstalled} waits for, looked at once. */
