@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -251,10 +252,33 @@ public final class ClusterScenario {
 
   /**
    * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
-   * serves, but Events (they expire by themselves).
+   * serves, but Events (they expire by themselves) and what a garbage collector would delete.
    */
   public Set<String> everythingInTheNamespace() {
-    return ApiObjects.list(hub, true, namespace);
+    Map<String, GenericKubernetesResource> present = ApiObjects.objects(hub, true, namespace);
+    Set<String> uids = new HashSet<>();
+    present.values().forEach(o -> uids.add(o.getMetadata().getUid()));
+    Set<String> left = new TreeSet<>();
+    present.forEach(
+        (key, object) -> {
+          if (!collectable(object, uids)) {
+            left.add(key);
+          }
+        });
+    return left;
+  }
+
+  /**
+   * Whether a hub's garbage collector would delete the object: it has owners, and none of them
+   * exists any more. The world runs no kube-controller-manager, so such objects stay (e.g. the
+   * admin kubeconfig and password Secrets assisted-service makes, owned by the ClusterDeployment);
+   * every owner here is in the same namespace.
+   */
+  private static boolean collectable(GenericKubernetesResource object, Set<String> presentUids) {
+    var owners = object.getMetadata().getOwnerReferences();
+    return owners != null
+        && !owners.isEmpty()
+        && owners.stream().noneMatch(owner -> presentUids.contains(owner.getUid()));
   }
 
   /**
