@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Machine;
@@ -23,6 +24,9 @@ import java.util.Set;
  * which the control-plane provider deletes.
  */
 final class ConfigCleanup {
+  /** assisted-service's Agent annotation: do not clean the installed cluster up for this host. */
+  static final String SKIP_SPOKE_CLEANUP = "agent.agent-install.openshift.io/skip-spoke-cleanup";
+
   private final KubernetesClient client;
   private final ConfigCaches caches;
   private final ConfigWrites writes;
@@ -75,7 +79,7 @@ final class ConfigCleanup {
             .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv.get()))
             .list()
             .getItems()
-            .forEach(agent -> client.resource(agent).delete());
+            .forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
         events.normal(
             config,
@@ -91,5 +95,21 @@ final class ConfigCleanup {
       caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
     }
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * Deletes an Agent, telling assisted-service to leave the installed cluster alone: Cluster API's
+   * Machine controller drains and deletes the Node itself. Without it the service's finalizer
+   * removes the Node through the installed cluster's admin kubeconfig, which does not exist before
+   * the installation: the Agent of a cluster deleted while installing never went (seen with the
+   * real service).
+   */
+  private void deleteAgent(Agent agent) {
+    if (!"true".equals(Metadata.annotation(agent, SKIP_SPOKE_CLEANUP))) {
+      new OwnedFieldsPatch()
+          .set("true", "metadata", "annotations", SKIP_SPOKE_CLEANUP)
+          .applyTo(client, agent);
+    }
+    client.resource(agent).delete();
   }
 }
