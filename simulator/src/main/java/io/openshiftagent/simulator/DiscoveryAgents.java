@@ -51,6 +51,9 @@ final class DiscoveryAgents extends Actor implements HostBoots {
   /** Namespaces whose hosts hang before their operating system starts (a fault tests inject). */
   private final Set<String> hangingBoots = ConcurrentHashMap.newKeySet();
 
+  /** Hosts whose live ISO is not served yet (logged once), by BareMetalHost UID. */
+  private final Set<String> waitingForIso = ConcurrentHashMap.newKeySet();
+
   /** The image each powered-on host booted, by BareMetalHost UID. */
   private final Map<String, String> poweredOn = new ConcurrentHashMap<>();
 
@@ -91,13 +94,23 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     if (booted.liveIso()) {
       Optional<String> served = liveIsoIgnition(booted.imageUrl());
       if (served.isEmpty()) {
-        log.info(
-            "host {}/{}: the live ISO is not served (yet); booting again",
-            namespace(host),
-            name(host));
+        if (gone(host)) {
+          // Deleted while powered on (with its namespace): no switch-off comes.
+          poweredOn.remove(host.getMetadata().getUid());
+          waitingForIso.remove(host.getMetadata().getUid());
+          return;
+        }
+        if (waitingForIso.add(host.getMetadata().getUid())) {
+          log.info(
+              "host {}/{}: the live ISO is not served (yet); booting again every {} s",
+              namespace(host),
+              name(host),
+              BOOT_RETRY.toSeconds());
+        }
         after(BOOT_RETRY, () -> boot(booted));
         return;
       }
+      waitingForIso.remove(host.getMetadata().getUid());
       ignition = AgentIgnition.parse(served.get());
     } else {
       ignition = booted.userData().flatMap(AgentIgnition::parse);
@@ -131,6 +144,17 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     }
   }
 
+  /** Whether the host's BareMetalHost is gone (or replaced by another of the same name). */
+  private boolean gone(GenericKubernetesResource host) {
+    GenericKubernetesResource now =
+        client
+            .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
+            .inNamespace(namespace(host))
+            .withName(name(host))
+            .get();
+    return now == null || !now.getMetadata().getUid().equals(host.getMetadata().getUid());
+  }
+
   private Optional<String> liveIsoIgnition(String isoUrl) {
     try {
       return agents.liveIsoIgnition(isoUrl, service.restRoot(), service.caPem());
@@ -145,6 +169,7 @@ final class DiscoveryAgents extends Actor implements HostBoots {
   @Override
   public void switchedOff(GenericKubernetesResource host) {
     poweredOn.remove(host.getMetadata().getUid());
+    waitingForIso.remove(host.getMetadata().getUid());
     DiscoveryAgent agent = running.remove(host.getMetadata().getUid());
     if (agent != null) {
       agent.close();
