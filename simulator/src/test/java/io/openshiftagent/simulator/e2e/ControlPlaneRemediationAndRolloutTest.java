@@ -51,11 +51,6 @@ class ControlPlaneRemediationAndRolloutTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
   private static final String CONTROL_PLANE = "test-multinode";
-  private static final Set<String> WAITING_FOR_THE_FIRST =
-      Set.of(
-          "WaitingForMachineDeletion",
-          "WaitingForPreviousRemediation",
-          "WaitingForMachineProvisioning");
 
   private static ClusterScenario cluster;
   private static long started;
