@@ -256,16 +256,23 @@ public final class ClusterScenario {
    */
   public Set<String> everythingInTheNamespace() {
     Map<String, GenericKubernetesResource> present = ApiObjects.objects(hub, true, namespace);
+    Set<String> left = new TreeSet<>(present.keySet());
+    left.removeAll(collectable(present));
+    return left;
+  }
+
+  /** Those of {@code present} that a garbage collector would delete. */
+  private static Set<String> collectable(Map<String, GenericKubernetesResource> present) {
     Set<String> uids = new HashSet<>();
     present.values().forEach(o -> uids.add(o.getMetadata().getUid()));
-    Set<String> left = new TreeSet<>();
+    Set<String> collectable = new TreeSet<>();
     present.forEach(
         (key, object) -> {
-          if (!collectable(object, uids)) {
-            left.add(key);
+          if (collectable(object, uids)) {
+            collectable.add(key);
           }
         });
-    return left;
+    return collectable;
   }
 
   /**
@@ -283,7 +290,8 @@ public final class ClusterScenario {
 
   /**
    * What deleting the Cluster must leave in the namespace, and nothing more: what the user created
-   * that the Cluster did not own ({@link #createdAndNotOwnedByTheCluster}), and what the
+   * that the Cluster did not own ({@link #createdAndNotOwnedByTheCluster}) and no garbage collector
+   * would delete (Cluster API makes the Cluster the owner of the worker templates), and what the
    * baremetal-operator keeps for each of the user's hosts as long as the host exists: the objects
    * owned, directly or through one another, by a BareMetalHost the user created (its HardwareData,
    * HostFirmwareSettings and HostFirmwareComponents, and the FirmwareSchema those settings own).
@@ -311,6 +319,8 @@ public final class ClusterScenario {
         }
       }
     }
+    // What Cluster API made the Cluster's (the MachineDeployment's templates) goes with it.
+    expected.removeAll(collectable(present));
     return expected;
   }
 
