@@ -31,6 +31,7 @@ import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -132,7 +133,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     Preflight.Result preflight = Preflight.check(cluster, cp);
     preflight.conditions().forEach(status::set);
     if (!preflight.proceed()) {
-      return UpdateControl.patchStatus(status.toPatch(false));
+      report(cp, status.toPatch(false), context);
+      return UpdateControl.noUpdate();
     }
 
     ControlPlaneScope scope =
@@ -163,11 +165,8 @@ public class OpenshiftAssistedControlPlaneReconciler
             status.initialized(),
             Names.clusterDeployment(cp)));
 
-    OpenshiftAssistedControlPlane patch = status.toPatch(true);
-    UpdateControl<OpenshiftAssistedControlPlane> control =
-        Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))
-            ? UpdateControl.noUpdate()
-            : UpdateControl.patchStatus(patch);
+    report(cp, status.toPatch(true), context);
+    UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
     // The workload cluster, infrastructure templates and admission refusals cannot be watched
     // from here: look again later.
     boolean creationBlocked =
@@ -175,6 +174,16 @@ public class OpenshiftAssistedControlPlaneReconciler
     return status.initialized() || creationBlocked
         ? control.rescheduleAfter(workloadPollInterval)
         : control;
+  }
+
+  /** Writes the status, when it changed (the one status writer, {@link ControlPlaneStatus}). */
+  private static void report(
+      OpenshiftAssistedControlPlane cp,
+      OpenshiftAssistedControlPlane patch,
+      Context<OpenshiftAssistedControlPlane> context) {
+    if (!Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))) {
+      Writes.applyPrimaryStatus(context, cp, patch);
+    }
   }
 
   @Override

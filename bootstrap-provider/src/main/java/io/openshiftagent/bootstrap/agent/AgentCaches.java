@@ -16,6 +16,7 @@ import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,13 +77,16 @@ final class AgentCaches {
         .getPrimaryCache()
         .addIndexer(AGENTS_BY_CLUSTER, agent -> byLabel(agent, ExternalKinds.CLUSTER_NAME_LABEL));
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
-    // Agents then get what they missed while paused.
+    // Agents then get what they missed while paused. A config's spec and annotations are what its
+    // Agents are made of. Neither one's status is read here: Cluster API's and our own status
+    // writes wake no Agent (each would read its host again once installed).
     clusters =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
                 .withName("clusters")
                 .withSecondaryToPrimaryMapper(
                     cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, Metadata.key(cluster)))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     configs =
@@ -91,6 +95,7 @@ final class AgentCaches {
                 .withName("configs")
                 .withSecondaryToPrimaryMapper(
                     config -> agentsByIndex(context, AGENTS_BY_CONFIG, Metadata.key(config)))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
@@ -114,6 +119,15 @@ final class AgentCaches {
 
   Optional<Cluster> cluster(String namespace, String name) {
     return clusters.get(new ResourceID(name, namespace));
+  }
+
+  /**
+   * Records the approval claim we just wrote on an InfraEnv, so that a reconcile before its event
+   * sees the claim instead of trying it again against the InfraEnv of before (a conflict, then a
+   * live read).
+   */
+  void written(InfraEnv before, InfraEnv patched) {
+    infraEnvs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
   }
 
   /** The index entry of an object by one of its labels: {@code namespace/value}. */

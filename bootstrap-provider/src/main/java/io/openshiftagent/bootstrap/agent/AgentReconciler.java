@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
@@ -21,7 +22,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import io.openshiftagent.provider.reconcile.RelevantChange;
-import java.time.Duration;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,12 +53,12 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   /**
    * The install stages after which the host must boot from its disk (assisted-service's BMAC
-   * detaches BareMetalHosts at the same stages).
+   * detaches BareMetalHosts at the same stages): from the reboot on, as assisted-service lists them
+   * ({@code manualRebootStages}), and Failed. The stages between Rebooting and Joined count too, so
+   * that the host is not looked at again at Joined.
    */
-  static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
-
-  /** A conflicting write of the Agent's may have changed only what we do not wake up for. */
-  static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
+  static final Set<String> BOOTS_FROM_DISK =
+      Set.of("Rebooting", "Waiting for ignition", "Configuring", "Joined", "Done", "Failed");
 
   private final KubernetesClient client;
   private final EventRecorder events;
@@ -121,21 +122,13 @@ public class AgentReconciler implements Reconciler<Agent> {
         InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
     if (tooLarge.isPresent()) {
       // The override annotation grew after the config was checked: the write would fail forever.
-      refuse(agent, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+      refuse(agent, context, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
       return UpdateControl.noUpdate();
     }
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
     boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(scope, patch);
     if (!patch.isEmpty()) {
-      try {
-        patch.applyTo(client, agent);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-        // Changed meanwhile, perhaps only in what wakes no reconcile: look again shortly.
-        return UpdateControl.<Agent>noUpdate().rescheduleAfter(CONFLICT_RETRY);
-      }
+      Writes.recordPrimary(context, agent, patch.applyTo(client, agent));
       if (approving) {
         String machine = Metadata.name(scope.machine());
         LOG.info("approved Agent {} for Machine {}", Metadata.name(agent), machine);
@@ -161,8 +154,9 @@ public class AgentReconciler implements Reconciler<Agent> {
     Agent agent = scope.agent();
     String holder = claimApproval(scope);
     if (Approval.approves(Metadata.name(agent), holder)) {
+      // No resourceVersion here: which Agent is approved is fenced by the claim on the InfraEnv,
+      // and what else the patch sets is recomputed at every change of the Agent.
       patch.set(true, "spec", "approved");
-      patch.requireResourceVersion(agent.getMetadata().getResourceVersion());
       return true;
     }
     if (Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
@@ -192,10 +186,12 @@ public class AgentReconciler implements Reconciler<Agent> {
       return held.agent();
     }
     try {
-      new OwnedFieldsPatch()
-          .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
-          .requireResourceVersion(scope.infraEnv().getMetadata().getResourceVersion())
-          .applyTo(client, scope.infraEnv());
+      InfraEnv claimed =
+          new OwnedFieldsPatch()
+              .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
+              .requireResourceVersion(scope.infraEnv().getMetadata().getResourceVersion())
+              .applyTo(client, scope.infraEnv());
+      caches.written(scope.infraEnv(), claimed);
       return agent;
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
@@ -206,13 +202,16 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */
-  private void refuse(Agent agent, String reason, String why) {
+  private void refuse(Agent agent, Context<Agent> context, String reason, String why) {
     if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
-    new OwnedFieldsPatch()
-        .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
-        .applyTo(client, agent);
+    Writes.recordPrimary(
+        context,
+        agent,
+        new OwnedFieldsPatch()
+            .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
+            .applyTo(client, agent));
     events.warning(agent, reason, "Approve", why);
   }
 

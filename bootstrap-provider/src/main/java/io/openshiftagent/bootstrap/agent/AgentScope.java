@@ -21,9 +21,7 @@ import java.util.Optional;
 /**
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
  * (the InfraEnv's owners) → Cluster, from the caches. A few reads go to the API server, each only
- * when the decision needs it: the config while the Agent is not approved yet (an approval cannot be
- * taken back: it is decided on the config as it is now, whose overrides may have changed just
- * before the host registered), the BareMetalHost (not cached), and for the approval, whether its
+ * when the decision needs it: the BareMetalHost (not cached), and for the approval, whether its
  * holder exists and which Agents are approved already (read live: two hosts booted from one image
  * must never both be approved).
  */
@@ -81,15 +79,10 @@ final class AgentScope {
     if (configRef.isEmpty() || machineName.isEmpty()) {
       return Optional.empty();
     }
-    String configName = configRef.get().getName();
+    // From the cache like the Cluster: a config changed after the approval brings its Agents back,
+    // and their fields follow it while assisted-service still accepts changes.
     OpenshiftAssistedConfig config =
-        Boolean.TRUE.equals(agent.getSpec().approved)
-            ? caches.config(namespace, configName).orElse(null)
-            : client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(namespace)
-                .withName(configName)
-                .get();
+        caches.config(namespace, configRef.get().getName()).orElse(null);
     Machine machine = caches.machine(namespace, machineName.get()).orElse(null);
     if (config == null || machine == null) {
       return Optional.empty();

@@ -20,9 +20,11 @@ import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +35,9 @@ import java.util.stream.Collectors;
  * What the config controller watches, and which configs each event concerns: the Machine and its
  * Metal3Machine, the Cluster, the ClusterDeployment and AgentClusterInstall (found through the
  * Clusters naming their control plane) and what we create (InfraEnv, Secrets). The scope reads them
- * here, from memory.
+ * here, from memory. An update wakes a config only when it changes what {@link ConfigSteps} reads:
+ * metadata and spec, and of the status only the Cluster's infrastructure, the installer's state and
+ * the InfraEnv's image URLs (Cluster API and assisted-service rewrite the rest often).
  */
 final class ConfigCaches {
   static final String CONFIGS_BY_CLUSTER = "configs-by-cluster";
@@ -62,6 +66,7 @@ final class ConfigCaches {
             InformerEventSourceConfiguration.from(Machine.class, OpenshiftAssistedConfig.class)
                 .withName("machines")
                 .withSecondaryToPrimaryMapper(ConfigCaches::configOf)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
@@ -76,6 +81,7 @@ final class ConfigCaches {
                         machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
                             .flatMap(machine -> configOf(machine).stream())
                             .collect(Collectors.toSet()))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     clusters =
@@ -86,6 +92,10 @@ final class ConfigCaches {
                     cluster ->
                         configsOf(
                             configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)))
+                .withOnUpdateFilter(
+                    (updated, old) ->
+                        RelevantChange.ofMetadataOr(
+                            updated, old, ClusterRefs::infrastructureProvisioned))
                 .build(),
             context);
     clusters.addIndexers(
@@ -102,6 +112,7 @@ final class ConfigCaches {
                     ClusterDeployment.class, OpenshiftAssistedConfig.class)
                 .withName("clusterdeployments")
                 .withSecondaryToPrimaryMapper(cd -> configsOfControlPlane(configs, cd))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     installs =
@@ -110,6 +121,9 @@ final class ConfigCaches {
                     AgentClusterInstall.class, OpenshiftAssistedConfig.class)
                 .withName("agentclusterinstalls")
                 .withSecondaryToPrimaryMapper(aci -> configsOfControlPlane(configs, aci))
+                .withOnUpdateFilter(
+                    (updated, old) ->
+                        RelevantChange.ofMetadataOr(updated, old, InstallerStates::of))
                 .build(),
             context);
     infraEnvs =
@@ -119,6 +133,9 @@ final class ConfigCaches {
                 .withLabelSelector(Names.CONFIG_LABEL)
                 .withSecondaryToPrimaryMapper(
                     Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
+                .withOnUpdateFilter(
+                    (updated, old) ->
+                        RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls))
                 .build(),
             context);
     secrets =
@@ -128,6 +145,7 @@ final class ConfigCaches {
                 .withLabelSelector(Names.CONFIG_LABEL)
                 .withSecondaryToPrimaryMapper(
                     Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     return List.of(

@@ -1,18 +1,20 @@
 package io.openshiftagent.bootstrap.config;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
  * The one writer of OpenshiftAssistedConfig status: where a reconcile ended ({@link Outcome})
  * becomes the Paused, DataSecretAvailable and Ready conditions and the data secret name, applied
- * server-side by java-operator-sdk only when they changed.
+ * server-side only when they changed ({@link Writes#applyPrimaryStatus}).
  */
 final class ConfigStatus {
   private final EventRecorder events;
@@ -105,8 +107,9 @@ final class ConfigStatus {
     }
   }
 
-  /** The status write (if anything changed) and the next look (if the outcome asks for one). */
-  UpdateControl<OpenshiftAssistedConfig> report(OpenshiftAssistedConfig config, Outcome outcome) {
+  /** Writes the status (if anything changed); returns the next look (if the outcome asks one). */
+  UpdateControl<OpenshiftAssistedConfig> report(
+      OpenshiftAssistedConfig config, Outcome outcome, Context<OpenshiftAssistedConfig> context) {
     OpenshiftAssistedConfigStatus current =
         config.getStatus() == null ? new OpenshiftAssistedConfigStatus() : config.getStatus();
     OpenshiftAssistedConfigStatus status = outcome.applyTo(copy(current), config, Instant.now());
@@ -120,17 +123,15 @@ final class ConfigStatus {
           "Provision",
           "bootstrap data Secret " + status.dataSecretName + " is ready");
     }
-    UpdateControl<OpenshiftAssistedConfig> control;
-    if (Serialization.asJson(status).equals(Serialization.asJson(current))) {
-      control = UpdateControl.noUpdate();
-    } else {
+    if (!Serialization.asJson(status).equals(Serialization.asJson(current))) {
       // Server-side apply of a fresh object that holds only the status we own.
       OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
       patch.getMetadata().setName(config.getMetadata().getName());
       patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
       patch.setStatus(status);
-      control = UpdateControl.patchStatus(patch);
+      Writes.applyPrimaryStatus(context, config, patch);
     }
+    UpdateControl<OpenshiftAssistedConfig> control = UpdateControl.noUpdate();
     return outcome.recheckAfter() == null
         ? control
         : control.rescheduleAfter(outcome.recheckAfter());

@@ -1,6 +1,7 @@
 package io.openshiftagent.bootstrap.config;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -9,6 +10,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
@@ -20,6 +22,7 @@ import io.openshiftagent.bootstrap.config.ConfigSteps.Step;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,10 +36,21 @@ import java.util.List;
  * conditions. Every wait is a condition reason; a watch brings the next event.
  */
 // Not generation-aware: the pause and override annotations change no generation, and CAPI core
-// writes our labels. Our own status writes come back as one no-op reconcile.
-@ControllerConfiguration(name = "openshiftassistedconfig", generationAwareEventProcessing = false)
+// writes our labels. The status is ours alone: our own status writes wake no reconcile.
+@ControllerConfiguration(
+    name = "openshiftassistedconfig",
+    generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = OpenshiftAssistedConfigReconciler.ConfigChange.class))
 public class OpenshiftAssistedConfigReconciler
     implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
+  /** Which updates of a config matter: all but those of its status. */
+  public static final class ConfigChange implements OnUpdateFilter<OpenshiftAssistedConfig> {
+    @Override
+    public boolean accept(OpenshiftAssistedConfig updated, OpenshiftAssistedConfig old) {
+      return RelevantChange.ofMetadata(updated, old);
+    }
+  }
+
   /** More than the steps there are: reattach, InfraEnv, ISO or download, and the report. */
   static final int MAX_STEPS = 8;
 
@@ -70,13 +84,13 @@ public class OpenshiftAssistedConfigReconciler
     for (int steps = 0; steps < MAX_STEPS; steps++) {
       Step step = ConfigSteps.next(scope);
       if (step instanceof Report report) {
-        return status.report(config, report.outcome());
+        return status.report(config, report.outcome(), context);
       } else if (step instanceof ReattachHost) {
         scope = writes.reattachHost(scope);
       } else if (step instanceof CreateInfraEnv create) {
         ConfigWrites.Result result = writes.createInfraEnv(scope, create);
         if (result instanceof ConfigWrites.Refused refused) {
-          return status.report(config, refused.outcome());
+          return status.report(config, refused.outcome(), context);
         }
         scope = ((ConfigWrites.Written) result).scope();
       } else if (step instanceof BootLiveIso boot) {
@@ -86,7 +100,7 @@ public class OpenshiftAssistedConfigReconciler
       } else if (step instanceof DownloadIgnition download) {
         DiskImageBoot.Result result = diskImage.download(config, download);
         if (result instanceof DiskImageBoot.Failed failed) {
-          return status.report(config, failed.outcome());
+          return status.report(config, failed.outcome(), context);
         }
         scope = writes.dataSecret(scope, ((DiskImageBoot.Data) result).ignition());
       } else {

@@ -148,22 +148,24 @@ public final class ClusterObjects {
     if (imageSetsEnsured.contains(ensured)) {
       return name;
     }
-    Optional<ClusterImageSet> existing = scope.clusterImageSet(name);
-    if (existing.isEmpty()) {
-      ClusterImageSet set = new ClusterImageSet();
-      set.setMetadata(
-          new ObjectMetaBuilder()
-              .withName(name)
-              .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
-              .addToLabels(NAMESPACE_LABEL, scope.namespace())
-              .build());
-      set.setSpec(new ClusterImageSet.Spec(releaseImage));
-      client.resource(set).create();
-    } else if (existing.get().getSpec() == null
-        || !releaseImage.equals(existing.get().getSpec().releaseImage)) {
-      new OwnedFieldsPatch()
-          .set(releaseImage, "spec", "releaseImage")
-          .applyTo(client, existing.get());
+    ClusterImageSet set = new ClusterImageSet();
+    set.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .addToLabels(NAMESPACE_LABEL, scope.namespace())
+            .build());
+    set.setSpec(new ClusterImageSet.Spec(releaseImage));
+    // Created first: a new cluster's is missing; one that exists (a restart, an upgrade) is read.
+    if (Writes.create(client, set).isEmpty()) {
+      Optional<ClusterImageSet> existing = scope.clusterImageSet(name);
+      if (existing.isPresent()
+          && (existing.get().getSpec() == null
+              || !releaseImage.equals(existing.get().getSpec().releaseImage))) {
+        new OwnedFieldsPatch()
+            .set(releaseImage, "spec", "releaseImage")
+            .applyTo(client, existing.get());
+      }
     }
     imageSetsEnsured.add(ensured);
     return name;
