@@ -269,7 +269,13 @@ final class Metal3 extends Actor {
                 "consumerRef")
             .set(image, "spec", "image")
             .set(true, "spec", "online")
-            .set(userData, "spec", "userData"));
+            .set(userData, "spec", "userData")
+            // As CAPM3's setHostLabel: the claimed host carries its cluster's name.
+            .set(
+                Fields.label(m3m, ExternalKinds.CLUSTER_NAME_LABEL),
+                "metadata",
+                "labels",
+                ExternalKinds.CLUSTER_NAME_LABEL));
     mergePatch(
         target,
         new OwnedFieldsPatch()
@@ -311,7 +317,8 @@ final class Metal3 extends Actor {
           target,
           new OwnedFieldsPatch()
               .requireResourceVersion(host.getMetadata().getResourceVersion())
-              .set(null, "spec", "consumerRef"));
+              .set(null, "spec", "consumerRef")
+              .set(null, "metadata", "labels", ExternalKinds.CLUSTER_NAME_LABEL));
       log.info(
           "BareMetalHost {}/{} released by Metal3Machine {}",
           namespace(host),

@@ -12,6 +12,7 @@ import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
@@ -27,15 +28,19 @@ import java.util.stream.Collectors;
 /**
  * What the Agent controller watches besides Agents. Machines are cached to map their Metal3Machines
  * back to Agents: the Metal3Machine names the BareMetalHost whose UID the Node is labelled with,
- * and Metal3 may record it only after the host registered. InfraEnvs are cached only to be read
- * without a request; Clusters and configs also bring back their Agents when a pause ends.
+ * and Metal3 may record it only after the host registered. The hosts themselves are cached as far
+ * as a cluster uses them: CAPM3 labels the host it claims with the cluster's name (a hub may hold
+ * many hosts no cluster uses). InfraEnvs are cached only to be read without a request; Clusters and
+ * configs also bring back their Agents when a pause ends.
  */
 final class AgentCaches {
   static final String AGENTS_BY_CONFIG = "agents-by-config";
   static final String AGENTS_BY_CLUSTER = "agents-by-cluster";
+  static final String METAL3_MACHINES_BY_HOST = "metal3machines-by-host";
 
   private InformerEventSource<Machine, Agent> machines;
   private InformerEventSource<Metal3Machine, Agent> metal3Machines;
+  private InformerEventSource<BareMetalHost, Agent> hosts;
   private InformerEventSource<InfraEnv, Agent> infraEnvs;
   private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
@@ -63,6 +68,24 @@ final class AgentCaches {
                         !Objects.equals(
                             Metadata.annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
                             Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION)))
+                .build(),
+            context);
+    metal3Machines.addIndexers(
+        Map.of(
+            METAL3_MACHINES_BY_HOST,
+            m3m -> Hosts.hostReference(m3m).map(List::of).orElse(List.of())));
+    // The UID (for the Node's label) and whether the host is detached: its metadata.
+    hosts =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(BareMetalHost.class, Agent.class)
+                .withName("baremetalhosts")
+                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withSecondaryToPrimaryMapper(
+                    host ->
+                        metal3Machines.byIndex(METAL3_MACHINES_BY_HOST, Metadata.key(host)).stream()
+                            .flatMap(m3m -> agentsOf(context, m3m).stream())
+                            .collect(Collectors.toSet()))
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
     infraEnvs =
@@ -98,7 +121,7 @@ final class AgentCaches {
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context);
-    return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
+    return List.of(machines, metal3Machines, hosts, infraEnvs, clusters, configs);
   }
 
   Optional<Machine> machine(String namespace, String name) {
@@ -107,6 +130,16 @@ final class AgentCaches {
 
   Optional<Metal3Machine> metal3Machine(String namespace, String name) {
     return metal3Machines.get(new ResourceID(name, namespace));
+  }
+
+  /** The host named {@code namespace/name}, if a cluster uses it. */
+  Optional<BareMetalHost> host(String namespacedName) {
+    int slash = namespacedName.indexOf('/');
+    return slash <= 0
+        ? Optional.empty()
+        : hosts.get(
+            new ResourceID(
+                namespacedName.substring(slash + 1), namespacedName.substring(0, slash)));
   }
 
   Optional<InfraEnv> infraEnv(String namespace, String name) {

@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
@@ -23,10 +24,8 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.reconcile.Writes;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -53,27 +52,17 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   /**
    * The install stages after which the host must boot from its disk (assisted-service's BMAC
-   * detaches BareMetalHosts at the same stages): from the reboot on, as assisted-service lists them
-   * ({@code manualRebootStages}), and Failed. The stages between Rebooting and Joined count too, so
-   * that the host is not looked at again at Joined.
+   * detaches BareMetalHosts at the same stages).
    */
-  static final Set<String> BOOTS_FROM_DISK =
-      Set.of("Rebooting", "Waiting for ignition", "Configuring", "Joined", "Done", "Failed");
+  static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
+
+  /** How soon a detachment refused for a changed host is tried again, from the cache then. */
+  static final Duration HOST_CHANGED_RETRY = Duration.ofMillis(500);
 
   private final KubernetesClient client;
   private final EventRecorder events;
   private final HostDetachment hosts;
   private final AgentCaches caches = new AgentCaches();
-
-  /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see AgentScope). */
-  private final Map<String, String> hostUids =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-              return size() > 10_000;
-            }
-          });
 
   /**
    * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
@@ -89,7 +78,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   public AgentReconciler(KubernetesClient client, EventRecorder events) {
     this.client = client;
     this.events = events;
-    this.hosts = new HostDetachment(client, events);
+    this.hosts = new HostDetachment(client);
   }
 
   @Override
@@ -99,7 +88,7 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   @Override
   public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
-    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostUids);
+    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
       return UpdateControl.noUpdate();
@@ -109,15 +98,15 @@ public class AgentReconciler implements Reconciler<Agent> {
       return UpdateControl.noUpdate();
     }
     boolean metal3 = Hosts.isMetal3(scope.machine());
-    Optional<AgentScope.Host> host = metal3 ? scope.host() : Optional.empty();
+    Optional<BareMetalHost> host = metal3 ? scope.host() : Optional.empty();
     if (host.isEmpty() && metal3) {
       // Without the host's UID the Node could not be matched to its Machine: not approved yet.
-      // The Metal3Machine's event brings us back once Metal3 has recorded its host.
+      // The Metal3Machine's or the host's event brings us back once CAPM3 has claimed it.
       return UpdateControl.noUpdate();
     }
     AgentDecision.DesiredAgent desired =
         AgentDecision.desired(
-            scope.config(), scope.machine(), host.map(AgentScope.Host::uid).orElse(null));
+            scope.config(), scope.machine(), host.map(h -> h.getMetadata().getUid()).orElse(null));
     Optional<String> tooLarge =
         InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
     if (tooLarge.isPresent()) {
@@ -130,19 +119,24 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (!patch.isEmpty()) {
       Writes.recordPrimary(context, agent, patch.applyTo(client, agent));
       if (approving) {
-        String machine = Metadata.name(scope.machine());
-        LOG.info("approved Agent {} for Machine {}", Metadata.name(agent), machine);
-        events.normal(
-            agent,
-            "Approved",
-            "Approve",
-            "approved as " + desired.role() + " of Machine " + machine);
+        // No Event: the Agent's spec.approved and its InfraEnv's claim annotation record it.
+        LOG.info(
+            "approved Agent {} as {} of Machine {}",
+            Metadata.name(agent),
+            desired.role(),
+            Metadata.name(scope.machine()));
       }
     }
     // A Machine being deleted needs its host attached again (see the config controller).
-    host.flatMap(AgentScope.Host::current)
-        .filter(h -> HostDetachment.needed(h, Metadata.isDeleting(scope.machine())))
-        .ifPresent(hosts::detach);
+    Optional<BareMetalHost> toDetach =
+        host.filter(
+            h ->
+                bootsFromDisk(agent)
+                    && HostDetachment.needed(h, Metadata.isDeleting(scope.machine())));
+    if (toDetach.isPresent() && !hosts.detach(toDetach.get())) {
+      // Changed since the cache saw it (perhaps detached by someone else): look again shortly.
+      return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_CHANGED_RETRY);
+    }
     return UpdateControl.noUpdate();
   }
 

@@ -15,30 +15,22 @@ import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
  * (the InfraEnv's owners) → Cluster, from the caches. A few reads go to the API server, each only
- * when the decision needs it: the BareMetalHost (not cached), and for the approval, whether its
- * holder exists and which Agents are approved already (read live: two hosts booted from one image
- * must never both be approved).
+ * when the decision needs it: for the approval, whether its holder exists and which Agents are
+ * approved already (read live: two hosts booted from one image must never both be approved).
  */
 final class AgentScope {
-  /**
-   * The Machine's BareMetalHost as far as an Agent needs it: its UID, and (to detach it) itself.
-   */
-  record Host(String uid, Optional<BareMetalHost> current) {}
-
   private final KubernetesClient client;
   private final Agent agent;
   private final InfraEnv infraEnv;
   private final OpenshiftAssistedConfig config;
   private final Machine machine;
   private final Optional<Cluster> cluster;
-  private final Optional<String> hostReference;
-  private final Map<String, String> hostUids;
+  private final Optional<BareMetalHost> host;
 
   private AgentScope(
       KubernetesClient client,
@@ -47,25 +39,18 @@ final class AgentScope {
       OpenshiftAssistedConfig config,
       Machine machine,
       Optional<Cluster> cluster,
-      Optional<String> hostReference,
-      Map<String, String> hostUids) {
+      Optional<BareMetalHost> host) {
     this.client = client;
     this.agent = agent;
     this.infraEnv = infraEnv;
     this.config = config;
     this.machine = machine;
     this.cluster = cluster;
-    this.hostReference = hostReference;
-    this.hostUids = hostUids;
+    this.host = host;
   }
 
-  /**
-   * The Agent's owners, or empty when it belongs to no Machine of ours (yet).
-   *
-   * @param hostUids host UIDs already read, by Agent UID and host (they never change)
-   */
-  static Optional<AgentScope> observe(
-      Agent agent, AgentCaches caches, KubernetesClient client, Map<String, String> hostUids) {
+  /** The Agent's owners, or empty when it belongs to no Machine of ours (yet). */
+  static Optional<AgentScope> observe(Agent agent, AgentCaches caches, KubernetesClient client) {
     String namespace = agent.getMetadata().getNamespace();
     Optional<InfraEnv> infraEnv =
         Optional.ofNullable(Metadata.label(agent, ExternalKinds.INFRAENV_LABEL))
@@ -97,8 +82,8 @@ final class AgentScope {
             caches.cluster(namespace, ClusterRefs.clusterName(machine)),
             Hosts.metal3MachineName(machine)
                 .flatMap(name -> caches.metal3Machine(namespace, name))
-                .flatMap(Hosts::hostReference),
-            hostUids));
+                .flatMap(Hosts::hostReference)
+                .flatMap(caches::host)));
   }
 
   Agent agent() {
@@ -122,23 +107,11 @@ final class AgentScope {
   }
 
   /**
-   * The host the Machine's Metal3Machine names, or empty while Metal3 has not recorded one. Its UID
-   * is read once per Agent; once the Agent boots from disk, the host is read as it is now.
+   * The host the Machine's Metal3Machine names, from the cache, or empty while CAPM3 has not
+   * claimed one (its claim labels the host with the cluster's name, which is what the cache holds).
    */
-  Optional<Host> host() {
-    if (hostReference.isEmpty()) {
-      return Optional.empty();
-    }
-    String key = agent.getMetadata().getUid() + " " + hostReference.get();
-    String knownUid = hostUids.get(key);
-    boolean detaching = AgentReconciler.bootsFromDisk(agent);
-    if (knownUid != null && !detaching) {
-      return Optional.of(new Host(knownUid, Optional.empty()));
-    }
-    Optional<BareMetalHost> current = Hosts.read(client, hostReference.get());
-    current.ifPresent(h -> hostUids.put(key, h.getMetadata().getUid()));
-    return current.map(
-        h -> new Host(h.getMetadata().getUid(), detaching ? Optional.of(h) : Optional.empty()));
+  Optional<BareMetalHost> host() {
+    return host;
   }
 
   /** Whether the Agent named {@code name} exists, read now. */

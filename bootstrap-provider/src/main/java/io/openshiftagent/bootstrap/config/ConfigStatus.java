@@ -6,7 +6,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.common.Conditions;
-import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,12 +16,6 @@ import java.time.Instant;
  * server-side only when they changed ({@link Writes#applyPrimaryStatus}).
  */
 final class ConfigStatus {
-  private final EventRecorder events;
-
-  ConfigStatus(EventRecorder events) {
-    this.events = events;
-  }
-
   /** Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready. */
   record Outcome(
       boolean paused, String reason, String message, String dataSecretName, Duration recheckAfter) {
@@ -113,16 +106,6 @@ final class ConfigStatus {
     OpenshiftAssistedConfigStatus current =
         config.getStatus() == null ? new OpenshiftAssistedConfigStatus() : config.getStatus();
     OpenshiftAssistedConfigStatus status = outcome.applyTo(copy(current), config, Instant.now());
-    boolean becameReady =
-        !Conditions.isTrue(current.conditions, Reasons.DATA_SECRET_AVAILABLE)
-            && Conditions.isTrue(status.conditions, Reasons.DATA_SECRET_AVAILABLE);
-    if (becameReady) {
-      events.normal(
-          config,
-          "BootstrapDataReady",
-          "Provision",
-          "bootstrap data Secret " + status.dataSecretName + " is ready");
-    }
     if (!Serialization.asJson(status).equals(Serialization.asJson(current))) {
       // Server-side apply of a fresh object that holds only the status we own.
       OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();

@@ -16,7 +16,6 @@ import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
-import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Refusal;
@@ -38,14 +37,11 @@ final class ConfigWrites {
 
   private final KubernetesClient client;
   private final ConfigCaches caches;
-  private final EventRecorder events;
   private final HostDetachment hosts;
 
-  ConfigWrites(
-      KubernetesClient client, ConfigCaches caches, EventRecorder events, HostDetachment hosts) {
+  ConfigWrites(KubernetesClient client, ConfigCaches caches, HostDetachment hosts) {
     this.client = client;
     this.caches = caches;
-    this.events = events;
     this.hosts = hosts;
   }
 
@@ -81,15 +77,6 @@ final class ConfigWrites {
               created -> {
                 caches.created(created);
                 LOG.info("created InfraEnv {} ({})", Metadata.name(created), describe(step.gate()));
-                events.normal(
-                    config,
-                    "InfraEnvCreated",
-                    "Provision",
-                    "created InfraEnv "
-                        + Metadata.name(created)
-                        + " ("
-                        + describe(step.gate())
-                        + ")");
               });
       return new Written(scope.withInfraEnv(infraEnv));
     } catch (KubernetesClientException e) {
@@ -121,14 +108,10 @@ final class ConfigWrites {
             .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
             .set("", "spec", "image", "checksum")
             .applyTo(client, metal3Machine);
-    events.normal(
-        scope.config(),
-        "LiveISOSet",
-        "Provision",
-        "Metal3Machine "
-            + Metadata.name(metal3Machine)
-            + " now boots the discovery ISO of InfraEnv "
-            + Metadata.name(scope.infraEnv().get()));
+    LOG.info(
+        "Metal3Machine {} boots the discovery ISO of InfraEnv {}",
+        Metadata.key(metal3Machine),
+        Metadata.name(scope.infraEnv().get()));
     return scope.withMetal3Machine(patched);
   }
 

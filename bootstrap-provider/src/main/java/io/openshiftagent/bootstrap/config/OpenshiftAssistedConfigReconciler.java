@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
@@ -21,6 +22,7 @@ import io.openshiftagent.bootstrap.config.ConfigSteps.Report;
 import io.openshiftagent.bootstrap.config.ConfigSteps.Step;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
+import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.time.Instant;
@@ -36,13 +38,26 @@ import java.util.List;
  * conditions. Every wait is a condition reason; a watch brings the next event.
  */
 // Not generation-aware: the pause and override annotations change no generation, and CAPI core
-// writes our labels. The status is ours alone: our own status writes wake no reconcile.
+// writes our labels. The status is ours alone: our own status writes wake no reconcile. A config
+// no Machine owns yet is left alone, as Cluster API's kubeadm bootstrap provider does: Cluster API
+// makes each config for a Machine and links the two a moment later, and that link is the event.
 @ControllerConfiguration(
     name = "openshiftassistedconfig",
     generationAwareEventProcessing = false,
-    informer = @Informer(onUpdateFilter = OpenshiftAssistedConfigReconciler.ConfigChange.class))
+    informer =
+        @Informer(
+            onAddFilter = OpenshiftAssistedConfigReconciler.OwnedByAMachine.class,
+            onUpdateFilter = OpenshiftAssistedConfigReconciler.ConfigChange.class))
 public class OpenshiftAssistedConfigReconciler
     implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
+  /** A config Cluster API has linked to its Machine. */
+  public static final class OwnedByAMachine implements OnAddFilter<OpenshiftAssistedConfig> {
+    @Override
+    public boolean accept(OpenshiftAssistedConfig config) {
+      return Kinds.owningMachine(config).isPresent();
+    }
+  }
+
   /** Which updates of a config matter: all but those of its status. */
   public static final class ConfigChange implements OnUpdateFilter<OpenshiftAssistedConfig> {
     @Override
@@ -65,8 +80,8 @@ public class OpenshiftAssistedConfigReconciler
       KubernetesClient client, DiscoveryIgnitionSource discoveryIgnition, EventRecorder events) {
     this.client = client;
     this.diskImage = new DiskImageBoot(discoveryIgnition);
-    this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client, events));
-    this.status = new ConfigStatus(events);
+    this.writes = new ConfigWrites(client, caches, new HostDetachment(client));
+    this.status = new ConfigStatus();
     this.cleanup = new ConfigCleanup(client, caches, writes, events);
   }
 

@@ -49,8 +49,8 @@ public final class Hosts {
   }
 
   /**
-   * The host named {@code namespace/name}, read now: neither provider caches BareMetalHosts, of
-   * which a hub may hold thousands that are none of ours.
+   * The host named {@code namespace/name}, read now: when its Machine goes, it must be given back
+   * as it is (the Agent controller reads the hosts clusters use from its cache).
    */
   public static Optional<BareMetalHost> read(KubernetesClient client, String namespacedName) {
     int slash = namespacedName.indexOf('/');
