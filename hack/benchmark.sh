@@ -11,8 +11,10 @@ cd "$(dirname "$0")/.."
 ./hack/build-kube-binaries.sh
 ./hack/fetch-upstream-crds.sh
 ./hack/build-capi-manager.sh
+./hack/build-metal3.sh
+./hack/build-registry-tools.sh
 echo "[hack] building the providers' jars and the simulator" >&2
-mvn -B -q -ntp package -DskipTests -pl simulator -am \
+mvn -B -q -ntp package -DskipTests -DskipImages -pl simulator -am \
   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 cd simulator

@@ -11,9 +11,7 @@ binary="$TOOLS_BIN_DIR/capi-manager-v$CAPI_VERSION"
 if [[ ! -x "$binary" ]]; then
   require_go
   log "building the Cluster API core manager v$CAPI_VERSION (a few minutes on first run)"
-  work="$HACK_CACHE/build/capi-manager"
-  rm -rf "$work" && mkdir -p "$work" && cd "$work"
-  go mod init local/capi-manager >/dev/null 2>&1
+  enter_consumer_module capi-manager
   # Cluster API v1.14 replaces its api submodule with ./api; point it at the published module instead.
   go mod edit -replace="sigs.k8s.io/cluster-api/api=sigs.k8s.io/cluster-api/api@v$CAPI_VERSION"
   go get "sigs.k8s.io/cluster-api/core@v$CAPI_VERSION" "sigs.k8s.io/cluster-api/api@v$CAPI_VERSION" >/dev/null
@@ -21,8 +19,9 @@ if [[ ! -x "$binary" ]]; then
   go build -p 2 -trimpath -ldflags "-s -w \
     -X sigs.k8s.io/cluster-api/version.gitVersion=v$CAPI_VERSION -X sigs.k8s.io/cluster-api/version.gitMajor=1 \
     -X sigs.k8s.io/cluster-api/version.gitMinor=$minor -X sigs.k8s.io/cluster-api/version.gitTreeState=clean" \
-    -o "$binary.tmp" sigs.k8s.io/cluster-api/core
-  mv "$binary.tmp" "$binary"
+    -o "$binary.$$.tmp" sigs.k8s.io/cluster-api/core
+  mv "$binary.$$.tmp" "$binary"
+  leave_consumer_module
 fi
 ln -sf "capi-manager-v$CAPI_VERSION" "$TOOLS_BIN_DIR/capi-manager"
 

@@ -11,8 +11,7 @@ work="$HACK_CACHE/build"
 if [[ ! -x "$TOOLS_BIN_DIR/clusterctl-v$CAPI_VERSION" ]]; then
   require_go
   log "building clusterctl v$CAPI_VERSION (a few minutes on first run)"
-  rm -rf "$work/clusterctl" && mkdir -p "$work/clusterctl" && cd "$work/clusterctl"
-  go mod init local/clusterctl >/dev/null 2>&1
+  enter_consumer_module clusterctl
   # Cluster API v1.14 replaces its api submodule with ./api; point it at the published module instead.
   go mod edit -replace="sigs.k8s.io/cluster-api/api=sigs.k8s.io/cluster-api/api@v$CAPI_VERSION"
   go get "sigs.k8s.io/cluster-api/cmd/clusterctl@v$CAPI_VERSION" "sigs.k8s.io/cluster-api/api@v$CAPI_VERSION" >/dev/null
@@ -20,7 +19,9 @@ if [[ ! -x "$TOOLS_BIN_DIR/clusterctl-v$CAPI_VERSION" ]]; then
   go build -p 2 -trimpath -ldflags "-s -w \
     -X sigs.k8s.io/cluster-api/version.gitVersion=v$CAPI_VERSION -X sigs.k8s.io/cluster-api/version.gitMajor=1 \
     -X sigs.k8s.io/cluster-api/version.gitMinor=$minor -X sigs.k8s.io/cluster-api/version.gitTreeState=clean" \
-    -o "$TOOLS_BIN_DIR/clusterctl-v$CAPI_VERSION" sigs.k8s.io/cluster-api/cmd/clusterctl
+    -o "$TOOLS_BIN_DIR/clusterctl-v$CAPI_VERSION.$$.tmp" sigs.k8s.io/cluster-api/cmd/clusterctl
+  mv "$TOOLS_BIN_DIR/clusterctl-v$CAPI_VERSION.$$.tmp" "$TOOLS_BIN_DIR/clusterctl-v$CAPI_VERSION"
+  leave_consumer_module
 fi
 ln -sf "clusterctl-v$CAPI_VERSION" "$TOOLS_BIN_DIR/clusterctl"
 

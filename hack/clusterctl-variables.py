@@ -19,7 +19,7 @@ replace(r"^(\s+- --log-level=)(\S+)$", r"\1${OPENSHIFT_AGENT_LOG_LEVEL:=\2}")
 # The bootstrap provider's assisted-service settings. clusterctl treats an empty default as unset, so an empty
 # value is written as the YAML literal "" (unquoted variable, quoted default).
 for name in ["ASSISTED_CA_BUNDLE_RESOURCE", "ASSISTED_CA_BUNDLE_NAMESPACE", "ASSISTED_CA_BUNDLE_NAME",
-             "ASSISTED_CA_BUNDLE_KEY", "ASSISTED_SERVICE_URL"]:
+             "ASSISTED_CA_BUNDLE_KEY", "ASSISTED_SERVICE_URL", "DEFAULT_BOOT_MODE"]:
     def variable(m, name=name):
         default = m[2].strip("'\"") or '""'
         return f"{m[1]}${{OPENSHIFT_AGENT_{name}:={default}}}"

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# The demo: starts the local world (a real hub API server, the real Cluster API manager, our two providers and the
-# simulated Metal3, hosts, assisted-service and installed cluster), applies a highly available cluster with kubectl
-# and shows its progress live, then scales its workers, upgrades OpenShift and deletes it. Everything it starts stops
-# when it ends (or on Ctrl-C). Options: hack/demo.sh --help.
+# The demo: starts the local world (a real hub API server, the real Cluster API manager, the real Metal3 (CAPM3 and
+# the baremetal-operator in its test mode), our two providers, and the simulated hosts, assisted-service and installed
+# cluster), applies a highly available cluster with kubectl and shows its progress live, then scales its workers,
+# upgrades OpenShift and deletes it. Everything it starts stops when it ends (or on Ctrl-C or SIGTERM). Options:
+# hack/demo.sh --help.
 #
-# The first run builds what it needs (Kubernetes and the Cluster API manager from Go modules, then the providers
-# with Maven) and caches it outside the clone; later runs start in seconds.
+# The first run builds what it needs (Kubernetes, the Cluster API manager and Metal3 from Go modules, then the
+# providers with Maven) and caches it outside the clone; later runs start in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) cat simulator/src/main/resources/demo/usage.txt; exit 0 ;;
+  esac
+done
 
 step() { echo "[demo] $*"; }
 started=$(date +%s)
@@ -17,9 +23,13 @@ step "preparing the upstream CRDs (Cluster API, Metal3, assisted-service, Hive)"
 ./hack/fetch-upstream-crds.sh
 step "preparing the Cluster API manager (built from its Go module on first use, ~3 min)"
 ./hack/build-capi-manager.sh
+step "preparing CAPM3 and the baremetal-operator (built from their Go modules on first use, ~5 min)"
+./hack/build-metal3.sh
+step "preparing the OCI registry and crane that hold the release images (built from Go modules on first use, ~5 min)"
+./hack/build-registry-tools.sh
 step "building the providers and the simulator with Maven (first use downloads the dependencies)"
 mkdir -p target/demo
-mvn -B -ntp -Dstyle.color=never package dependency:build-classpath -pl simulator -am -DskipTests \
+mvn -B -ntp -Dstyle.color=never package dependency:build-classpath -pl simulator -am -DskipTests -DskipImages \
   -Dmdep.outputFile=target/runtime-classpath.txt -Dmdep.includeScope=runtime > target/demo/build.log 2>&1 \
   || { tail -40 target/demo/build.log; echo "[demo] the Maven build failed; its log: target/demo/build.log"; exit 1; }
 step "ready after $(( $(date +%s) - started ))s; the world's log goes to target/demo/world.log"

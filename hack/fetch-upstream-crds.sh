@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# Copies the pinned upstream CRDs (Cluster API core, CAPM3, BareMetalHost, assisted-service, Hive) out of their
-# Go modules into .cache/upstream-crds/ (git-ignored), where the tests install them from, and OpenShift's ClusterVersion
-# CRD into .cache/workload-crds/ for the test API server that plays an installed cluster. The modules stay
+# Copies the pinned upstream CRDs (Cluster API core, CAPM3, BareMetalHost, assisted-service and the Hive CRDs it
+# ships) out of their Go modules into .cache/upstream-crds/ (git-ignored), where the tests install them from, and
+# OpenShift's ClusterVersion, ClusterOperator, MachineConfigPool and (operator.openshift.io) Etcd CRDs into
+# .cache/workload-crds/ for the test API server that plays an installed cluster. The modules stay
 # cached in the Go module cache outside the clone. Idempotent: does nothing when the pinned set is there.
 source "$(dirname "$0")/lib.sh"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.cache/upstream-crds"
-stamp="capi=$CAPI_VERSION capm3=$CAPM3_VERSION bmo=$BMO_VERSION $ASSISTED_SERVICE_MODULE $HIVE_MODULE"
+stamp="capi=$CAPI_VERSION capm3=$CAPM3_VERSION bmo=$BMO_VERSION $ASSISTED_SERVICE_MODULE (its CRDs and Hive's)"
 
-# The workload cluster's CRDs (OpenShift's ClusterVersion), kept apart: the hub does not serve them.
+# The workload cluster's CRDs, kept apart: the hub does not serve them. ClusterVersion (upgrades), MachineConfigPool
+# (a paused pool holds its Nodes' updates), ClusterOperator and Etcd (the cluster-etcd-operator's reports, read before a
+# control-plane host is removed).
 workload="$root/.cache/workload-crds"
-if [[ ! -f "$workload/.complete" || "$(cat "$workload/.complete")" != "$OPENSHIFT_API_MODULE" ]]; then
+workload_stamp="$OPENSHIFT_API_MODULE clusterversions clusteroperators machineconfigpools etcds"
+if [[ ! -f "$workload/.complete" || "$(cat "$workload/.complete")" != "$workload_stamp" ]]; then
   require_go
   openshift_api=$(module_dir "$OPENSHIFT_API_MODULE")
   rm -rf "$workload.tmp" && mkdir -p "$workload.tmp/openshift"
-  cp "$openshift_api"/config/v1/zz_generated.crd-manifests/*clusterversions-Default.crd.yaml "$workload.tmp/openshift/"
+  cp "$openshift_api"/config/v1/zz_generated.crd-manifests/*clusterversions-Default.crd.yaml \
+    "$openshift_api"/config/v1/zz_generated.crd-manifests/*_clusteroperators.crd.yaml \
+    "$openshift_api"/machineconfiguration/v1/zz_generated.crd-manifests/*_machineconfigpools-Default.crd.yaml \
+    "$openshift_api"/operator/v1/zz_generated.crd-manifests/*_etcds-Default.crd.yaml "$workload.tmp/openshift/"
   chmod -R u+w "$workload.tmp"
-  echo "$OPENSHIFT_API_MODULE" > "$workload.tmp/.complete"
+  echo "$workload_stamp" > "$workload.tmp/.complete"
   rm -rf "$workload" && mv "$workload.tmp" "$workload"
   log "workload-cluster CRDs ready in $workload"
 fi
@@ -33,16 +40,16 @@ capi=$(module_dir "sigs.k8s.io/cluster-api@v$CAPI_VERSION")
 capm3=$(module_dir "github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION")
 bmo=$(module_dir "github.com/metal3-io/baremetal-operator@v$BMO_VERSION")
 assisted=$(module_dir "$ASSISTED_SERVICE_MODULE")
-hive=$(module_dir "$HIVE_MODULE")
 
 # Cluster API v1.14 moved the core kustomize tree under core/; older releases keep it at the root.
 capi_crds="$capi/core/config/crd/bases"; [[ -d "$capi_crds" ]] || capi_crds="$capi/config/crd/bases"
 cp "$capi_crds"/cluster.x-k8s.io_*.yaml "$out.tmp/cluster-api/"
 cp "$capm3"/config/crd/bases/infrastructure.cluster.x-k8s.io_*.yaml "$out.tmp/metal3/"
 cp "$bmo"/config/base/crds/bases/metal3.io_*.yaml "$out.tmp/metal3/"
-cp "$assisted"/config/crd/bases/agent-install.openshift.io_{infraenvs,agents,nmstateconfigs}.yaml \
-   "$assisted"/config/crd/bases/extensions.hive.openshift.io_agentclusterinstalls.yaml "$out.tmp/assisted-service/"
-cp "$hive"/config/crds/hive.openshift.io_{clusterdeployments,clusterimagesets}.yaml "$out.tmp/hive/"
+# assisted-service's CRDs as it ships them for a kube-api install (all of them: it watches AgentClassifications too),
+# and the Hive CRDs it ships and is tested against: the tests' hub holds exactly what the real service runs on.
+cp "$assisted/config/crd/resources.yaml" "$out.tmp/assisted-service/"
+cp "$assisted"/hack/crds/hive/hive.openshift.io_{clusterdeployments,clusterimagesets}.yaml "$out.tmp/hive/"
 chmod -R u+w "$out.tmp"
 echo "$stamp" > "$out.tmp/.complete"
 rm -rf "$out" && mv "$out.tmp" "$out"

@@ -10,13 +10,26 @@ ETCD_VERSION="3.6.14"
 CAPI_VERSION="1.14.0"
 CAPM3_VERSION="1.13.2"
 BMO_VERSION="0.13.2"
+# The proxy does not serve these two at the versions the operator's go.mod names (its own ./pkg/hardwareutils at
+# v0.13.2, ironic-standalone-operator/api v0.8.2); these are the nearest it serves, and the operator builds with them.
+BMO_HARDWAREUTILS_VERSION="0.13.1"
+IRSO_API_VERSION="0.8.0"
 KUSTOMIZE_VERSION="5.8.1"
 HELM_VERSION="3.21.4"
 CERT_MANAGER_VERSION="1.21.1"
-# assisted-service and Hive have no usable semver tags for Go. These are the newest commits our module proxy
-# serves (2025-04-30 and 2024-09-04); newer ones answer 403 there.
+# Argo CD: the newest release that builds from what the proxy serves with our Go. v3.3 to v3.5 build their gitops-engine
+# from a directory of their own repository (a replace to ./gitops-engine that only their own build sees; v3.4+ name
+# it github.com/argoproj/argo-cd/gitops-engine, which the proxy refuses), v3.6 needs Go 1.27, and v3.2.12 does not
+# compile (its controller/cache/info.go calls settings.ValidateExternalURL, which that tag lacks).
+ARGOCD_VERSION="3.2.11"
+# The OCI registry (CNCF distribution) and the registry client (go-containerregistry's crane) the tests run.
+DISTRIBUTION_VERSION="3.1.2"
+CRANE_VERSION="0.22.1"
+# assisted-service has no usable semver tags for Go. This is the newest commit our module proxy
+# serves (2025-04-30); newer ones answer 403 there. The tests' Hive CRDs are the ones assisted-service ships.
 ASSISTED_SERVICE_MODULE="github.com/openshift/assisted-service@v1.0.10-0.20250430094626-07e5c4388c55"
-HIVE_MODULE="github.com/openshift/hive@v0.0.0-20240904155057-b6cdaa9cb317"
+# The C library of nmstate (crates.io nmstate-clib), which assisted-service's nmstate Go binding links.
+NMSTATE_VERSION="2.2.62"
 # openshift/api has no Go tags either; this pseudo-version (listed in Hive's go.mod) is served by the proxy. The tests
 # install its ClusterVersion CRD in a second API server that plays the installed OpenShift cluster.
 OPENSHIFT_API_MODULE="github.com/openshift/api@v0.0.0-20240708071937-c9a91940bf0f"
@@ -29,6 +42,8 @@ declare -A PINNED_MODULE_SUMS=(
 KUBE_BIN_DIR="$KUBE_API_TEST_DIR/k8s/$K8S_VERSION-linux-amd64"
 TOOLS_BIN_DIR="$HACK_CACHE/bin"
 CRD_CACHE_DIR="$HACK_CACHE/crds"
+# The built service, keyed by its module version and libnmstate's.
+ASSISTED_SERVICE_DIR="$HACK_CACHE/assisted-service/${ASSISTED_SERVICE_MODULE#*@}-nmstate-$NMSTATE_VERSION"
 
 # Fail fast instead of trying GitHub, which this environment cannot reach.
 export GOPROXY="${GOPROXY:-https://proxy.golang.org}"
@@ -59,6 +74,22 @@ require_go() {
     1.2[6-9]*|1.[3-9]*) ;;
     *) log "Go $v is too old; Kubernetes $K8S_VERSION needs Go >= 1.26 (try GOTOOLCHAIN=go1.26.5)"; exit 1 ;;
   esac
+}
+
+# enter_consumer_module NAME [GO_SUM_LINES]: cd into a fresh throw-away Go module of its own (a temporary directory
+# under $HACK_CACHE/build, so that two builds at once do not meet), whose go.sum starts with GO_SUM_LINES (pinned hashes
+# of modules the checksum database lacks). The caller adds replace directives, `go get`s and builds what it needs from
+# it, then calls leave_consumer_module.
+enter_consumer_module() {
+  mkdir -p "$HACK_CACHE/build"
+  CONSUMER_MODULE_DIR=$(mktemp -d "$HACK_CACHE/build/$1.XXXXXX")
+  cd "$CONSUMER_MODULE_DIR"
+  go mod init "local/$1" >/dev/null 2>&1
+  printf '%s\n' "${2:-}" | sed '/^$/d' > go.sum
+}
+
+leave_consumer_module() {
+  cd / && rm -rf "$CONSUMER_MODULE_DIR"
 }
 
 # module_dir MODULE@VERSION -> prints the module's directory in the Go module cache. Modules with a pinned

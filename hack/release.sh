@@ -4,7 +4,8 @@
 # Usage: hack/release.sh [VERSION]   (default: the parent pom's version without -SNAPSHOT, e.g. 0.1.0)
 # The components are the kustomize trees under config/ with clusterctl variables for what users tune:
 #   OPENSHIFT_AGENT_{BOOTSTRAP,CONTROL_PLANE}_IMAGE, OPENSHIFT_AGENT_LOG_LEVEL and, for the bootstrap provider,
-#   OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_{RESOURCE,NAMESPACE,NAME,KEY} and OPENSHIFT_AGENT_ASSISTED_SERVICE_URL.
+#   OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_{RESOURCE,NAMESPACE,NAME,KEY}, OPENSHIFT_AGENT_ASSISTED_SERVICE_URL and
+#   OPENSHIFT_AGENT_DEFAULT_BOOT_MODE.
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -19,7 +19,8 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{/*
 Everything one provider runs: ServiceAccount, its ClusterRole from .rules and the binding, the
 leader-election Role and binding, the Deployment and the metrics Service.
-Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "rules" <list> "env" <list>).
+Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "rules" <list> "env" <list>
+"volumes" <list>); each of "volumes" is mounted read-only: (dict "name" "mountPath" "configMap" <source>).
 */}}
 {{- define "openshift-agent.provider" -}}
 {{- $name := include "openshift-agent.fullname" . -}}
@@ -184,9 +185,19 @@ spec:
             # The only writable place: the JVM's temporary files.
             - name: tmp
               mountPath: /tmp
+            {{- range .volumes }}
+            - name: {{ .name }}
+              mountPath: {{ .mountPath }}
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir: {}
+        {{- range .volumes }}
+        - name: {{ .name }}
+          configMap:
+            {{- toYaml .configMap | nindent 12 }}
+        {{- end }}
       {{- with $v.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}

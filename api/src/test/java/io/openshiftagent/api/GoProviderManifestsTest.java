@@ -36,6 +36,8 @@ class GoProviderManifestsTest {
         .containsExactly("metal3.io/uuid=$METADATA_UUID");
     // Defaults the API server applied to fields the Go manifest leaves out.
     assertThat(oacp.getSpec().openshiftAssistedConfigSpec.cpuArchitecture).isEqualTo("x86_64");
+    // The Go provider's CRD default of the deletion timeouts, which its manifests leave out.
+    assertThat(oacp.getSpec().machineTemplate.deletion.nodeDeletionTimeoutSeconds).isEqualTo(10);
 
     OpenshiftAssistedConfigTemplate template =
         client
@@ -44,7 +46,9 @@ class GoProviderManifestsTest {
             .withName("test-multinode-worker")
             .get();
     assertThat(template.getSpec().template.spec.pullSecretRef.name).isEqualTo("pull-secret");
-    assertThat(template.getSpec().template.spec.effectiveBootMode().name()).isEqualTo("LIVE_ISO");
+    // No boot mode in the schema's defaults: an unset one is the bootstrap provider's
+    // DEFAULT_BOOT_MODE, so one setting makes Go manifests boot as the Go provider does.
+    assertThat(template.getSpec().template.spec.bootMode).isNull();
   }
 
   @Test

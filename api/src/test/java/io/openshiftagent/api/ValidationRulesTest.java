@@ -361,6 +361,150 @@ class ValidationRulesTest {
                         cp,
                         "spec.machineTemplate.deletion",
                         Map.of("nodeDrainTimeoutSeconds", Integer.MAX_VALUE))),
+            new Rule(
+                "a rolling update needs a highly available control plane (maxSurge 0)",
+                controlPlane,
+                cp -> with(with(cp, "spec.replicas", 1), "spec.rollout", rollingUpdate(0)),
+                List.of(
+                    "spec",
+                    "spec.rollout.strategy.type RollingUpdate needs spec.replicas of 3 or more",
+                    "maxSurge 0 would delete its only node"),
+                cp -> with(with(cp, "spec.replicas", 3), "spec.rollout", rollingUpdate(0))),
+            new Rule(
+                "a rolling update needs a highly available control plane (replicas unset)",
+                controlPlane,
+                cp -> with(with(cp, "spec.replicas", REMOVE), "spec.rollout", rollingUpdate(1)),
+                List.of("spec.rollout.strategy.type RollingUpdate needs spec.replicas of 3"),
+                cp ->
+                    with(
+                        with(cp, "spec.replicas", REMOVE),
+                        "spec.rollout",
+                        Map.of("strategy", Map.of("type", "OnDelete")))),
+            new Rule(
+                "maxSurge is 0 or 1",
+                controlPlane,
+                cp -> with(cp, "spec.rollout", rollingUpdate(2)),
+                List.of(
+                    "spec.rollout.strategy.rollingUpdate.maxSurge",
+                    "should be less than or equal to 1"),
+                cp -> with(cp, "spec.rollout", rollingUpdate(1))),
+            new Rule(
+                "rollingUpdate goes with the RollingUpdate strategy only",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.rollout",
+                        Map.of(
+                            "strategy",
+                            Map.of("type", "OnDelete", "rollingUpdate", Map.of("maxSurge", 0)))),
+                List.of(
+                    "spec.rollout.strategy",
+                    "rollingUpdate is allowed only with type RollingUpdate"),
+                cp -> with(cp, "spec.rollout", Map.of("strategy", Map.of("type", "OnDelete")))),
+            new Rule(
+                "the rollout strategy is OnDelete or RollingUpdate",
+                controlPlane,
+                cp -> with(cp, "spec.rollout", Map.of("strategy", Map.of("type", "Recreate"))),
+                List.of("spec.rollout.strategy.type", "\"OnDelete\"", "\"RollingUpdate\""),
+                cp ->
+                    with(cp, "spec.rollout", Map.of("strategy", Map.of("type", "RollingUpdate")))),
+            new Rule(
+                "rollout.after is a time",
+                controlPlane,
+                cp -> with(cp, "spec.rollout", Map.of("after", "next tuesday")),
+                List.of("spec.rollout.after", "date-time"),
+                cp -> with(cp, "spec.rollout", Map.of("after", "2026-03-09T09:00:00Z"))),
+            new Rule(
+                "remediation needs a highly available control plane",
+                controlPlane,
+                cp -> with(with(cp, "spec.replicas", 1), "spec.remediation", Map.of("maxRetry", 2)),
+                List.of("spec", "spec.remediation needs spec.replicas of 3 or more"),
+                cp -> with(cp, "spec.remediation", Map.of("maxRetry", 2))),
+            new Rule(
+                "remediation periods are not negative",
+                controlPlane,
+                cp -> with(cp, "spec.remediation", Map.of("retryPeriodSeconds", -1)),
+                List.of(
+                    "spec.remediation.retryPeriodSeconds", "should be greater than or equal to 0"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.remediation",
+                        Map.of("retryPeriodSeconds", 0, "minHealthyPeriodSeconds", 600))),
+            new Rule(
+                "taint keys reserved by Kubernetes and Cluster API are refused",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        machineSpecWithTaints(
+                            taint("node.kubernetes.io/unreachable", "NoExecute"))),
+                List.of("spec.machineTemplate.spec.taints[0]", "the taint key is reserved"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        machineSpecWithTaints(
+                            taint("node.kubernetes.io/out-of-service", "NoExecute"),
+                            taint("example.com/dedicated", "NoSchedule")))),
+            new Rule(
+                "a taint is keyed by key and effect",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        machineSpecWithTaints(
+                            taint("example.com/dedicated", "NoSchedule"),
+                            taint("example.com/dedicated", "NoSchedule"))),
+                List.of("spec.machineTemplate.spec.taints[1]", "Duplicate value"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        machineSpecWithTaints(
+                            taint("example.com/dedicated", "NoSchedule"),
+                            taint("example.com/dedicated", "NoExecute")))),
+            new Rule(
+                "a taint's effect is one Kubernetes knows",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        machineSpecWithTaints(taint("example.com/dedicated", "NoRun"))),
+                List.of("spec.machineTemplate.spec.taints[0].effect", "\"PreferNoSchedule\""),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        machineSpecWithTaints(taint("example.com/dedicated", "PreferNoSchedule")))),
+            new Rule(
+                "minReadySeconds is not negative",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        Map.of("infrastructureRef", infrastructureRef(), "minReadySeconds", -5)),
+                List.of(
+                    "spec.machineTemplate.spec.minReadySeconds",
+                    "should be greater than or equal to 0"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.machineTemplate.spec",
+                        Map.of("infrastructureRef", infrastructureRef(), "minReadySeconds", 30))),
+            new Rule(
+                "a template's maxSurge is 0 or 1",
+                controlPlaneTemplate,
+                t -> with(t, "spec.template.spec.rollout", rollingUpdate(3)),
+                List.of(
+                    "spec.template.spec.rollout.strategy.rollingUpdate.maxSurge",
+                    "should be less than or equal to 1"),
+                t -> with(t, "spec.template.spec.rollout", rollingUpdate(0))),
             // Found by BadInputAdmissionTest: the template took versions the control plane refuses.
             new Rule(
                 "a template's distributionVersion is checked like the control plane's",
@@ -411,6 +555,69 @@ class ValidationRulesTest {
         .hasMessageContainingAll("spec.distributionVersion", "cannot be lowered");
 
     GenericKubernetesResource raised = with(created, "spec.distributionVersion", "4.20.3");
+    assertThat(client.resource(raised).inNamespace(ns).update().getAdditionalProperties())
+        .extracting(p -> ((Map<?, ?>) p.get("spec")).get("distributionVersion"))
+        .isEqualTo("4.20.3");
+  }
+
+  private static Map<String, Object> rollingUpdate(int maxSurge) {
+    return Map.of(
+        "strategy", Map.of("type", "RollingUpdate", "rollingUpdate", Map.of("maxSurge", maxSurge)));
+  }
+
+  private static Map<String, Object> infrastructureRef() {
+    return Map.of(
+        "apiGroup", "infrastructure.cluster.x-k8s.io",
+        "kind", "Metal3MachineTemplate",
+        "name", "test-multinode-controlplane");
+  }
+
+  @SafeVarargs
+  private static Map<String, Object> machineSpecWithTaints(Map<String, Object>... taints) {
+    return Map.of("infrastructureRef", infrastructureRef(), "taints", List.of(taints));
+  }
+
+  private static Map<String, Object> taint(String key, String effect) {
+    return Map.of("key", key, "effect", effect, "propagation", "Always");
+  }
+
+  @Test
+  void clusterDeploymentFieldsChangeUntilTheClusterIsInstalled() {
+    GenericKubernetesResource created =
+        client.resource(named(controlPlane)).inNamespace(ns).create();
+    // Not installed yet: the ClusterDeployment can still follow.
+    GenericKubernetesResource before =
+        client
+            .resource(
+                with(
+                    with(created, "spec.config.baseDomain", "before.example.com"),
+                    "spec.config.clusterName",
+                    "renamed"))
+            .inNamespace(ns)
+            .update();
+
+    GenericKubernetesResource installed =
+        client
+            .resource(
+                with(before, "status.initialization", Map.of("controlPlaneInitialized", true)))
+            .inNamespace(ns)
+            .updateStatus();
+
+    for (UnaryOperator<GenericKubernetesResource> change :
+        List.<UnaryOperator<GenericKubernetesResource>>of(
+            cp -> with(cp, "spec.config.baseDomain", "after.example.com"),
+            cp -> with(cp, "spec.config.clusterName", "other"),
+            cp -> with(cp, "spec.config.clusterName", REMOVE),
+            cp -> with(cp, "spec.config.pullSecretRef", Map.of("name", "other-pull-secret")))) {
+      GenericKubernetesResource changed = change.apply(installed);
+      assertThatThrownBy(() -> client.resource(changed).inNamespace(ns).update())
+          .isInstanceOf(KubernetesClientException.class)
+          .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
+          .hasMessageContainingAll(
+              "spec.config", "cannot change once the cluster is installed", "Hive");
+    }
+    // Everything else still changes, and so does the status.
+    GenericKubernetesResource raised = with(installed, "spec.distributionVersion", "4.20.3");
     assertThat(client.resource(raised).inNamespace(ns).update().getAdditionalProperties())
         .extracting(p -> ((Map<?, ?>) p.get("spec")).get("distributionVersion"))
         .isEqualTo("4.20.3");

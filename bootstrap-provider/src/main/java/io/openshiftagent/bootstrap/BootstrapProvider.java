@@ -2,6 +2,7 @@ package io.openshiftagent.bootstrap;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.bootstrap.agent.AgentReconciler;
 import io.openshiftagent.bootstrap.config.OpenshiftAssistedConfigReconciler;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
@@ -18,6 +19,7 @@ public final class BootstrapProvider {
   /**
    * Registers the OpenshiftAssistedConfig and Agent controllers.
    *
+   * @param defaultBootMode the boot mode of configs that name none
    * @param instance the reporting instance of Events, e.g. the pod name
    * @param scope the namespaces and watch filter of this process; Agents, which never carry the
    *     watch-filter label, are scoped by namespace only
@@ -26,12 +28,13 @@ public final class BootstrapProvider {
       Operator operator,
       KubernetesClient client,
       DiscoveryIgnitionSource discoveryIgnition,
+      BootMode defaultBootMode,
       String instance,
       ControllerScope scope) {
     EventRecorder events = new EventRecorder(client, REPORTING_CONTROLLER, instance);
     ProviderOperator.register(
         operator,
-        new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, events),
+        new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, defaultBootMode, events),
         scope.apply());
     ProviderOperator.register(
         operator, new AgentReconciler(client, events), scope.applyNamespaces());

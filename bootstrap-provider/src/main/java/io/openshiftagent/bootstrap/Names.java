@@ -23,6 +23,12 @@ public final class Names {
    */
   public static final String NOT_APPROVED_ANNOTATION = "bootstrap.cluster.x-k8s.io/not-approved";
 
+  /**
+   * Annotation on an InfraEnv: the boot mode chosen when it was made (the config's, or the
+   * provider's default then), so that a changed default never switches a host mid-way.
+   */
+  public static final String BOOT_MODE_ANNOTATION = "bootstrap.cluster.x-k8s.io/boot-mode";
+
   /** The user's JSON ignition merged into the discovery ignition (InfraEnv). */
   public static final String DISCOVERY_IGNITION_OVERRIDE_ANNOTATION =
       "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override";

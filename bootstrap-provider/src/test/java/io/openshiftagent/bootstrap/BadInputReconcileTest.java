@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.bootstrap.config.Reasons;
@@ -61,7 +62,8 @@ class BadInputReconcileTest {
     BootstrapProvider.register(
         operator,
         client,
-        (discoveryIgnitionUrl, eventsUrl) -> BootstrapFlowTest.DISCOVERY_IGNITION,
+        (namespace, discoveryIgnitionUrl, eventsUrl) -> BootstrapFlowTest.DISCOVERY_IGNITION,
+        BootMode.LIVE_ISO,
         "test",
         ControllerScope.EVERYTHING);
     operator.start();

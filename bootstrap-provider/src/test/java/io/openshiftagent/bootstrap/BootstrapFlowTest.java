@@ -66,10 +66,11 @@ class BootstrapFlowTest {
     BootstrapProvider.register(
         operator,
         client,
-        (discoveryIgnitionUrl, eventsUrl) -> {
+        (namespace, discoveryIgnitionUrl, eventsUrl) -> {
           downloads.add(discoveryIgnitionUrl);
           return DISCOVERY_IGNITION;
         },
+        BootMode.LIVE_ISO,
         "test",
         ControllerScope.EVERYTHING);
     operator.start();
@@ -203,7 +204,9 @@ class BootstrapFlowTest {
     world.registerAgent("ocp1-w-0", "agent-w-0");
     Agent cpAgent = await("approved cp agent", () -> approved(world.agent("agent-cp-0")));
     assertThat(cpAgent.getSpec().role).isEqualTo("master");
-    assertThat(cpAgent.getSpec().hostname).isEqualTo("ocp1-cp-0");
+    // $METADATA_NAME, as the host reads it: the BareMetalHost's name (the baremetal-operator's
+    // default metadata; the Metal3DataTemplate adds none here).
+    assertThat(cpAgent.getSpec().hostname).isEqualTo("bmh-ocp1-cp-0");
     assertThat(cpAgent.getSpec().installerArgs)
         .isEqualTo("[\"--append-karg\",\"console=ttyS0\",\"--delete-karg\",\"quiet\"]");
     assertThat(cpAgent.getSpec().nodeLabels)
@@ -224,7 +227,7 @@ class BootstrapFlowTest {
             });
     await(
         "hostname restored",
-        () -> "ocp1-cp-0".equals(world.agent("agent-cp-0").getSpec().hostname));
+        () -> "bmh-ocp1-cp-0".equals(world.agent("agent-cp-0").getSpec().hostname));
     assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-cp-0"))).isFalse();
     world.agentStage("agent-cp-0", "Writing image to disk");
     world.agentStage("agent-cp-0", "Rebooting");
@@ -444,7 +447,7 @@ class BootstrapFlowTest {
     world.setPaused(false);
     await(
         "hostname set back once the Cluster is unpaused",
-        () -> "ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
+        () -> "bmh-ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
 
     world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
     await(
@@ -454,7 +457,7 @@ class BootstrapFlowTest {
     world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
     await(
         "hostname set back once the config's annotation is gone",
-        () -> "ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
+        () -> "bmh-ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
   }
 
   private static void renameAgent(World world, String agent, String hostname) {
@@ -654,7 +657,7 @@ class BootstrapFlowTest {
     world.agentStage("agent-w-1", "Rebooting");
     await(
         "the Agent reconciled (hostname set back)",
-        () -> "ocp1-w-1".equals(world.agent("agent-w-1").getSpec().hostname));
+        () -> "bmh-ocp1-w-1".equals(world.agent("agent-w-1").getSpec().hostname));
     assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-w-1"))).isFalse();
   }
 
@@ -719,7 +722,7 @@ class BootstrapFlowTest {
     ObjectNode spec = (ObjectNode) expected.path("spec");
     spec.put("approved", true)
         .put("role", "worker")
-        .put("hostname", "ocp1-w-0")
+        .put("hostname", "bmh-ocp1-w-0")
         .put("installerArgs", approved.getSpec().installerArgs);
     ((ObjectNode) spec.path("nodeLabels"))
         .put("metal3.io/uuid", approved.getSpec().nodeLabels.get("metal3.io/uuid"))

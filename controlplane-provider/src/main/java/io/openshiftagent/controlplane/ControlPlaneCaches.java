@@ -1,17 +1,17 @@
 package io.openshiftagent.controlplane;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneGroup;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -36,17 +36,17 @@ import java.util.stream.Collectors;
 /**
  * What the control-plane controller watches, and which control plane each event concerns: the
  * Cluster (through its controlPlaneRef), the Machines and configs we create and the
- * ClusterDeployment and AgentClusterInstall (through their owner references), and the cluster's
- * MachineDeployments and MachinePools (through the Cluster their label names). {@link #observe}
- * reads a control plane's scope from them.
+ * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
+ * MachineDeployments (through the Cluster their label names) and the
+ * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #observe} reads a control
+ * plane's scope from them.
  */
 final class ControlPlaneCaches {
-  static final GroupVersionKind MACHINE_POOL =
-      new GroupVersionKind(
-          ExternalKinds.CAPI_GROUP, ExternalKinds.CAPI_VERSION, Kinds.MACHINE_POOL);
-
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
+  private InformerEventSource<MachineDeployment, OpenshiftAssistedControlPlane> machineDeployments;
+  private InformerEventSource<OpenshiftAssistedConfigTemplate, OpenshiftAssistedControlPlane>
+      workerTemplates;
 
   List<EventSource<?, OpenshiftAssistedControlPlane>> eventSources(
       EventSourceContext<OpenshiftAssistedControlPlane> context) {
@@ -68,9 +68,29 @@ final class ControlPlaneCaches {
                 .withOnUpdateFilter(WatchedChanges::machine)
                 .build(),
             context);
+    machineDeployments =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    MachineDeployment.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .build(),
+            context);
+    // The workers' architectures (the release image's): rarely changed, so watched, not read.
+    workerTemplates =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(
+                    OpenshiftAssistedConfigTemplate.class, OpenshiftAssistedControlPlane.class)
+                .withSecondaryToPrimaryMapper(this::controlPlanesUsing)
+                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .build(),
+            context);
     return List.of(
         clusters,
         machines,
+        machineDeployments,
+        workerTemplates,
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
@@ -91,21 +111,6 @@ final class ControlPlaneCaches {
                     AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(WatchedChanges::clusterInstall)
-                .build(),
-            context),
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    MachineDeployment.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context),
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(MACHINE_POOL, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .build(),
             context));
   }
@@ -144,6 +149,48 @@ final class ControlPlaneCaches {
         .findFirst();
   }
 
+  /**
+   * The OpenshiftAssistedConfigTemplates the cluster's MachineDeployments (not being deleted) make
+   * their workers' configs from, as cached; a template not made yet is left out.
+   */
+  private List<OpenshiftAssistedConfigTemplate> workerTemplates(
+      List<MachineDeployment> deployments, String namespace) {
+    return deployments.stream()
+        .filter(md -> !Metadata.isDeleting(md))
+        .map(ControlPlaneCaches::bootstrapConfigRef)
+        .filter(Kinds::isOpenshiftAssistedConfigTemplate)
+        .map(ref -> ref.name)
+        .distinct()
+        .flatMap(name -> workerTemplates.get(new ResourceID(name, namespace)).stream())
+        .toList();
+  }
+
+  private static ContractVersionedObjectReference bootstrapConfigRef(MachineDeployment md) {
+    var spec = md.getSpec();
+    return spec == null
+            || spec.template == null
+            || spec.template.spec == null
+            || spec.template.spec.bootstrap == null
+        ? null
+        : spec.template.spec.bootstrap.configRef;
+  }
+
+  /** The control planes of the clusters whose MachineDeployments use the template. */
+  private Set<ResourceID> controlPlanesUsing(OpenshiftAssistedConfigTemplate template) {
+    String namespace = template.getMetadata().getNamespace();
+    return machineDeployments
+        .list(
+            namespace,
+            md -> {
+              ContractVersionedObjectReference ref = bootstrapConfigRef(md);
+              return Kinds.isOpenshiftAssistedConfigTemplate(ref)
+                  && template.getMetadata().getName().equals(ref.name);
+            })
+        .map(this::controlPlaneOfClusterMember)
+        .flatMap(Set::stream)
+        .collect(Collectors.toSet());
+  }
+
   /** The scope of one reconcile: what the caches hold of the control plane's cluster. */
   ControlPlaneScope observe(
       OpenshiftAssistedControlPlane cp,
@@ -152,6 +199,8 @@ final class ControlPlaneCaches {
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       Set<String> deletionsUnseen) {
+    List<MachineDeployment> deployments =
+        List.copyOf(context.getSecondaryResources(MachineDeployment.class));
     return new ControlPlaneScope(
         client,
         infrastructure,
@@ -159,8 +208,8 @@ final class ControlPlaneCaches {
         cluster,
         machines(cp, context),
         configs(context),
-        List.copyOf(context.getSecondaryResources(MachineDeployment.class)),
-        List.copyOf(context.getSecondaryResources(GenericKubernetesResource.class)),
+        deployments,
+        workerTemplates(deployments, cp.getMetadata().getNamespace()),
         clusterDeployment(cp, context),
         context.getSecondaryResources(AgentClusterInstall.class).stream()
             .filter(a -> a.getMetadata().getName().equals(Names.clusterDeployment(cp)))

@@ -15,10 +15,13 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Pause;
@@ -58,6 +61,10 @@ final class ControlPlaneCleanup {
     if (cluster.isPresent() && Pause.isPaused(cluster.get(), cp)) {
       return DeleteControl.noFinalizerRemoval();
     }
+    // Taken over from the Go provider while being deleted: its finalizer would hold it forever.
+    if (!Finalizers.remove(client, cp, GoProvider.CONTROL_PLANE_FINALIZER)) {
+      return DeleteControl.noFinalizerRemoval();
+    }
     String ns = cp.getMetadata().getNamespace();
     List<Machine> owned = ControlPlaneCaches.machines(cp, context);
     if (!owned.isEmpty()) {
@@ -65,6 +72,7 @@ final class ControlPlaneCleanup {
       owned.stream()
           .filter(m -> !Metadata.isDeleting(m) && !deleted.contains(m.getMetadata().getUid()))
           .forEach(m -> machines.delete(cp, m));
+      machines.releaseHooks(owned);
       markDeleting(
           client,
           cp,
@@ -98,6 +106,7 @@ final class ControlPlaneCleanup {
       return DeleteControl.noFinalizerRemoval();
     }
     client.resources(ClusterImageSet.class).withName(Names.clusterImageSet(cp)).delete();
+    deleteTakenOverImageSet(client, cp);
     client.configMaps().inNamespace(ns).withName(Names.registryConfigMap(cp)).delete();
     client.secrets().inNamespace(ns).withName(Names.placeholderPullSecret(cp)).delete();
     // The Cluster may be gone already; its name stays in our owner reference.
@@ -107,6 +116,25 @@ final class ControlPlaneCleanup {
                 client.secrets().inNamespace(ns).withName(Names.kubeconfigSecret(name)).delete());
     deletions.forget(cp);
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * The Go provider's ClusterImageSet of this control plane, if we took it over (it carries our
+   * namespace label then): a cluster-scoped object no owner reference deletes.
+   */
+  private static void deleteTakenOverImageSet(
+      KubernetesClient client, OpenshiftAssistedControlPlane cp) {
+    ClusterImageSet set =
+        client
+            .resources(ClusterImageSet.class)
+            .withName(GoProvider.clusterImageSet(cp.getMetadata().getName()))
+            .get();
+    if (set != null
+        && cp.getMetadata()
+            .getNamespace()
+            .equals(Metadata.label(set, ClusterObjects.NAMESPACE_LABEL))) {
+      client.resource(set).delete();
+    }
   }
 
   /** Reports the stage of the deletion, through the one status writer. */

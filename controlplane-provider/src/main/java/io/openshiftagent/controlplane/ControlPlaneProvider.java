@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.controlplane.release.HubCaBundle;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
 import io.openshiftagent.provider.runtime.ProviderRuntime;
@@ -23,8 +24,8 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   private final Map<String, String> environment;
 
   /**
-   * @param environment the process environment, read for {@value #WORKLOAD_POLL_INTERVAL_ENV}
-   *     (tests pass their own)
+   * @param environment the process environment, read for {@value #WORKLOAD_POLL_INTERVAL_ENV} and
+   *     {@value HubCaBundle#ENV} (tests pass their own)
    */
   public ControlPlaneProvider(Map<String, String> environment) {
     this.environment = environment;
@@ -49,7 +50,10 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
         Environment:
           WORKLOAD_POLL_INTERVAL       how often an installed cluster's versions and upgrade progress are
                                        looked at (nothing there can be watched from the hub), e.g. 30s,
-                                       5m (default 1m)""";
+                                       5m (default 1m)
+          REGISTRY_CA_BUNDLE_FILE      a PEM file of certificate authorities to trust, besides the JVM's,
+                                       when resolving release images to digests (the hub's trusted CA
+                                       bundle; docs/release-images.md)""";
   }
 
   @Override
@@ -59,7 +63,12 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   @Override
   public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
-    register(operator, workloadPollInterval(environment), instanceName(), scope);
+    register(
+        operator,
+        workloadPollInterval(environment),
+        HubCaBundle.fromEnvironment(environment),
+        instanceName(),
+        scope);
   }
 
   /**
@@ -90,17 +99,30 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   /** Registers the control-plane controller, restricted to {@code scope}. */
   static void register(
-      Operator operator, Duration workloadPollInterval, String instance, ControllerScope scope) {
+      Operator operator,
+      Duration workloadPollInterval,
+      HubCaBundle hubCaBundle,
+      String instance,
+      ControllerScope scope) {
     ProviderOperator.register(
         operator,
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, instance),
+        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, hubCaBundle, instance),
         scope.apply());
   }
 
-  /** An operator with the control-plane controller registered, not started (for tests). */
-  public static Operator create(KubernetesClient client, Duration workloadPollInterval) {
+  /**
+   * An operator with the control-plane controller registered, not started (for tests), trusting the
+   * hub CA bundle {@code environment} names ({@value HubCaBundle#ENV}).
+   */
+  public static Operator create(
+      KubernetesClient client, Duration workloadPollInterval, Map<String, String> environment) {
     Operator operator = ProviderOperator.create(client, o -> {});
-    register(operator, workloadPollInterval, instanceName(), ControllerScope.EVERYTHING);
+    register(
+        operator,
+        workloadPollInterval,
+        HubCaBundle.fromEnvironment(environment),
+        instanceName(),
+        ControllerScope.EVERYTHING);
     return operator;
   }
 

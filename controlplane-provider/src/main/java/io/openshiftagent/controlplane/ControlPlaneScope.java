@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -14,9 +16,15 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.cluster.Kubeconfig;
+import io.openshiftagent.controlplane.etcd.EtcdReads;
+import io.openshiftagent.controlplane.etcd.EtcdReport;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.workload.WorkloadClients;
 import io.openshiftagent.provider.contract.InstallerStates;
+import io.openshiftagent.provider.contract.ObjectNames;
 import io.openshiftagent.provider.reconcile.Metadata;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +35,13 @@ import java.util.function.Supplier;
 
 /**
  * What one reconcile of a control plane knows, and the only place it reads: the control plane, its
- * Cluster, its Machines with their configs, the cluster's MachineDeployments and MachinePools and
- * the assisted-service objects, all from the caches; and, read from the API server only when a step
- * asks (their kinds are not watched), the infrastructure template and machines, the
- * ClusterImageSet, ConfigMaps and Secrets. Each of those is read at most once per reconcile.
+ * Cluster, its Machines with their configs, the cluster's MachineDeployments (and the config
+ * templates they name) and the assisted-service objects, all from the caches; and, read from the
+ * API server only when a step asks (their kinds are not watched), the infrastructure template and
+ * machines, the ClusterImageSet, ConfigMaps and Secrets (the pull secret, the mirrors) and a
+ * MachineDeployment's bootstrap config template. Each of those is read at most once per reconcile.
  */
-public final class ControlPlaneScope {
+public final class ControlPlaneScope implements AutoCloseable {
   private final KubernetesClient client;
   private final InfrastructureTemplates infrastructure;
   private final OpenshiftAssistedControlPlane cp;
@@ -40,11 +49,14 @@ public final class ControlPlaneScope {
   private final List<Machine> machines;
   private final Map<String, OpenshiftAssistedConfig> configs;
   private final List<MachineDeployment> machineDeployments;
-  private final List<GenericKubernetesResource> machinePools;
+  private final List<OpenshiftAssistedConfigTemplate> workerConfigTemplates;
   private final Optional<ClusterDeployment> clusterDeployment;
   private final Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
   private final Map<String, Optional<?>> reads = new HashMap<>();
+  private KubernetesClient workload;
+  private EtcdReport etcdReport;
+  private Set<String> workloadNodes;
 
   /**
    * @param deletionsUnseen UIDs of Machines this process deleted whose deletion the cache does not
@@ -58,7 +70,7 @@ public final class ControlPlaneScope {
       List<Machine> machines,
       Map<String, OpenshiftAssistedConfig> configs,
       List<MachineDeployment> machineDeployments,
-      List<GenericKubernetesResource> machinePools,
+      List<OpenshiftAssistedConfigTemplate> workerConfigTemplates,
       Optional<ClusterDeployment> clusterDeployment,
       Optional<AgentClusterInstall> clusterInstall,
       Set<String> deletionsUnseen) {
@@ -69,7 +81,7 @@ public final class ControlPlaneScope {
     this.machines = machines;
     this.configs = configs;
     this.machineDeployments = machineDeployments;
-    this.machinePools = machinePools;
+    this.workerConfigTemplates = workerConfigTemplates;
     this.clusterDeployment = clusterDeployment;
     this.clusterInstall = clusterInstall;
     this.deletionsUnseen = deletionsUnseen;
@@ -97,8 +109,23 @@ public final class ControlPlaneScope {
     return machineDeployments;
   }
 
-  public List<GenericKubernetesResource> machinePools() {
-    return machinePools;
+  /**
+   * The {@code cpuArchitecture}s of every config of the cluster: the control plane's, and those of
+   * the templates its MachineDeployments make workers from (unset: x86_64, the CRD's default).
+   */
+  public List<String> cpuArchitectures() {
+    List<String> architectures = new ArrayList<>();
+    architectures.add(architecture(cp.getSpec().openshiftAssistedConfigSpec));
+    for (OpenshiftAssistedConfigTemplate template : workerConfigTemplates) {
+      var spec = template.getSpec();
+      architectures.add(
+          architecture(spec == null || spec.template == null ? null : spec.template.spec));
+    }
+    return architectures;
+  }
+
+  private static String architecture(OpenshiftAssistedConfigSpec spec) {
+    return spec == null || spec.cpuArchitecture == null ? "x86_64" : spec.cpuArchitecture;
   }
 
   public Optional<ClusterDeployment> clusterDeployment() {
@@ -199,21 +226,124 @@ public final class ControlPlaneScope {
         .isPresent();
   }
 
+  /**
+   * The annotations of a MachineDeployment's OpenshiftAssistedConfigTemplate, from the watched
+   * templates (empty: none, or not made yet).
+   */
+  public Map<String, String> bootstrapTemplateAnnotations(MachineDeployment md) {
+    ContractVersionedObjectReference ref =
+        md.getSpec() == null
+                || md.getSpec().template == null
+                || md.getSpec().template.spec == null
+                || md.getSpec().template.spec.bootstrap == null
+            ? null
+            : md.getSpec().template.spec.bootstrap.configRef;
+    if (ref == null || !OpenshiftAssistedConfigTemplate.class.getSimpleName().equals(ref.kind)) {
+      return Map.of();
+    }
+    return workerConfigTemplates.stream()
+        .filter(t -> t.getMetadata().getName().equals(ref.name))
+        .findFirst()
+        .map(t -> t.getMetadata().getAnnotations())
+        .orElse(Map.of());
+  }
+
   public Optional<ClusterImageSet> clusterImageSet(String name) {
     return read(
         "ClusterImageSet/" + name,
         () -> client.resources(ClusterImageSet.class).withName(name).get());
   }
 
+  /**
+   * The Secret {@code spec.config.pullSecretRef} names, read when first asked: empty when none is
+   * named or it does not exist ({@link #pullSecretName()} tells which).
+   */
+  public Optional<Secret> pullSecret() {
+    String name = pullSecretName();
+    return name == null ? Optional.empty() : secret(name);
+  }
+
+  /** The name {@code spec.config.pullSecretRef} gives, or null. */
+  public String pullSecretName() {
+    var ref = cp.getSpec().config == null ? null : cp.getSpec().config.pullSecretRef;
+    return ref == null ? null : ref.name;
+  }
+
+  /**
+   * The ConfigMap {@code spec.config.imageRegistryRef} names (mirrors and their CA), read when
+   * first asked: empty when none is named or it does not exist ({@link
+   * #imageRegistryConfigName()}).
+   */
+  public Optional<ConfigMap> imageRegistryConfig() {
+    String name = imageRegistryConfigName();
+    return name == null ? Optional.empty() : configMap(name);
+  }
+
+  /** The name {@code spec.config.imageRegistryRef} gives, or null. */
+  public String imageRegistryConfigName() {
+    var ref = cp.getSpec().config == null ? null : cp.getSpec().config.imageRegistryRef;
+    return ref == null ? null : ref.name;
+  }
+
   public Optional<ConfigMap> configMap(String name) {
+    if (!ObjectNames.isObjectName(name)) {
+      return Optional.empty();
+    }
     return read(
         "ConfigMap/" + name,
         () -> client.configMaps().inNamespace(namespace()).withName(name).get());
   }
 
   public Optional<Secret> secret(String name) {
+    if (!ObjectNames.isObjectName(name)) {
+      return Optional.empty();
+    }
     return read(
         "Secret/" + name, () -> client.secrets().inNamespace(namespace()).withName(name).get());
+  }
+
+  // ---- the installed cluster, through the published kubeconfig, read once when asked ----
+
+  /**
+   * A client of the installed cluster (for the writes there too); throws when the kubeconfig is not
+   * published. Closed with the scope.
+   */
+  public KubernetesClient workload() {
+    if (workload == null) {
+      String kubeconfig =
+          Kubeconfig.read(this)
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Secret "
+                              + Names.kubeconfigSecret(clusterName())
+                              + " holds no kubeconfig of the installed cluster"));
+      workload = WorkloadClients.connect(kubeconfig);
+    }
+    return workload;
+  }
+
+  /** What the installed cluster's etcd operator reports; throws when it cannot be read. */
+  public EtcdReport etcdReport() {
+    if (etcdReport == null) {
+      etcdReport = EtcdReads.report(workload());
+    }
+    return etcdReport;
+  }
+
+  /** The names of the installed cluster's Nodes; throws when they cannot be read. */
+  public Set<String> workloadNodeNames() {
+    if (workloadNodes == null) {
+      workloadNodes = EtcdReads.nodeNames(workload());
+    }
+    return workloadNodes;
+  }
+
+  @Override
+  public void close() {
+    if (workload != null) {
+      workload.close();
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -1,8 +1,11 @@
 package io.openshiftagent.controlplane;
 
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.ObjectNames;
 import io.openshiftagent.provider.contract.SharedNames;
+import java.util.Optional;
 
 /** The names of what the control-plane provider creates; all derived, so a restart finds them. */
 public final class Names {
@@ -23,6 +26,22 @@ public final class Names {
   public static String clusterImageSet(OpenshiftAssistedControlPlane cp) {
     return ObjectNames.fit(
         cp.getMetadata().getNamespace() + "." + cp.getMetadata().getName(), ObjectNames.MAX_NAME);
+  }
+
+  /**
+   * The ClusterImageSet a control plane uses: ours, unless its AgentClusterInstall names the Go
+   * provider's (a cluster the Go provider installed), which is then taken over rather than made
+   * again under another name.
+   */
+  public static String clusterImageSet(
+      OpenshiftAssistedControlPlane cp, Optional<AgentClusterInstall> install) {
+    String goProviders = GoProvider.clusterImageSet(cp.getMetadata().getName());
+    boolean namesGoProviders =
+        install
+            .map(a -> a.getSpec() == null ? null : a.getSpec().imageSetRef)
+            .map(ref -> goProviders.equals(ref.getName()))
+            .orElse(false);
+    return namesGoProviders ? goProviders : clusterImageSet(cp);
   }
 
   /** The ConfigMap with the mirror-registry manifests. */

@@ -25,7 +25,11 @@ import io.openshiftagent.controlplane.cluster.Kubeconfig;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.machines.Lifecycle;
 import io.openshiftagent.controlplane.machines.MachineWrites;
+import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.ReleaseImagePhase;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.status.Availability;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
@@ -61,6 +65,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   static final String EVENT_CONTROLLER = "openshift-agent.io/controlplane-provider";
 
   private final Duration workloadPollInterval;
+  private final HubCaBundle hubCaBundle;
   private final Clock clock = Clock.systemUTC();
   private final String instance;
   private final ControlPlaneCaches caches = new ControlPlaneCaches();
@@ -83,18 +88,23 @@ public class OpenshiftAssistedControlPlaneReconciler
   // Made with the event sources, once the client is known.
   private KubernetesClient client;
   private InfrastructureTemplates infrastructure;
+  private ReleaseImagePhase releaseImage;
   private ClusterObjects clusterObjects;
   private Kubeconfig kubeconfig;
   private ControlPlaneMachines machines;
   private Upgrades upgrades;
   private ControlPlaneCleanup cleanup;
+  private GoProviderAdoption adoption;
 
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
+   * @param hubCaBundle the hub's trusted CA bundle, for registries
    */
-  public OpenshiftAssistedControlPlaneReconciler(Duration workloadPollInterval, String instance) {
+  public OpenshiftAssistedControlPlaneReconciler(
+      Duration workloadPollInterval, HubCaBundle hubCaBundle, String instance) {
     this.workloadPollInterval = workloadPollInterval;
+    this.hubCaBundle = hubCaBundle;
     this.instance = instance;
     this.workloadLooks = new WorkloadLooks(workloadPollInterval, clock);
   }
@@ -105,6 +115,9 @@ public class OpenshiftAssistedControlPlaneReconciler
     client = context.getClient();
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
     infrastructure = new InfrastructureTemplates(client);
+    releaseImage =
+        new ReleaseImagePhase(
+            ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
     clusterObjects = new ClusterObjects(client, imageSetsEnsured);
     kubeconfig = new Kubeconfig(client);
     MachineWrites machineWrites =
@@ -118,62 +131,98 @@ public class OpenshiftAssistedControlPlaneReconciler
             caches::created,
             deletions,
             machineCreators);
-    machines = new ControlPlaneMachines(machineWrites);
+    machines = new ControlPlaneMachines(machineWrites, events, clock);
     upgrades = Upgrades.connecting(events);
     cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions, NAME);
+    adoption = new GoProviderAdoption(client, events);
     return caches.eventSources(context);
   }
 
   @Override
   public UpdateControl<OpenshiftAssistedControlPlane> reconcile(
-      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    ControlPlaneStatus status = new ControlPlaneStatus(cp, clock);
-    status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
+      OpenshiftAssistedControlPlane given, Context<OpenshiftAssistedControlPlane> context) {
+    OpenshiftAssistedControlPlane cp = given;
     Optional<Cluster> cluster = caches.ownerCluster(cp);
     Preflight.Result preflight = Preflight.check(cluster, cp);
+    if (preflight.proceed()) {
+      cp = adoption.adopt(cp);
+    }
+    ControlPlaneStatus status = new ControlPlaneStatus(cp, clock);
+    status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
     preflight.conditions().forEach(status::set);
     if (!preflight.proceed()) {
       report(cp, status.toPatch(false), context);
       return UpdateControl.noUpdate();
     }
 
-    ControlPlaneScope scope =
+    try (ControlPlaneScope scope =
         caches.observe(
             cp,
             cluster.get(),
             context,
             client,
             infrastructure,
-            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)));
-    clusterObjects.reconcile(scope, status);
-    boolean workloadLookDue = workloadLooks.due(cp);
+            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
+      return reconcile(scope, status, context);
+    }
+  }
+
+  private UpdateControl<OpenshiftAssistedControlPlane> reconcile(
+      ControlPlaneScope scope,
+      ControlPlaneStatus status,
+      Context<OpenshiftAssistedControlPlane> context) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    ReleaseImageResolution.Outcome release = releaseImage.reconcile(scope, status);
+    clusterObjects.reconcile(scope, status, release);
+    // A release just resolved may be the upgrade the last look could not request yet.
+    boolean workloadLookDue =
+        workloadLooks.due(cp)
+            || release instanceof ReleaseImageResolution.Use use && use.newlyResolved();
     // Once published, the kubeconfig is refreshed when the installed cluster is looked at, not at
     // every event: nothing tells us when assisted-service's copy changes.
     Optional<String> published =
         !status.initialized() || workloadLookDue
             ? kubeconfig.publish(scope, status)
             : Optional.empty();
-    machines.reconcile(scope, status);
+    machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     if (status.initialized() && workloadLookDue) {
-      upgrades.reconcile(scope, status, published.isPresent() ? published : Kubeconfig.read(scope));
+      upgrades.reconcile(
+          scope, status, published.isPresent() ? published : Kubeconfig.read(scope), release);
       workloadLooks.looked(cp);
     }
     status.set(
         Availability.of(
-            status.isFalse(CLUSTER_INSTALL_CONFIGURED),
+            release instanceof ReleaseImageResolution.Wait wait
+                && status.hasReason(CLUSTER_INSTALL_CONFIGURED, wait.reason()),
+            // Once installing, what the spec cannot change any more does not make it unavailable.
+            status.isFalse(CLUSTER_INSTALL_CONFIGURED) && !scope.installationStarted(),
             scope.clusterInstall(),
             status.initialized(),
             Names.clusterDeployment(cp)));
 
     report(cp, status.toPatch(true), context);
     UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
-    // The workload cluster, infrastructure templates and admission refusals cannot be watched
-    // from here: look again later.
+    // The workload cluster, infrastructure templates, admission refusals and registries cannot be
+    // watched from here: look again later.
     boolean creationBlocked =
         status.hasReason(SCALING_UP, MACHINE_CREATION_FAILED, INFRASTRUCTURE_TEMPLATE_UNAVAILABLE);
-    return status.initialized() || creationBlocked
-        ? control.rescheduleAfter(workloadPollInterval)
-        : control;
+    Optional<Duration> again =
+        status.initialized() || creationBlocked
+            ? Optional.of(workloadPollInterval)
+            : Optional.empty();
+    if (release instanceof ReleaseImageResolution.Wait wait) {
+      // A registry's failure at its back-off; a missing or bad pull secret or mirror
+      // configuration (not watched) at the poll interval.
+      Duration retry = wait.retryAfter() != null ? wait.retryAfter() : workloadPollInterval;
+      again = Optional.of(again.map(d -> d.compareTo(retry) < 0 ? d : retry).orElse(retry));
+    }
+    return again.map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** Registries see the provider's user agent, as the API server does. */
+  private static String userAgent(KubernetesClient client) {
+    String agent = client.getConfiguration().getUserAgent();
+    return agent == null || agent.isBlank() ? "openshift-agent-controlplane" : agent;
   }
 
   /** Writes the status, when it changed (the one status writer, {@link ControlPlaneStatus}). */

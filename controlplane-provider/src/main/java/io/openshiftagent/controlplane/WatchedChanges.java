@@ -39,9 +39,13 @@ final class WatchedChanges {
                 : new Object[] {c.getStatus().initialization, c.getStatus().failureDomains});
   }
 
-  /** Readiness and availability, which status and scaling report. */
+  /**
+   * Readiness and availability, which status and scaling report; health checks, which remediation
+   * answers; the deletion progress, which our pre-terminate hook waits for; the Node and its
+   * kubelet version, which etcd checks and status.versions read.
+   */
   static boolean machine(Machine updated, Machine old) {
-    return RelevantChange.ofMetadataOr(updated, old, WatchedChanges::readiness);
+    return RelevantChange.ofMetadataOr(updated, old, WatchedChanges::lifecycle);
   }
 
   /** The installer's state and its description. */
@@ -50,17 +54,30 @@ final class WatchedChanges {
         updated, old, a -> a.getStatus() == null ? null : a.getStatus().debugInfo);
   }
 
-  private static Map<String, String> readiness(Machine machine) {
-    Map<String, String> statuses = new TreeMap<>();
-    List<Condition> conditions =
-        machine.getStatus() == null ? null : machine.getStatus().conditions;
+  private static final List<String> WATCHED_CONDITIONS =
+      List.of("Ready", "Available", "HealthCheckSucceeded", "OwnerRemediated");
+
+  private static Map<String, String> lifecycle(Machine machine) {
+    Map<String, String> watched = new TreeMap<>();
+    if (machine.getStatus() == null) {
+      return watched;
+    }
+    List<Condition> conditions = machine.getStatus().conditions;
     if (conditions != null) {
       for (Condition c : conditions) {
-        if ("Ready".equals(c.getType()) || "Available".equals(c.getType())) {
-          statuses.put(c.getType(), c.getStatus());
+        if (WATCHED_CONDITIONS.contains(c.getType())) {
+          watched.put(c.getType(), c.getStatus());
+        } else if ("Deleting".equals(c.getType())) {
+          watched.put(c.getType(), c.getStatus() + "/" + c.getReason());
         }
       }
     }
-    return statuses;
+    if (machine.getStatus().nodeRef != null) {
+      watched.put("nodeRef", machine.getStatus().nodeRef.name);
+    }
+    if (machine.getStatus().nodeInfo != null) {
+      watched.put("kubeletVersion", machine.getStatus().nodeInfo.kubeletVersion);
+    }
+    return watched;
   }
 }

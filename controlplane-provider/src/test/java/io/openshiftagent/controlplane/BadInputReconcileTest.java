@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.controlplane.status.ControlPlaneConditions;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
@@ -18,7 +20,9 @@ import io.openshiftagent.testsupport.badinput.SpecVariant;
 import io.openshiftagent.testsupport.badinput.SpecVariants;
 import io.openshiftagent.testsupport.badinput.Tally;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import net.jqwik.api.Arbitrary;
@@ -56,7 +60,11 @@ class BadInputReconcileTest {
     submitter = Admission.client(env.kubeConfigYaml());
     operator = ProviderOperator.create(env.newClient(), o -> o.withMetrics(FAILURES));
     ControlPlaneProvider.register(
-        operator, Duration.ofMinutes(1), "test", ControllerScope.EVERYTHING);
+        operator,
+        Duration.ofMinutes(1),
+        HubCaBundle.fromEnvironment(Fixtures.providerEnvironment()),
+        "test",
+        ControllerScope.EVERYTHING);
     operator.start();
   }
 
@@ -79,6 +87,14 @@ class BadInputReconcileTest {
             variant.toObject(cluster.ns, "cp"),
             cp -> {
               cp.getMetadata().setOwnerReferences(cluster.createControlPlaneOwner());
+              // Release images from the tests' registry, unless the variant names a repository.
+              Map<String, String> annotations =
+                  cp.getMetadata().getAnnotations() == null
+                      ? new HashMap<>()
+                      : new HashMap<>(cp.getMetadata().getAnnotations());
+              annotations.putIfAbsent(
+                  ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, Fixtures.releases().ocpRepository());
+              cp.getMetadata().setAnnotations(annotations);
               return cp;
             },
             TALLY);

@@ -15,17 +15,13 @@ import io.openshiftagent.api.controlplane.v1alpha3.ClusterProxy;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
-import io.openshiftagent.api.external.capi.MachineDeployment;
-import io.openshiftagent.api.external.capi.MachineReplicas;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.InstallConfigOverrides;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
 import io.openshiftagent.controlplane.release.ReleaseImage;
-import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -43,9 +39,7 @@ class ClusterObjectsTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll
@@ -53,15 +47,9 @@ class ClusterObjectsTest {
     operator.stop();
   }
 
-  private TestCluster cluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    return c;
-  }
-
   @Test
   void waitsForTheClusterItsEndpointAndItsInfrastructureWithReasons() {
-    TestCluster c = cluster("waits");
+    TestCluster c = TestCluster.templated(env, "waits");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
     client.resource(cp).create(); // no owner Cluster yet
     c.awaitCondition("cp", "Available", "WaitingForCluster");
@@ -81,7 +69,7 @@ class ClusterObjectsTest {
 
   @Test
   void createsTheDeploymentInstallAndImageSetWithEveryField() {
-    TestCluster c = cluster("objects").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "objects");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     var config = cp.getSpec().config;
     config.clusterName = "openshift-name";
@@ -142,7 +130,7 @@ class ClusterObjectsTest {
 
     ClusterImageSet imageSet = client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get();
     assertThat(imageSet.getSpec().releaseImage)
-        .isEqualTo("quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64");
+        .isEqualTo(Fixtures.releases().release("4.20.0", "x86_64").image());
     assertThat(imageSet.getMetadata().getLabels())
         .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
@@ -150,10 +138,13 @@ class ClusterObjectsTest {
 
   @Test
   void singleNodeOkdWithoutPullSecretGetsAPlaceholderAndTheSpecIsNotMutated() {
-    TestCluster c = cluster("sno-okd").createCluster("sno", true, true);
+    TestCluster c = TestCluster.templated(env, "sno-okd").createCluster("sno", true, true);
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "sno", 1);
     cp.getSpec().distributionVersion = "4.19.0-okd-scos.ec.6";
-    cp.getSpec().config.pullSecretRef = null;
+    cp.getSpec().config.pullSecretRef = null; // OKD's releases are public
+    cp.getMetadata()
+        .getAnnotations()
+        .put(ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, Fixtures.releases().okdRepository());
     c.createControlPlane(cp);
     eventually(() -> assertThat(c.clusterInstall("sno")).isNotNull());
     assertThat(c.clusterInstall("sno").getSpec().provisionRequirements.controlPlaneAgents)
@@ -166,7 +157,7 @@ class ClusterObjectsTest {
                 .get()
                 .getSpec()
                 .releaseImage)
-        .isEqualTo("quay.io/okd/scos-release:4.19.0-okd-scos.ec.6");
+        .isEqualTo(Fixtures.releases().release("4.19.0-okd-scos.ec.6", "multi").image());
     String placeholder = c.clusterDeployment("sno").getSpec().pullSecretRef.getName();
     assertThat(placeholder).isEqualTo("sno-placeholder-pull-secret");
     assertThat(client.secrets().inNamespace(c.ns).withName(placeholder).get().getType())
@@ -175,15 +166,9 @@ class ClusterObjectsTest {
   }
 
   @Test
-  void releaseRepositoryOverrideChangesTheImageAndTheImageSetFollowsTheVersion() {
-    TestCluster c = cluster("override").createCluster("cp", true, true);
-    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
-    cp.getMetadata()
-        .setAnnotations(
-            Map.of(
-                ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION,
-                "mirror.example.com:5000/ocp/release"));
-    c.createControlPlane(cp);
+  void theImageSetNamesTheOverrideRepositorysDigestAndFollowsTheVersion() {
+    TestCluster c = TestCluster.provisioned(env, "override");
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3)); // the override annotation
     String name = c.ns + ".cp";
     eventually(
         () ->
@@ -194,7 +179,7 @@ class ClusterObjectsTest {
                         .get()
                         .getSpec()
                         .releaseImage)
-                .isEqualTo("mirror.example.com:5000/ocp/release:4.20.0-x86_64"));
+                .isEqualTo(Fixtures.releases().release("4.20.0", "x86_64").image()));
     c.controlPlane("cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
@@ -208,12 +193,41 @@ class ClusterObjectsTest {
                         .get()
                         .getSpec()
                         .releaseImage)
-                .isEqualTo("mirror.example.com:5000/ocp/release:4.20.2-x86_64"));
+                .isEqualTo(Fixtures.releases().release("4.20.2", "x86_64").image()));
+  }
+
+  @Test
+  void configsOfDifferentArchitecturesGetTheMultiRelease() {
+    TestCluster c = TestCluster.provisioned(env, "multi");
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getSpec().openshiftAssistedConfigSpec.cpuArchitecture = "x86_64";
+    c.createControlPlane(cp);
+    String name = c.ns + ".cp";
+    eventually(
+        () ->
+            assertThat(client.resources(ClusterImageSet.class).withName(name).get())
+                .extracting(set -> set.getSpec().releaseImage)
+                .isEqualTo(Fixtures.releases().release("4.20.0", "x86_64").image()));
+
+    // Workers on arm64, from a template made after their MachineDeployment: the template is
+    // watched, and its event finds the control plane through the MachineDeployment.
+    c.createMachineDeployment("workers", 2, "workers-arm");
+    c.createConfigTemplate("workers-arm", "arm64");
+    eventually(
+        () ->
+            assertThat(client.resources(ClusterImageSet.class).withName(name).get())
+                .extracting(set -> set.getSpec().releaseImage)
+                .isEqualTo(Fixtures.releases().release("4.20.0", "multi").image()));
+    // The status is written after the ClusterImageSet, at the end of the same reconcile.
+    eventually(
+        () ->
+            assertThat(c.controlPlane("cp").get().getStatus().releaseImage.requested)
+                .isEqualTo(Fixtures.releases().ocpRepository() + ":4.20.0-multi"));
   }
 
   @Test
   void mirrorRegistryConfigBecomesManifestsOwnedByThisControlPlane() {
-    TestCluster c = cluster("mirror").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "mirror");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
     c.createControlPlane(cp);
@@ -229,7 +243,7 @@ class ClusterObjectsTest {
                 .withNamespace(c.ns)
                 .endMetadata()
                 .addToData("registries.conf", MirrorRegistryManifestsTest.REGISTRIES_CONF)
-                .addToData("ca-bundle.crt", "PEM")
+                .addToData("ca-bundle.crt", Fixtures.releases().caPem())
                 .build())
         .create();
     // ConfigMaps are not watched: a change of the control plane brings the new input in.
@@ -255,10 +269,11 @@ class ClusterObjectsTest {
 
   @Test
   void aBadInstallConfigOverrideGivesAConditionAndAFixedOneIsApplied() {
-    TestCluster c = cluster("icoverride").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "icoverride");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata()
-        .setAnnotations(Map.of(InstallConfigOverrides.OVERRIDE_ANNOTATION, "{\"fips\": tru"));
+        .getAnnotations()
+        .put(InstallConfigOverrides.OVERRIDE_ANNOTATION, "{\"fips\": tru");
     c.createControlPlane(cp);
     c.awaitCondition("cp", "ClusterInstallConfigured", "InstallConfigOverrideInvalid");
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
@@ -310,7 +325,7 @@ class ClusterObjectsTest {
   /** Found by BadInputReconcileTest: the refused AgentClusterInstall was created forever. */
   @Test
   void aValueTheInstalledAssistedServiceRefusesIsReportedAndAFixContinues() {
-    TestCluster c = cluster("refused").createCluster("cp", true, true);
+    TestCluster c = TestCluster.provisioned(env, "refused");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().config.networkType =
         "Cilium"; // ours admits it; the pinned AgentClusterInstall not
@@ -323,42 +338,70 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
     assertThat(c.clusterInstall("cp")).isNull();
 
+    // A merge patch, not an edit: the provider's status writes change the resourceVersion that an
+    // edit's patch is conditioned on (a 409 under load).
     c.controlPlane("cp")
-        .edit(
-            stored -> {
-              stored.getSpec().config.networkType = "OVNKubernetes";
-              return stored;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"networkType\":\"OVNKubernetes\"}}}");
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
     assertThat(c.clusterInstall("cp").getSpec().networking.networkType).isEqualTo("OVNKubernetes");
   }
 
   @Test
-  void workersFollowMachineDeploymentsAndPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
-    TestCluster c = cluster("workers").createCluster("cp", true, true);
+  void theClusterDeploymentFollowsTheSpecUntilTheInstallationAndThenTellsWhatItKeeps() {
+    TestCluster c = TestCluster.provisioned(env, "cd-follows");
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 1));
+    eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
+    String uid = c.clusterDeployment("cp").getMetadata().getUid();
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"baseDomain\":\"new.example.com\",\"clusterName\":\"renamed\","
+                + "\"pullSecretRef\":{\"name\":\"other-pull-secret\"}}}}");
+    eventually(
+        () -> {
+          ClusterDeployment cd = c.clusterDeployment("cp");
+          assertThat(cd.getSpec().baseDomain).isEqualTo("new.example.com");
+          assertThat(cd.getSpec().clusterName).isEqualTo("renamed");
+          assertThat(cd.getSpec().pullSecretRef.getName()).isEqualTo("other-pull-secret");
+        });
+    assertThat(c.clusterDeployment("cp").getMetadata().getUid()).isEqualTo(uid);
+    c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
+
+    // Installing: Hive freezes the ClusterDeployment; the condition says what it keeps.
+    c.setInstallerState("cp", "installing", "Installation in progress");
+    c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"baseDomain\":\"late.example.com\"}}}");
+    Condition frozen =
+        c.awaitCondition("cp", "ClusterInstallConfigured", "ClusterDeploymentFrozen");
+    assertThat(frozen.getStatus()).isEqualTo("False");
+    assertThat(frozen.getMessage())
+        .contains(
+            "spec.config.baseDomain is late.example.com, the ClusterDeployment has new.example.com");
+    assertThat(c.clusterDeployment("cp").getSpec().baseDomain).isEqualTo("new.example.com");
+    // What the installed cluster cannot take makes it no less available.
+    assertThat(c.condition("cp", "Available").orElseThrow().getReason()).isEqualTo("Installing");
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"config\":{\"baseDomain\":\"new.example.com\"}}}");
+    c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
+  }
+
+  @Test
+  void workersFollowMachineDeploymentsNotPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
+    TestCluster c = TestCluster.provisioned(env, "workers");
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
-    MachineDeployment md = new MachineDeployment();
-    md.setMetadata(
-        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-            .withName("workers")
-            .withNamespace(c.ns)
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
-            .build());
-    md.setSpec(new MachineReplicas.Spec());
-    md.getSpec().clusterName = c.name;
-    md.getSpec().replicas = 2;
-    md.getSpec().selector = new io.fabric8.kubernetes.api.model.LabelSelector();
-    md.getSpec().template = new io.openshiftagent.api.external.capi.MachineTemplateSpec();
-    md.getSpec().template.spec = new io.openshiftagent.api.external.capi.MachineSpec();
-    md.getSpec().template.spec.clusterName = c.name;
-    md.getSpec().template.spec.bootstrap =
-        new io.openshiftagent.api.external.capi.MachineSpec.Bootstrap();
-    md.getSpec().template.spec.bootstrap.dataSecretName = "x";
-    md.getSpec().template.spec.infrastructureRef =
-        new io.openshiftagent.api.common.ContractVersionedObjectReference(
-            "infrastructure.cluster.x-k8s.io", "Metal3MachineTemplate", "w");
-    client.resource(md).create();
+    // The bootstrap provider refuses a MachinePool's config: its replicas are never awaited.
+    client.resource(machinePool(c, 4)).create();
+    c.createMachineDeployment("workers", 2, null);
     eventually(
         () ->
             assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.workerAgents)

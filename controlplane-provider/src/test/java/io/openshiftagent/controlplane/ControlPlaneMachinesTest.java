@@ -1,6 +1,7 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.Fixtures.failureDomain;
+import static io.openshiftagent.controlplane.Fixtures.names;
 import static io.openshiftagent.controlplane.TestCluster.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,10 +18,9 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.machines.UpToDate;
-import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,9 +40,7 @@ class ControlPlaneMachinesTest {
   static void start() {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll
@@ -50,16 +48,9 @@ class ControlPlaneMachinesTest {
     operator.stop();
   }
 
-  private TestCluster cluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
-    return c;
-  }
-
   @Test
   void createsEachMachineWithItsConfigAndInfrastructureCloneSpreadOverFailureDomains() {
-    TestCluster c = cluster("create");
+    TestCluster c = TestCluster.provisioned(env, "create");
     c.setFailureDomains(
         failureDomain("fd-a", true),
         failureDomain("fd-b", true),
@@ -154,7 +145,7 @@ class ControlPlaneMachinesTest {
   @Test
   @SuppressWarnings("unchecked")
   void aControlPlaneMadeFromItsClusterClassTemplateIsReconciled() {
-    TestCluster c = cluster("clusterclass");
+    TestCluster c = TestCluster.provisioned(env, "clusterclass");
     OpenshiftAssistedControlPlaneTemplate template = new OpenshiftAssistedControlPlaneTemplate();
     template.setMetadata(
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
@@ -190,6 +181,8 @@ class ControlPlaneMachinesTest {
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
             .withName("cp")
             .withNamespace(c.ns)
+            .addToAnnotations(
+                ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, Fixtures.releases().ocpRepository())
             .build());
     cp.setSpec(
         io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
@@ -205,7 +198,7 @@ class ControlPlaneMachinesTest {
 
   @Test
   void scalesOneMachineAtATimeWaitingForReadinessAndPrefersMarkedMachinesOnScaleDown() {
-    TestCluster c = cluster("scale");
+    TestCluster c = TestCluster.provisioned(env, "scale");
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).hasSize(3));
     c.setInstallerState("cp", "installed", "Cluster is installed");
@@ -248,7 +241,7 @@ class ControlPlaneMachinesTest {
 
   @Test
   void outOfDateMachinesAreMarkedAndReplacedFromTheCurrentSpecWhenDeleted() {
-    TestCluster c = cluster("uptodate");
+    TestCluster c = TestCluster.provisioned(env, "uptodate");
     c.createTemplate("cp-template-2", "disabled");
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).hasSize(3));
@@ -315,7 +308,7 @@ class ControlPlaneMachinesTest {
 
   @Test
   void aMachineThatCannotBeCreatedLeavesNoConfigOrInfrastructureMachineBehind() {
-    TestCluster c = cluster("rollback");
+    TestCluster c = TestCluster.provisioned(env, "rollback");
     // An admission policy (CEL, in the API server itself) refuses Machines in this namespace.
     refuseMachines(c.ns);
     c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
@@ -358,7 +351,7 @@ class ControlPlaneMachinesTest {
 
   @Test
   void aCrashBetweenTheCreationsOfAMachineLeavesNothingBehind() throws Exception {
-    TestCluster c = cluster("crash");
+    TestCluster c = TestCluster.provisioned(env, "crash");
     String m3m = "infrastructure.cluster.x-k8s.io/v1beta2";
     // Where each object was created in etcd's history (its resourceVersion when the watch saw it).
     Map<String, Long> createdAt = new java.util.concurrent.ConcurrentHashMap<>();
@@ -534,7 +527,7 @@ class ControlPlaneMachinesTest {
 
   @Test
   void pauseStopsReconciliationAndIsReported() {
-    TestCluster c = cluster("pause");
+    TestCluster c = TestCluster.provisioned(env, "pause");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     // The Go provider's layout of the infrastructure template works as well.
     cp.getSpec().machineTemplate.infrastructureRef =
@@ -564,9 +557,5 @@ class ControlPlaneMachinesTest {
     eventually(() -> assertThat(c.machines()).hasSize(4));
     assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
         .isEqualTo(4);
-  }
-
-  private static Set<String> names(List<Machine> machines) {
-    return machines.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
   }
 }

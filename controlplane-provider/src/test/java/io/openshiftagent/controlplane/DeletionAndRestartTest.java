@@ -36,7 +36,9 @@ class DeletionAndRestartTest {
   void deletionRemovesWhatWasCreatedAndWaitsForTheClusterDeployment(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
-    Operator operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    Operator operator =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
     try {
       TestCluster c = new TestCluster(client, env.createNamespace("delete"), "capi-delete");
@@ -138,7 +140,9 @@ class DeletionAndRestartTest {
   void makesNothingForAClusterBeingDeleted(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
-    Operator operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    Operator operator =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
     try {
       TestCluster c =
@@ -177,7 +181,9 @@ class DeletionAndRestartTest {
     TestCluster c = new TestCluster(client, env.createNamespace("restart"), "capi-restart");
     c.createTemplate(Fixtures.TEMPLATE, "metadata");
     c.createCluster("cp", true, true);
-    Operator first = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    Operator first =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     first.start();
     OpenshiftAssistedControlPlane cp = c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).isNotEmpty());
@@ -197,7 +203,9 @@ class DeletionAndRestartTest {
     orphan.setSpec(new OpenshiftAssistedConfigSpec());
     client.resource(orphan).create();
 
-    Operator second = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
+    Operator second =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     second.start();
     try {
       eventually(() -> assertThat(c.machines()).hasSize(3));

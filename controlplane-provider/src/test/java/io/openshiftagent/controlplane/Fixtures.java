@@ -3,6 +3,7 @@ package io.openshiftagent.controlplane;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
@@ -15,17 +16,61 @@ import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.capi.MachineStatus;
+import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.ReleaseRegistry;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Objects the tests start from. */
 public final class Fixtures {
   public static final String TEMPLATE = "cp-template";
 
+  /** The pull secret the control planes name; {@link TestCluster} makes it. */
+  public static final String PULL_SECRET = "pull-secret";
+
   private Fixtures() {}
 
+  /** The release images every test installs: a real registry (docs/release-images.md). */
+  public static ReleaseRegistry releases() {
+    return ReleaseRegistry.shared();
+  }
+
+  /** The provider's environment: the release registry's CA as the hub's trusted CA bundle. */
+  public static Map<String, String> providerEnvironment() {
+    return Map.of(HubCaBundle.ENV, releases().caFile().toString());
+  }
+
+  /**
+   * The control-plane controller on {@code env}, started (installed clusters looked at every
+   * second, the tests' registry trusted), with the Metal3 templates' contract labels in place.
+   */
+  public static Operator startProvider(KubeApiServerEnvironment env) {
+    CrdInstaller.labelMetal3MachineContracts(env.client());
+    Operator operator =
+        ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1), providerEnvironment());
+    operator.start();
+    return operator;
+  }
+
+  /**
+   * A control plane of {@code distributionVersion} 4.20.0, whose release images come from the
+   * tests' registry (the repository override annotation).
+   */
   public static OpenshiftAssistedControlPlane controlPlane(String ns, String name, int replicas) {
     OpenshiftAssistedControlPlane cp = new OpenshiftAssistedControlPlane();
-    cp.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    cp.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(ns)
+            .addToAnnotations(
+                ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, releases().ocpRepository())
+            .build());
     OpenshiftAssistedControlPlaneSpec spec = new OpenshiftAssistedControlPlaneSpec();
     spec.distributionVersion = "4.20.0";
     spec.replicas = replicas;
@@ -38,8 +83,7 @@ public final class Fixtures {
     spec.openshiftAssistedConfigSpec.sshAuthorizedKey = "ssh-ed25519 AAAA discovery";
     spec.config = new ClusterConfig();
     spec.config.baseDomain = "example.com";
-    spec.config.pullSecretRef =
-        new io.openshiftagent.api.common.LocalObjectReference("pull-secret");
+    spec.config.pullSecretRef = new io.openshiftagent.api.common.LocalObjectReference(PULL_SECRET);
     cp.setSpec(spec);
     return cp;
   }
@@ -69,6 +113,11 @@ public final class Fixtures {
     m.setSpec(new MachineSpec());
     m.getSpec().failureDomain = failureDomain;
     return m;
+  }
+
+  /** The names of {@code machines}. */
+  public static Set<String> names(List<Machine> machines) {
+    return machines.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
   }
 
   public static Condition condition(String type, String status) {

@@ -7,19 +7,18 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.common.LocalObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
-import io.openshiftagent.api.external.assisted.AgentClusterInstall;
-import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +32,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Installation and upgrades, with a second real API server playing the installed OpenShift cluster
  * (with OpenShift's ClusterVersion CRD); the test plays assisted-service and the Cluster Version
- * Operator.
+ * Operator. The cluster is a disconnected site's: the public release repositories, mirrored to the
+ * tests' registry ({@code spec.config.imageRegistryRef}), the source unreachable.
  */
 @WithKubeApiServer
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,9 +48,7 @@ class InstallationAndUpgradeTest {
     env = KubeApiServerEnvironment.shared();
     client = env.client();
     workload = KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
-    CrdInstaller.labelMetal3MachineContracts(client);
-    operator = ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1));
-    operator.start();
+    operator = Fixtures.startProvider(env);
   }
 
   @AfterAll
@@ -59,37 +57,14 @@ class InstallationAndUpgradeTest {
   }
 
   private TestCluster installedCluster(String prefix) {
-    TestCluster c = new TestCluster(client, env.createNamespace(prefix), "capi-" + prefix);
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    TestCluster c = TestCluster.provisioned(env, prefix);
+    c.createMirrorConfig("mirrors", Fixtures.releases().host(), Fixtures.releases().caPem());
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getMetadata().getAnnotations().remove(ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION);
+    cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
+    c.createControlPlane(cp);
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     return c;
-  }
-
-  /** Plays assisted-service: the admin kubeconfig Secret and the install's cluster metadata. */
-  private void publishAdminKubeconfig(TestCluster c) {
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("cp-admin-kubeconfig")
-                .withNamespace(c.ns)
-                .endMetadata()
-                .addToData(
-                    "kubeconfig",
-                    Base64.getEncoder()
-                        .encodeToString(workload.kubeConfigYaml().getBytes(StandardCharsets.UTF_8)))
-                .build())
-        .create();
-    client
-        .resources(AgentClusterInstall.class)
-        .inNamespace(c.ns)
-        .withName("cp")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"clusterMetadata\":{\"clusterID\":\"id\",\"infraID\":\"infra\","
-                + "\"adminKubeconfigSecretRef\":{\"name\":\"cp-admin-kubeconfig\"}}}}");
   }
 
   @Test
@@ -104,7 +79,7 @@ class InstallationAndUpgradeTest {
     assertThat(c.awaitCondition("cp", "Initialized", "WaitingForKubeconfig").getStatus())
         .isEqualTo("False");
 
-    publishAdminKubeconfig(c);
+    c.publishAdminKubeconfig("cp", workload);
     c.awaitCondition("cp", "KubeconfigAvailable", "KubeconfigAvailable");
     Secret kubeconfig = client.secrets().inNamespace(c.ns).withName(c.name + "-kubeconfig").get();
     assertThat(kubeconfig.getType()).isEqualTo("cluster.x-k8s.io/secret");
@@ -144,7 +119,7 @@ class InstallationAndUpgradeTest {
 
     TestCluster c = installedCluster("upgrade");
     c.setInstallerState("cp", "installed", "Cluster is installed");
-    publishAdminKubeconfig(c);
+    c.publishAdminKubeconfig("cp", workload);
     eventually(
         () -> {
           var status = c.controlPlane("cp").get().getStatus();
@@ -158,7 +133,12 @@ class InstallationAndUpgradeTest {
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"distributionVersion\":\"4.20.1\"}}");
-    eventually(() -> assertThat(desiredUpdate(wc)).isEqualTo(Map.of("version", "4.20.1")));
+    // By digest in the public repository (the cluster's mirrors redirect it), and published: the
+    // Cluster Version Operator verifies its signature, no force.
+    eventually(
+        () ->
+            assertThat(desiredUpdate(wc))
+                .isEqualTo(Map.of("version", "4.20.1", "image", publicImage("4.20.1"))));
     c.awaitCondition("cp", "UpgradeCompleted", "UpgradeInProgress");
 
     setClusterVersionStatus(
@@ -192,7 +172,7 @@ class InstallationAndUpgradeTest {
             assertThat(c.controlPlane("cp").get().getStatus().distributionVersion)
                 .isEqualTo("4.20.1"));
 
-    // A pre-release is not in the update graph: it is requested by image.
+    // A pre-release is not published (signed): requested with force.
     c.controlPlane("cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
@@ -202,10 +182,18 @@ class InstallationAndUpgradeTest {
             assertThat(desiredUpdate(wc))
                 .isEqualTo(
                     Map.of(
+                        "version",
+                        "4.21.0-ec.2",
                         "image",
-                        "quay.io/openshift-release-dev/ocp-release:4.21.0-ec.2-x86_64",
+                        publicImage("4.21.0-ec.2"),
                         "force",
                         true)));
+  }
+
+  /** The x86_64 release of {@code version} by digest, in the public repository. */
+  private static String publicImage(String version) {
+    return "quay.io/openshift-release-dev/ocp-release@"
+        + Fixtures.releases().release(version, "x86_64").digest();
   }
 
   private static void createNode(KubernetesClient wc, String name, String kubelet) {

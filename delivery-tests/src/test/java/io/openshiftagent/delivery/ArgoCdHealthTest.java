@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.net.URISyntaxException;

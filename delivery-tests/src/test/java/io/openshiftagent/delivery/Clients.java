@@ -1,5 +1,6 @@
 package io.openshiftagent.delivery;
 
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.TestPaths;
 import java.nio.file.Path;
 

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
@@ -151,7 +152,8 @@ class HelmChartTest {
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_RESOURCE", "configmap"),
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAMESPACE", "mce"),
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAME", "service-ca"),
-            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_KEY", "service-ca.crt"));
+            org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_KEY", "service-ca.crt"),
+            org.assertj.core.groups.Tuple.tuple("DEFAULT_BOOT_MODE", "DiskImage"));
     assertThat(bootstrap.getResources().getLimits().get("memory").toString()).isEqualTo("1Gi");
     assertThat(bootstrap.getPorts())
         .extracting(p -> p.getName() + "=" + p.getContainerPort())
@@ -173,6 +175,30 @@ class HelmChartTest {
     assertThat(controlplane.getEnv())
         .extracting(EnvVar::getName)
         .doesNotContain("ASSISTED_SERVICE_URL");
+    // The hub's trusted CA bundle: a ConfigMap OpenShift fills, mounted where the env var says.
+    assertThat(controlplane.getEnv())
+        .filteredOn(e -> e.getValue() != null)
+        .extracting(EnvVar::getName, EnvVar::getValue)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "REGISTRY_CA_BUNDLE_FILE", "/etc/openshift-agent/registry-ca/ca-bundle.crt"));
+    assertThat(controlplane.getVolumeMounts())
+        .extracting(m -> m.getName() + "=" + m.getMountPath() + ":" + m.getReadOnly())
+        .contains("registry-ca=/etc/openshift-agent/registry-ca:true");
+    assertThat(
+            find(objects, Deployment.class, "capoa-controlplane")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getVolumes())
+        .filteredOn(v -> v.getName().equals("registry-ca"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("trusted-ca"));
+    assertThat(
+            find(objects, io.fabric8.kubernetes.api.model.ConfigMap.class, "trusted-ca")
+                .getMetadata()
+                .getLabels())
+        .containsEntry("config.openshift.io/inject-trusted-cabundle", "true");
 
     // Leader election off: no Lease Role; the metrics Service was switched off.
     assertThat(objects)
@@ -313,6 +339,7 @@ class HelmChartTest {
         "--set", "bootstrap.assistedService.caBundle.namespace=mce",
         "--set", "bootstrap.assistedService.caBundle.name=service-ca",
         "--set", "bootstrap.assistedService.caBundle.key=service-ca.crt",
+        "--set", "bootstrap.defaultBootMode=DiskImage",
         "--set-string", "bootstrap.nodeSelector.node-role\\.kubernetes\\.io/infra=",
         "--set", "bootstrap.tolerations[0].key=infra",
         "--set", "bootstrap.tolerations[0].operator=Exists",
@@ -324,6 +351,8 @@ class HelmChartTest {
                 + ".nodeSelectorTerms[0].matchExpressions[0].operator=Exists",
         "--set", "controlplane.image.repository=registry.example/cp",
         "--set", "controlplane.image.tag=v8",
+        "--set", "controlplane.registryCaBundle.configMap=trusted-ca",
+        "--set", "controlplane.registryCaBundle.create=true",
         "--set", "watchNamespace=team-a\\,team-b",
         "--set", "watchFilter=mine",
         "--set", "leaderElection.enabled=false",

@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.bootstrap.BootstrapProvider;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
@@ -76,10 +78,12 @@ class KustomizeTest {
     BootstrapProvider.register(
         bootstrap,
         env.newClient(),
-        (url, events) -> "{}",
+        (namespace, url, events) -> "{}",
+        BootMode.LIVE_ISO,
         "kustomize-test",
         ControllerScope.EVERYTHING);
-    Operator controlPlane = ControlPlaneProvider.create(env.newClient(), Duration.ofMinutes(1));
+    Operator controlPlane =
+        ControlPlaneProvider.create(env.newClient(), Duration.ofMinutes(1), Map.of());
     bootstrap.start();
     controlPlane.start();
     try {
@@ -114,6 +118,8 @@ class KustomizeTest {
             .env(
                 Map.of(
                     "OPENSHIFT_VERSION", "4.20.0",
+                    // No registry here: the ClusterImageSet keeps the release's tag.
+                    "RELEASE_IMAGE_REFERENCE", "tag",
                     "BASE_DOMAIN", "lab.example.com",
                     "NODE_IP", "192.168.222.30",
                     "SSH_AUTHORIZED_KEY",

@@ -2,6 +2,7 @@ package io.openshiftagent.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package io.openshiftagent.delivery;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -58,7 +58,8 @@ class ReleaseArtifactsTest {
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_NAMESPACE:=\"\"}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_NAME:=\"\"}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_KEY:=ca.crt}",
-            "value: ${OPENSHIFT_AGENT_ASSISTED_SERVICE_URL:=\"\"}");
+            "value: ${OPENSHIFT_AGENT_ASSISTED_SERVICE_URL:=\"\"}",
+            "value: ${OPENSHIFT_AGENT_DEFAULT_BOOT_MODE:=LiveISO}");
   }
 
   @Test

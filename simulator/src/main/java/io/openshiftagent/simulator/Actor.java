@@ -39,6 +39,12 @@ abstract class Actor implements AutoCloseable {
   /** Enough to overlap the requests of a few clusters; more would only crowd two cores. */
   private static final int LANES = 4;
 
+  /** How long a reaction refused for a conflict waits before it is tried again, times its tries. */
+  private static final Duration CONFLICT_RETRY = Duration.ofMillis(50);
+
+  /** A reaction that keeps conflicting this often is a bug of the simulation: it is reported. */
+  private static final int MAX_CONFLICTS = 40;
+
   private final ScheduledExecutorService[] lanes = new ScheduledExecutorService[LANES];
   private final ThreadLocal<Integer> currentLane = new ThreadLocal<>();
 
@@ -119,6 +125,14 @@ abstract class Actor implements AutoCloseable {
     after(Duration.ZERO, action);
   }
 
+  /**
+   * Runs {@code action} on the lane of the object's namespace: for a reaction handed over from
+   * another actor.
+   */
+  protected void actOn(GenericKubernetesResource object, Runnable action) {
+    schedule(laneOf(object), Duration.ZERO, action);
+  }
+
   /** Runs {@code action} on the current lane once the simulated duration has passed. */
   protected void after(Duration duration, Runnable action) {
     schedule(lane(), duration, action);
@@ -135,6 +149,15 @@ abstract class Actor implements AutoCloseable {
   }
 
   private void schedule(int lane, Duration duration, Runnable action) {
+    schedule(lane, duration, action, 0);
+  }
+
+  /**
+   * Runs the action on the lane. A write refused for a conflict is retried (the reaction reads the
+   * current state again), never dropped: the simulated systems, like real controllers, requeue on a
+   * conflict rather than wait for a watch event that may not come.
+   */
+  private void schedule(int lane, Duration duration, Runnable action, int conflicts) {
     if (lanes[lane].isShutdown()) {
       return;
     }
@@ -143,9 +166,11 @@ abstract class Actor implements AutoCloseable {
           try {
             action.run();
           } catch (KubernetesClientException e) {
-            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT
-                || e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-              // A conflict or a vanished object: the next watch event brings the current state.
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT && conflicts < MAX_CONFLICTS) {
+              log.debug("{}: conflict, retried: {}", getClass().getSimpleName(), e.getMessage());
+              schedule(lane, CONFLICT_RETRY.multipliedBy(conflicts + 1), action, conflicts + 1);
+            } else if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+              // A vanished object: its deletion event brings what follows.
               log.debug("{}: {}", getClass().getSimpleName(), e.getMessage());
             } else {
               log.warn("{} failed to write: {}", getClass().getSimpleName(), e.getMessage());
@@ -221,8 +246,8 @@ abstract class Actor implements AutoCloseable {
 
   /**
    * Adds {@code finalizer}, as the real controller does before it acts on the object, so that its
-   * deletion waits for {@link #releaseFinalizer}. Written with the object's resourceVersion: a
-   * conflict means a newer event is on its way.
+   * deletion waits for {@link #releaseFinalizer}. Written with the object's resourceVersion: on a
+   * conflict the reaction runs again on the current object.
    */
   protected void holdFinalizer(GenericKubernetesResource object, String finalizer) {
     List<String> finalizers = finalizers(object);

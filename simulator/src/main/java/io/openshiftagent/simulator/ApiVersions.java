@@ -34,4 +34,7 @@ public final class ApiVersions {
 
   /** OpenShift's ClusterVersion, in the installed cluster. */
   public static final String CLUSTER_VERSION = "config.openshift.io/v1";
+
+  /** OpenShift's MachineConfigPool, in the installed cluster. */
+  public static final String MACHINE_CONFIGURATION = "machineconfiguration.openshift.io/v1";
 }

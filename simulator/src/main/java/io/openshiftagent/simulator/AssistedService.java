@@ -59,6 +59,10 @@ final class AssistedService extends Actor {
   private final Set<String> installsStarted = ConcurrentHashMap.newKeySet();
   private final Set<String> installsFinished = ConcurrentHashMap.newKeySet();
   private final Set<String> hostsInstalling = ConcurrentHashMap.newKeySet();
+
+  /** Namespace → the stateInfo its installations fail with (fault tests). */
+  private final Map<String, String> failingInstallations = new ConcurrentHashMap<>();
+
   private AssistedServiceApi api;
 
   /**
@@ -345,8 +349,22 @@ final class AssistedService extends Actor {
         durations.installationStep(),
         () -> {
           setState(install, "installing", "Installation in progress");
-          hosts.forEach(this::installHost);
+          String failure = failingInstallations.get(namespace(install));
+          if (failure == null) {
+            hosts.forEach(this::installHost);
+          } else {
+            after(durations.installationStep(), () -> setState(install, "error", failure));
+          }
         });
+  }
+
+  /**
+   * From now on the installations in {@code namespace} fail once they have started: the
+   * AgentClusterInstall goes {@code installing} → {@code error} with {@code stateInfo}, as when
+   * assisted-service gives up on its hosts.
+   */
+  void failInstallations(String namespace, String stateInfo) {
+    failingInstallations.put(namespace, stateInfo);
   }
 
   private void installHost(GenericKubernetesResource agent) {
@@ -505,6 +523,12 @@ final class AssistedService extends Actor {
               return namespace(install).equals(ns == null ? namespace(a) : ns);
             })
         .toList();
+  }
+
+  /** Whether the installed cluster runs: its installation finalizing, or done and adding hosts. */
+  static boolean clusterIsUp(GenericKubernetesResource install) {
+    String state = state(install);
+    return "finalizing".equals(state) || "adding-hosts".equals(state);
   }
 
   static String state(GenericKubernetesResource install) {

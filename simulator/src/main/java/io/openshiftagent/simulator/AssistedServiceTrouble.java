@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Trouble with the simulated assisted-service, for fault tests: its REST API answering slowly, with
  * 5xx or with garbage, for the InfraEnvs of one namespace at a time (so that several cases run side
- * by side in one world), and the image of an InfraEnv regenerated under a new URL.
+ * by side in one world), the image of an InfraEnv regenerated under a new URL, and installations
+ * that fail.
  */
 public final class AssistedServiceTrouble {
 
@@ -49,6 +50,15 @@ public final class AssistedServiceTrouble {
   /** Every download request of an InfraEnv in {@code namespace} so far, in arrival order. */
   public List<Download> downloads(String namespace) {
     return service.api().downloads(namespace);
+  }
+
+  /**
+   * From now on every installation in {@code namespace} fails once it has started: its
+   * AgentClusterInstall reports state {@code error} with {@code stateInfo}, and its hosts do not
+   * install.
+   */
+  public void failInstallations(String namespace, String stateInfo) {
+    service.failInstallations(namespace, stateInfo);
   }
 
   /**

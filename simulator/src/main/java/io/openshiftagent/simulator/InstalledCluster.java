@@ -9,9 +9,8 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.openshiftagent.api.external.ExternalKinds;
-import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,11 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays the installed OpenShift clusters, each a real API server of its own ({@link
- * WorkloadClusters}): each host that finished installing joins its cluster as a Node (the labels
- * its Agent asked for; the provider ID CAPM3 gives it); the Cluster Version Operator reports the
- * installed release once the installation finalizes, and moves to the release of {@code
- * spec.desiredUpdate} when that changes (history entry Partial, the kubelets of every Node updated
- * in place, then Completed).
+ * WorkloadClusters}): each host that finished installing joins its cluster as a Node with the
+ * labels its Agent asked for (among them {@code metal3.io/uuid}, by which the real CAPM3 finds the
+ * Node and gives it its provider ID); the Cluster Version Operator reports the installed release
+ * once the installation finalizes, and moves to the release of {@code spec.desiredUpdate} when that
+ * changes (history entry Partial, the kubelets updated in place pool by pool by the {@link
+ * MachineConfigOperator}, then Completed).
  */
 final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;
@@ -100,9 +100,6 @@ final class InstalledCluster extends Actor {
     Node node =
         new NodeBuilder()
             .withMetadata(new ObjectMetaBuilder().withName(nodeName).withLabels(labels).build())
-            .withNewSpec()
-            .withProviderID(providerId(agent))
-            .endSpec()
             .build();
     if (existing == null) {
       workload.nodes().resource(node).create();
@@ -168,27 +165,8 @@ final class InstalledCluster extends Actor {
     log.info("Node {} joined the installed cluster", nodeName);
   }
 
-  /**
-   * What CAPM3 sets on the Node it finds by the {@code metal3.io/uuid} label: the provider ID of
-   * the Metal3Machine that consumed that BareMetalHost.
-   */
-  private String providerId(GenericKubernetesResource agent) {
-    String hostUid =
-        Fields.stringMap(agent, "spec", "nodeLabels").get(ExternalKinds.METAL3_UUID_LABEL);
-    return cachedIn(ApiVersions.METAL3, "BareMetalHost", namespace(agent)).stream()
-        .filter(h -> h.getMetadata().getUid().equals(hostUid))
-        .filter(h -> Fields.string(h, "spec", "consumerRef", "name") != null)
-        .map(
-            h ->
-                Metal3.providerId(
-                    namespace(h), name(h), Fields.string(h, "spec", "consumerRef", "name")))
-        .findFirst()
-        .orElse(null);
-  }
-
   private void reportVersion(GenericKubernetesResource install) {
-    String state = AssistedService.state(install);
-    if (!"finalizing".equals(state) && !"adding-hosts".equals(state)) {
+    if (!AssistedService.clusterIsUp(install)) {
       return;
     }
     when(
@@ -209,6 +187,12 @@ final class InstalledCluster extends Actor {
           "ClusterVersion",
           event -> upgrade(client),
           gone -> {});
+      watch(
+          client,
+          ApiVersions.MACHINE_CONFIGURATION,
+          "MachineConfigPool",
+          event -> upgrade(client),
+          gone -> {});
     }
   }
 
@@ -217,6 +201,7 @@ final class InstalledCluster extends Actor {
    * upgrades are not played.
    */
   private void reportVersion(GenericKubernetesResource install, KubernetesClient workload) {
+    MachineConfigOperator.createPools(workload);
     var versions =
         workload.genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion");
     if (versions.withName("version").get() != null) {
@@ -261,18 +246,41 @@ final class InstalledCluster extends Actor {
   /**
    * The Cluster Version Operator: a desiredUpdate naming another release than the newest history
    * entry starts an upgrade (a Partial entry first in the history, status.desired, Progressing);
-   * the Machine Config Operator then updates every Node in place (its kubelet version), and the
-   * entry becomes Completed.
+   * the Machine Config Operator then updates the Nodes in place (their kubelet version), pool by
+   * pool, and the entry becomes Completed once the control-plane pool is updated ({@link
+   * MachineConfigOperator}: a paused {@code master} pool holds the upgrade Partial). Called for
+   * every change of the ClusterVersion or of a MachineConfigPool.
    */
   private void upgrade(KubernetesClient workload) {
     GenericKubernetesResource cv = clusterVersion(workload).get();
-    String image = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "image");
-    String requested = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "version");
-    String target = requested != null ? requested : image == null ? null : versionOfImage(image);
+    String target = target(cv);
     List<Map<String, Object>> history = history(cv);
-    if (target == null || history.isEmpty() || target.equals(history.get(0).get("version"))) {
+    if (target == null || history.isEmpty()) {
       return;
     }
+    Map<String, Object> newest = history.get(0);
+    if (!target.equals(newest.get("version"))) {
+      startUpgrade(workload, cv, target, history); // its write brings the next call
+    } else if ("Partial".equals(newest.get("state"))) {
+      after(durations.installationStep(), () -> completeUpgrade(workload));
+    } else {
+      MachineConfigOperator.updateNodes(workload, kubeletVersion(target)); // a pool unpaused since
+    }
+  }
+
+  /** The release that {@code spec.desiredUpdate} asks for, by version or by image. */
+  private static String target(GenericKubernetesResource cv) {
+    String image = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "image");
+    String requested = cv == null ? null : Fields.string(cv, "spec", "desiredUpdate", "version");
+    return requested != null ? requested : image == null ? null : versionOfImage(image);
+  }
+
+  private void startUpgrade(
+      KubernetesClient workload,
+      GenericKubernetesResource cv,
+      String target,
+      List<Map<String, Object>> history) {
+    String image = Fields.string(cv, "spec", "desiredUpdate", "image");
     String current = (String) history.get(0).get("image");
     String targetImage =
         image != null
@@ -299,39 +307,38 @@ final class InstalledCluster extends Actor {
             Fields.condition("Progressing", true, "", "Working towards " + target),
             Fields.condition("Failing", false, "", "")));
     log.info("installed cluster upgrading to OpenShift {}", target);
-    after(
-        durations.installationStep(),
-        () -> {
-          updateKubelets(workload, target);
-          Map<String, Object> completed = new LinkedHashMap<>(partial);
-          completed.put("state", "Completed");
-          completed.put("completionTime", Fields.now());
-          List<Map<String, Object>> done = new ArrayList<>(upgrading);
-          done.set(0, completed);
-          writeVersionStatus(
-              workload,
-              done,
-              target,
-              targetImage,
-              List.of(
-                  Fields.condition("Available", true, "", "Done applying " + target),
-                  Fields.condition("Progressing", false, "", "Cluster version is " + target),
-                  Fields.condition("Failing", false, "", "")));
-          log.info("installed cluster upgraded to OpenShift {}", target);
-        });
   }
 
-  private void updateKubelets(KubernetesClient workload, String openShiftVersion) {
-    String kubelet = kubeletVersion(openShiftVersion);
-    for (Node node : workload.nodes().list().getItems()) {
-      workload
-          .nodes()
-          .withName(node.getMetadata().getName())
-          .subresource("status")
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              new OwnedFieldsPatch().set(kubelet, "status", "nodeInfo", "kubeletVersion").toJson());
+  /** Updates the Nodes of the unpaused pools; Completed unless the control-plane pool is paused. */
+  private void completeUpgrade(KubernetesClient workload) {
+    GenericKubernetesResource cv = clusterVersion(workload).get();
+    List<Map<String, Object>> history = history(cv);
+    String target = target(cv);
+    if (history.isEmpty()
+        || !"Partial".equals(history.get(0).get("state"))
+        || !history.get(0).get("version").equals(target)) {
+      return; // completed meanwhile, or superseded by another update
     }
+    MachineConfigOperator.updateNodes(workload, kubeletVersion(target));
+    if (MachineConfigOperator.paused(workload, MachineConfigOperator.MASTER)) {
+      log.info("upgrade to OpenShift {} held by the paused master MachineConfigPool", target);
+      return; // unpausing the pool calls upgrade again
+    }
+    Map<String, Object> completed = new LinkedHashMap<>(history.get(0));
+    completed.put("state", "Completed");
+    completed.put("completionTime", Fields.now());
+    List<Map<String, Object>> done = new ArrayList<>(history);
+    done.set(0, completed);
+    writeVersionStatus(
+        workload,
+        done,
+        target,
+        (String) completed.get("image"),
+        List.of(
+            Fields.condition("Available", true, "", "Done applying " + target),
+            Fields.condition("Progressing", false, "", "Cluster version is " + target),
+            Fields.condition("Failing", false, "", "")));
+    log.info("installed cluster upgraded to OpenShift {}", target);
   }
 
   /**
@@ -392,16 +399,25 @@ final class InstalledCluster extends Actor {
     return set == null ? null : Fields.string(set, "spec", "releaseImage");
   }
 
-  /** The release's version, from the tag of the ClusterImageSet's release image. */
+  /** The release's version, from the ClusterImageSet's release image. */
   private String openShiftVersion(GenericKubernetesResource install) {
     String image = releaseImage(install);
     return image == null || !image.contains(":") ? "0.0.0" : versionOfImage(image);
   }
 
   /**
-   * The version in a release image's tag: {@code 4.20.0} of {@code ...ocp-release:4.20.0-x86_64}.
+   * The version a release image carries: of a reference by digest, what the release registry's
+   * catalog says that digest is (a release image's metadata names its version; a mirror holds the
+   * same digests); else the version in its tag, {@code 4.20.0} of {@code
+   * ...ocp-release:4.20.0-x86_64}.
    */
   static String versionOfImage(String image) {
+    if (image.contains("@sha256:")) {
+      return ReleaseRegistry.shared()
+          .byDigest(image)
+          .map(ReleaseRegistry.Release::version)
+          .orElseThrow(() -> new IllegalStateException("no release in the registry is " + image));
+    }
     return image
         .substring(image.lastIndexOf(':') + 1)
         .replaceAll("-(x86_64|aarch64|ppc64le|s390x|multi)$", "");

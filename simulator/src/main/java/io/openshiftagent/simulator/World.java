@@ -7,10 +7,12 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
@@ -23,8 +25,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs), the real Cluster
- * API core manager, our two providers started from their runnable jars, the simulated Metal3, hosts
- * and assisted-service, and the installed clusters (real kube-apiservers).
+ * API core manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), our two
+ * providers started from their runnable jars, the simulated hosts and assisted-service, and the
+ * installed clusters (real kube-apiservers with simulated contents). Each external process is a
+ * {@link WorldProcess} it starts and stops; whatever ends the JVM short of SIGKILL, every process
+ * it started is stopped ({@link ChildProcesses}).
+ *
+ * <p>Over 350 lines: the one entry point of the world for the tests, the demo and the benchmark
+ * (how it is built, each part's handle, the providers' replicas and ServiceAccounts).
  */
 public final class World implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(World.class);
@@ -61,7 +69,9 @@ public final class World implements AutoCloseable {
    * @param workDir where the Cluster API manager's and the providers' files and logs go
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
    * @param serviceAccounts whether each provider runs as its own ServiceAccount under the RBAC of
-   *     {@code config/}, electing its leader as its Deployment does; else as cluster admin
+   *     {@code config/}, as deployed; else as cluster admin
+   * @param leaderElection whether a single replica elects itself leader, as its Deployment does
+   *     (a provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
    * @param providerReplicas how many processes of each provider run; above one they elect their
    *     leader, as the chart's replicas do
    */
@@ -71,43 +81,69 @@ public final class World implements AutoCloseable {
       Workloads workloads,
       Duration workloadPollInterval,
       boolean serviceAccounts,
+      boolean leaderElection,
       int providerReplicas) {
 
-    /** One API server per installed cluster; the installed clusters looked at every 5 s. */
+    /**
+     * One API server per installed cluster; the installed clusters looked at every 5 s; each
+     * provider as its ServiceAccount, as deployed (an identity with more rights hides mistakes: as
+     * cluster admin the bootstrap provider re-created a deleted config, ProviderServiceAccountTest),
+     * without leader election.
+     */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
-          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), false, 1);
+          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), true, false, 1);
     }
 
     public Options withWorkloads(Workloads value) {
       return new Options(
-          durations, workDir, value, workloadPollInterval, serviceAccounts, providerReplicas);
+          durations,
+          workDir,
+          value,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
-      return new Options(durations, workDir, workloads, value, serviceAccounts, providerReplicas);
+      return new Options(
+          durations, workDir, workloads, value, serviceAccounts, leaderElection, providerReplicas);
     }
 
     public Options withServiceAccounts(boolean value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, value, providerReplicas);
+          durations, workDir, workloads, workloadPollInterval, value, leaderElection, providerReplicas);
+    }
+
+    public Options withLeaderElection(boolean value) {
+      return new Options(
+          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value, providerReplicas);
     }
 
     public Options withDurations(SimulatedDurations value) {
       return new Options(
-          value, workDir, workloads, workloadPollInterval, serviceAccounts, providerReplicas);
+          value,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas);
     }
 
     public Options withProviderReplicas(int value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value);
+          durations, workDir, workloads, workloadPollInterval, serviceAccounts, leaderElection, value);
     }
   }
 
   private final Options options;
   private final KubeApiServerEnvironment hub;
   private final WorkloadClusters workloads;
-  private final CapiManager capi;
+  private final UpstreamManager capi;
+  private UpstreamManager capm3;
+  private final Map<String, UpstreamManager> bareMetalOperators = new LinkedHashMap<>();
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
       new EnumMap<>(ProviderJar.class);
@@ -116,9 +152,13 @@ public final class World implements AutoCloseable {
   private String leaseNamespace;
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedService assistedService;
+  private EtcdOperator etcdOperator;
 
   private World(
-      Options options, KubeApiServerEnvironment hub, WorkloadClusters workloads, CapiManager capi) {
+      Options options,
+      KubeApiServerEnvironment hub,
+      WorkloadClusters workloads,
+      UpstreamManager capi) {
     this.options = options;
     this.hub = hub;
     this.workloads = workloads;
@@ -133,15 +173,17 @@ public final class World implements AutoCloseable {
   /** Starts everything and returns once it runs. */
   public static World start(Options options) throws Exception {
     long started = System.nanoTime();
+    ChildProcesses.stopAllWhenTheJvmExits();
     KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     try {
-      CapiManager capi =
-          CapiManager.start(hub.kubeConfigYaml(), hub.newClient(), options.workDir());
+      UpstreamManager capi =
+          CapiManager.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
       world = new World(options, hub, workloads, capi);
       world.running.push(workloads);
       world.running.push(capi);
+      world.startMetal3();
       world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
@@ -157,19 +199,69 @@ public final class World implements AutoCloseable {
     return world;
   }
 
+  /**
+   * CAPM3, as a management cluster runs it, and the baremetal-operator's CRDs; an operator starts
+   * for each namespace of hosts ({@link #startBareMetalOperator}).
+   */
+  private void startMetal3() {
+    capm3 = Capm3.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
+    running.push(capm3);
+    BareMetalOperator.installCrds(hub.client());
+  }
+
+  /**
+   * The baremetal-operator of a namespace, started (once) before hosts are enrolled there, as a
+   * Metal3 user runs it before creating BareMetalHosts: one per namespace ({@link
+   * BareMetalOperator}).
+   */
+  public synchronized WorldProcess startBareMetalOperator(String namespace) {
+    return bareMetalOperators
+        .computeIfAbsent(
+            namespace,
+            ns -> {
+              UpstreamManager operator =
+                  BareMetalOperator.start(
+                      hub.client(), hub.kubeConfigYaml(), options.workDir(), ns);
+              running.push(operator);
+              return operator;
+            })
+        .process();
+  }
+
+  /**
+   * What needs hardware or OpenShift: the hosts, what they run once booted (the seam a real
+   * discovery agent can take: {@link HostBoots}), assisted-service and the installed clusters.
+   */
   private void startSimulation() {
     assistedService =
         new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
+    SimulatedDiscoveryAgent discoveryAgent =
+        new SimulatedDiscoveryAgent(hub.newClient(SIMULATOR_USER_AGENT));
+    etcdOperator = new EtcdOperator(hub.newClient(SIMULATOR_USER_AGENT), workloads);
     for (Actor actor :
         List.of(
-            new Metal3(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
-            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations()),
+            discoveryAgent,
+            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), discoveryAgent),
+            new FixtureNudges(hub.newClient(SIMULATOR_USER_AGENT)),
             assistedService,
             new InstalledCluster(
-                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()))) {
+                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()),
+            etcdOperator)) {
       actor.start();
       running.push(actor);
     }
+  }
+
+  /**
+   * The repositories of the world's release registry, as the manifests' variables {@code
+   * RELEASE_REPOSITORY} (OpenShift) and {@code OKD_RELEASE_REPOSITORY}: their repository override
+   * names them, and the control plane resolves each release to its digest there.
+   */
+  public static Map<String, String> releaseRepositories() {
+    ReleaseRegistry registry = ReleaseRegistry.shared();
+    return Map.of(
+        "RELEASE_REPOSITORY", registry.ocpRepository(),
+        "OKD_RELEASE_REPOSITORY", registry.okdRepository());
   }
 
   /** Both jars at once, as their Deployments start; then waits until both are ready. */
@@ -177,9 +269,15 @@ public final class World implements AutoCloseable {
     // DiskImage: the jar downloads discovery ignition from the simulated assisted-service's HTTPS
     // API, named by the InfraEnv's URLs, trusting the CA this world published.
     start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
+    // The control plane resolves each release to its digest in the world's release registry (the
+    // manifests name its repository), trusting its CA as a hub's trusted CA bundle.
     start(
         ProviderJar.CONTROLPLANE,
-        Map.of("WORKLOAD_POLL_INTERVAL", options.workloadPollInterval().toMillis() + "ms"));
+        Map.of(
+            "WORKLOAD_POLL_INTERVAL",
+            options.workloadPollInterval().toMillis() + "ms",
+            "REGISTRY_CA_BUNDLE_FILE",
+            ReleaseRegistry.shared().caFile().toString()));
     for (ProviderJar jar : replicas.keySet()) {
       for (ProviderProcess replica : replicas.get(jar).values()) {
         // The first replica's time is the provider's (the one the benchmark reports).
@@ -200,15 +298,16 @@ public final class World implements AutoCloseable {
    */
   private void start(ProviderJar jar, Map<String, String> environment) {
     String kubeconfig = hub.kubeConfigYaml();
+    int count = options.providerReplicas();
+    boolean elect = count > 1 || options.leaderElection();
     String leases = null;
     if (options.serviceAccounts()) {
       ProviderServiceAccount account = ProviderServiceAccount.install(hub.client(), jar);
       serviceAccounts.put(jar, account);
       kubeconfig = account.kubeconfig(kubeconfig);
-      leases = account.namespace();
+      leases = elect ? account.namespace() : null;
     }
-    int count = options.providerReplicas();
-    if (count > 1 && leases == null) {
+    if (elect && leases == null) {
       if (leaseNamespace == null) {
         leaseNamespace = hub.createNamespace("provider-leases");
       }
@@ -325,12 +424,49 @@ public final class World implements AutoCloseable {
     return workloads.of(namespace, clusterInstall).join().client();
   }
 
+  /**
+   * The members of the simulated etcd of an installed cluster (named after their Nodes, in the
+   * order they joined): what {@link EtcdOperator} keeps and reports.
+   */
+  public List<String> etcdMembers(String namespace, String clusterInstall) {
+    return etcdOperator.members(namespace, clusterInstall);
+  }
+
+  /** The members removed from the simulated etcd of an installed cluster so far, in order. */
+  public List<String> etcdMembersRemoved(String namespace, String clusterInstall) {
+    return etcdOperator.removed(namespace, clusterInstall);
+  }
+
+  /** Makes an etcd member of an installed cluster unhealthy, or healthy again. */
+  public void setEtcdMemberDegraded(
+      String namespace, String clusterInstall, String member, boolean degraded) {
+    etcdOperator.setDegraded(namespace, clusterInstall, member, degraded);
+  }
+
   public Workloads workloadMode() {
     return workloads.mode();
   }
 
-  public Path capiManagerLog() {
-    return capi.log();
+  /**
+   * The real upstream managers this world runs: Cluster API, CAPM3, the baremetal-operator of each
+   * namespace of hosts.
+   */
+  public synchronized List<WorldProcess> upstreamManagers() {
+    List<WorldProcess> managers = new ArrayList<>(List.of(capi.process(), capm3.process()));
+    bareMetalOperators.values().forEach(operator -> managers.add(operator.process()));
+    return managers;
+  }
+
+  /** The real CAPM3 manager (kill and restart it: fault tests). */
+  public WorldProcess capm3() {
+    return capm3.process();
+  }
+
+  /** The baremetal-operator of a namespace of hosts (kill and restart it: fault tests). */
+  public synchronized WorldProcess bareMetalOperator(String namespace) {
+    return Optional.ofNullable(bareMetalOperators.get(namespace))
+        .map(UpstreamManager::process)
+        .orElseThrow(() -> new IllegalStateException("no baremetal-operator in " + namespace));
   }
 
   /** A provider's (first) process: its pid, its log, its probes. */
@@ -366,6 +502,14 @@ public final class World implements AutoCloseable {
     return Map.copyOf(readyAfter);
   }
 
+  /**
+   * A provider's (first) process as the fault tests kill and restart it, like the upstream managers
+   * ({@link #upstreamManagers()}).
+   */
+  public WorldProcess process(ProviderJar jar) {
+    return new ProviderWorldProcess(this, jar);
+  }
+
   /** SIGKILL: the provider stops at once, mid-reconcile, as a node failure or OOM kill does. */
   public void killProvider(ProviderJar jar) throws InterruptedException {
     provider(jar).kill();
@@ -388,7 +532,7 @@ public final class World implements AutoCloseable {
 
   /** Stops everything this world started, last started first; the shared hub keeps running. */
   @Override
-  public void close() {
+  public synchronized void close() {
     while (!running.isEmpty()) {
       try {
         running.pop().close();

@@ -35,6 +35,7 @@ import io.openshiftagent.controlplane.ControlPlaneProvider;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.runtime.ProviderOptions;
 import io.openshiftagent.provider.runtime.ProviderRuntime;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.RestartableKubeApiServer;
 import java.io.IOException;
@@ -90,7 +91,7 @@ class ApiServerRestartTest {
         Files.createTempDirectory(Files.createDirectories(Path.of("target")), "restartable-hub-");
     hub = RestartableKubeApiServer.startHub(dir, List.of());
     client = hub.client();
-    Metal3.labelContractVersions(client);
+    CrdInstaller.labelMetal3MachineContracts(client);
     Path kubeconfig = Files.writeString(dir.resolve("hub.kubeconfig"), hub.kubeConfigYaml());
     for (ProviderRuntime.Provider provider :
         List.of(new BootstrapProviderMain(Map.of()), new ControlPlaneProvider(Map.of()))) {

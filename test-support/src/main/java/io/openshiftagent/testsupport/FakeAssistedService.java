@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -26,6 +27,7 @@ public final class FakeAssistedService implements AutoCloseable {
   private final HttpsServer server;
   private final ExecutorService executor = Executors.newCachedThreadPool();
   private final List<URI> requests = new CopyOnWriteArrayList<>();
+  private final List<Instant> requestTimes = new CopyOnWriteArrayList<>();
   private final CountDownLatch released = new CountDownLatch(1);
   private volatile int status = 200;
   private volatile String contentType = "application/octet-stream";
@@ -63,7 +65,13 @@ public final class FakeAssistedService implements AutoCloseable {
     return requests;
   }
 
+  /** When each request of {@link #requests} arrived. */
+  public List<Instant> requestTimes() {
+    return requestTimes;
+  }
+
   private void answer(HttpExchange exchange) throws IOException {
+    requestTimes.add(Instant.now());
     requests.add(exchange.getRequestURI());
     try (exchange) {
       if (stalls) {

@@ -16,7 +16,7 @@ public enum ProviderJar {
   CONTROLPLANE("controlplane-provider", "openshift-agent-controlplane/");
 
   private static final Pattern JAVA_TOOL_OPTIONS =
-      Pattern.compile("(?m)^ENV JAVA_TOOL_OPTIONS=\"([^\"]+)\"");
+      Pattern.compile("<provider.java-tool-options>([^<]+)</provider.java-tool-options>");
 
   /** The module, the jar's base name and the command name its --help prints. */
   public final String command;
@@ -45,15 +45,18 @@ public enum ProviderJar {
     return jar;
   }
 
-  /** The JVM options the provider's container image sets ({@code JAVA_TOOL_OPTIONS}). */
+  /**
+   * The JVM options the provider's container image sets ({@code JAVA_TOOL_OPTIONS}): the root pom's
+   * {@code provider.java-tool-options}, which Jib writes into both images.
+   */
   public String imageJavaToolOptions() {
-    Path dockerfile = TestPaths.repoRoot().resolve(command).resolve("Dockerfile");
+    Path pom = TestPaths.repoRoot().resolve("pom.xml");
     try {
-      Matcher env = JAVA_TOOL_OPTIONS.matcher(Files.readString(dockerfile));
+      Matcher env = JAVA_TOOL_OPTIONS.matcher(Files.readString(pom));
       if (!env.find()) {
-        throw new IllegalStateException(dockerfile + " sets no ENV JAVA_TOOL_OPTIONS=\"...\"");
+        throw new IllegalStateException(pom + " sets no provider.java-tool-options property");
       }
-      return env.group(1);
+      return env.group(1).trim();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -86,10 +86,22 @@ public final class TestPaths {
 
   /**
    * A client {@code hack/build-tools.sh} built ({@code clusterctl}, {@code helm}) in the hack
-   * cache's {@code bin/}: {@code $OPENSHIFT_AGENT_CACHE} as hack/lib.sh reads it, else the {@code
-   * openshiftagent.cache} property Maven sets, else {@code ~/.cache/openshift-agent}.
+   * cache's {@code bin/} ({@link #toolsBin()}).
    */
   public static Path tool(String name) {
+    Path tool = toolsBin().resolve(name);
+    if (!Files.isExecutable(tool)) {
+      throw new IllegalStateException(tool + " is missing: run hack/build-tools.sh");
+    }
+    return tool;
+  }
+
+  /**
+   * The hack cache's {@code bin/}, where the hack/ scripts build tools and upstream managers: under
+   * {@code $OPENSHIFT_AGENT_CACHE} as hack/lib.sh reads it, else the {@code openshiftagent.cache}
+   * property Maven sets, else {@code ~/.cache/openshift-agent}.
+   */
+  public static Path toolsBin() {
     String cache = System.getenv("OPENSHIFT_AGENT_CACHE");
     if (cache == null || cache.isBlank()) {
       cache = System.getProperty("openshiftagent.cache");
@@ -98,11 +110,7 @@ public final class TestPaths {
         cache != null && !cache.isBlank()
             ? Path.of(cache)
             : Path.of(System.getProperty("user.home"), ".cache", "openshift-agent");
-    Path tool = dir.resolve("bin").resolve(name);
-    if (!Files.isExecutable(tool)) {
-      throw new IllegalStateException(tool + " is missing: run hack/build-tools.sh");
-    }
-    return tool;
+    return dir.resolve("bin");
   }
 
   /** The real kubectl (kustomize built in) that {@code hack/build-kube-binaries.sh} built. */

@@ -1,5 +1,6 @@
 package io.openshiftagent.testsupport;
 
+import java.io.ByteArrayInputStream;
 import java.io.StringWriter;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -7,12 +8,15 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -61,6 +65,11 @@ public final class TestPki {
 
   public X509Certificate caCertificate() {
     return caCertificate;
+  }
+
+  /** The CA's private key (EC P-256): for a test service that signs tokens as this CA. */
+  public java.security.PrivateKey caPrivateKey() {
+    return caKeys.getPrivate();
   }
 
   public String caPem() throws Exception {
@@ -124,9 +133,28 @@ public final class TestPki {
 
   /** A client TLS context that trusts this CA only. */
   public SSLContext clientContext() throws Exception {
+    return clientContextTrusting(List.of(caCertificate));
+  }
+
+  /** A client TLS context that trusts the certificates of a PEM bundle only. */
+  public static SSLContext clientContextTrusting(String pemBundle) throws Exception {
+    List<X509Certificate> certificates = new ArrayList<>();
+    for (Certificate certificate :
+        CertificateFactory.getInstance("X.509")
+            .generateCertificates(
+                new ByteArrayInputStream(pemBundle.getBytes(StandardCharsets.US_ASCII)))) {
+      certificates.add((X509Certificate) certificate);
+    }
+    return clientContextTrusting(certificates);
+  }
+
+  private static SSLContext clientContextTrusting(List<X509Certificate> certificates)
+      throws Exception {
     KeyStore trusted = KeyStore.getInstance("PKCS12");
     trusted.load(null, null);
-    trusted.setCertificateEntry("ca", caCertificate);
+    for (int i = 0; i < certificates.size(); i++) {
+      trusted.setCertificateEntry("ca-" + i, certificates.get(i));
+    }
     TrustManagerFactory trust =
         TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     trust.init(trusted);

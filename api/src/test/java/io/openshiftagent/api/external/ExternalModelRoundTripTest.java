@@ -216,7 +216,10 @@ class ExternalModelRoundTripTest {
     assertThat(machine.getSpec().readinessGates)
         .extracting(g -> g.conditionType)
         .containsExactly("APIServerPodHealthy", "EtcdMemberHealthy");
-    assertThat(machine.getSpec().unknownFields()).containsKeys("minReadySeconds", "taints");
+    assertThat(machine.getSpec().minReadySeconds).isZero();
+    assertThat(machine.getSpec().taints)
+        .extracting(t -> t.get("key") + ":" + t.get("effect") + ":" + t.get("propagation"))
+        .containsExactly("node-role.kubernetes.io/master:NoSchedule:OnInitialization");
     assertThat(machine.getStatus().nodeRef.name).isEqualTo("master-0");
     assertThat(machine.getStatus().phase).isEqualTo("Running");
     assertThat(machine.getStatus().initialization.bootstrapDataSecretCreated).isTrue();
@@ -248,7 +251,7 @@ class ExternalModelRoundTripTest {
     assertThat(set.getStatus().availableReplicas).isEqualTo(1);
     assertThat(deployment.getSpec().clusterName).isEqualTo("ocp1");
     assertThat(deployment.getSpec().template.spec.infrastructureRef.name).isEqualTo("ocp1-workers");
-    assertThat(deployment.getSpec().template.spec.unknownFields()).containsKey("minReadySeconds");
+    assertThat(deployment.getSpec().template.spec.minReadySeconds).isEqualTo(30);
     assertThat(deployment.getStatus().replicas).isEqualTo(2);
   }
 

@@ -1,10 +1,13 @@
 package io.openshiftagent.bootstrap.agent;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import static io.openshiftagent.provider.reconcile.Informers.cached;
+import static io.openshiftagent.provider.reconcile.Informers.indexed;
+import static io.openshiftagent.provider.reconcile.Informers.informer;
+
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -16,6 +19,7 @@ import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.List;
@@ -46,112 +50,87 @@ final class AgentCaches {
   private InformerEventSource<Cluster, Agent> clusters;
 
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
-    context
-        .getPrimaryCache()
-        .addIndexer(AGENTS_BY_CONFIG, agent -> byLabel(agent, Names.CONFIG_LABEL));
-    machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Machine.class, Agent.class)
-                .withName("machines")
-                .withSecondaryToPrimaryMapper(machine -> Set.of())
-                .build(),
-            context);
+    IndexerResourceCache<Agent> agents = context.getPrimaryCache();
+    Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
+    machines = informer(context, Machine.class, "machines", machine -> Set.of());
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     metal3Machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Metal3Machine.class, Agent.class)
-                .withName("metal3machines")
-                .withSecondaryToPrimaryMapper(m3m -> agentsOf(context, m3m))
-                // Only the host it names matters here.
-                .withOnUpdateFilter(
-                    (updated, old) ->
-                        !Objects.equals(
-                            Metadata.annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
-                            Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION)))
-                .build(),
-            context);
+        informer(
+            context,
+            Metal3Machine.class,
+            "metal3machines",
+            m3m -> agentsOf(agents, m3m),
+            options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged));
     metal3Machines.addIndexers(
         Map.of(
             METAL3_MACHINES_BY_HOST,
             m3m -> Hosts.hostReference(m3m).map(List::of).orElse(List.of())));
     // The UID (for the Node's label) and whether the host is detached: its metadata.
     hosts =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(BareMetalHost.class, Agent.class)
-                .withName("baremetalhosts")
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                .withSecondaryToPrimaryMapper(
-                    host ->
-                        metal3Machines.byIndex(METAL3_MACHINES_BY_HOST, Metadata.key(host)).stream()
-                            .flatMap(m3m -> agentsOf(context, m3m).stream())
-                            .collect(Collectors.toSet()))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        informer(
+            context,
+            BareMetalHost.class,
+            "baremetalhosts",
+            host ->
+                metal3Machines.byIndex(METAL3_MACHINES_BY_HOST, Metadata.key(host)).stream()
+                    .flatMap(m3m -> agentsOf(agents, m3m).stream())
+                    .collect(Collectors.toSet()),
+            options ->
+                options
+                    .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                    .withOnUpdateFilter(RelevantChange::ofMetadata));
     infraEnvs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(InfraEnv.class, Agent.class)
-                .withName("infraenvs")
-                .withLabelSelector(Names.CONFIG_LABEL)
-                .withSecondaryToPrimaryMapper(infraEnv -> Set.of())
-                .build(),
-            context);
-    context
-        .getPrimaryCache()
-        .addIndexer(AGENTS_BY_CLUSTER, agent -> byLabel(agent, ExternalKinds.CLUSTER_NAME_LABEL));
+        informer(
+            context,
+            InfraEnv.class,
+            "infraenvs",
+            infraEnv -> Set.of(),
+            options -> options.withLabelSelector(Names.CONFIG_LABEL));
+    Informers.indexByLabel(agents, AGENTS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
     // Agents then get what they missed while paused. A config's spec and annotations are what its
     // Agents are made of. Neither one's status is read here: Cluster API's and our own status
     // writes wake no Agent (each would read its host again once installed).
     clusters =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Cluster.class, Agent.class)
-                .withName("clusters")
-                .withSecondaryToPrimaryMapper(
-                    cluster -> agentsByIndex(context, AGENTS_BY_CLUSTER, Metadata.key(cluster)))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        informer(
+            context,
+            Cluster.class,
+            "clusters",
+            cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)),
+            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
     configs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(OpenshiftAssistedConfig.class, Agent.class)
-                .withName("configs")
-                .withSecondaryToPrimaryMapper(
-                    config -> agentsByIndex(context, AGENTS_BY_CONFIG, Metadata.key(config)))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        informer(
+            context,
+            OpenshiftAssistedConfig.class,
+            "configs",
+            config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)),
+            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
     return List.of(machines, metal3Machines, hosts, infraEnvs, clusters, configs);
   }
 
   Optional<Machine> machine(String namespace, String name) {
-    return machines.get(new ResourceID(name, namespace));
+    return cached(machines, namespace, name);
   }
 
   Optional<Metal3Machine> metal3Machine(String namespace, String name) {
-    return metal3Machines.get(new ResourceID(name, namespace));
+    return cached(metal3Machines, namespace, name);
   }
 
   /** The host named {@code namespace/name}, if a cluster uses it. */
   Optional<BareMetalHost> host(String namespacedName) {
-    int slash = namespacedName.indexOf('/');
-    return slash <= 0
-        ? Optional.empty()
-        : hosts.get(
-            new ResourceID(
-                namespacedName.substring(slash + 1), namespacedName.substring(0, slash)));
+    return Hosts.hostId(namespacedName).flatMap(id -> hosts.get(id));
   }
 
   Optional<InfraEnv> infraEnv(String namespace, String name) {
-    return infraEnvs.get(new ResourceID(name, namespace));
+    return cached(infraEnvs, namespace, name);
   }
 
   Optional<OpenshiftAssistedConfig> config(String namespace, String name) {
-    return configs.get(new ResourceID(name, namespace));
+    return cached(configs, namespace, name);
   }
 
   Optional<Cluster> cluster(String namespace, String name) {
-    return clusters.get(new ResourceID(name, namespace));
+    return cached(clusters, namespace, name);
   }
 
   /**
@@ -163,21 +142,19 @@ final class AgentCaches {
     infraEnvs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
   }
 
-  /** The index entry of an object by one of its labels: {@code namespace/value}. */
-  private static List<String> byLabel(HasMetadata object, String label) {
-    return Optional.ofNullable(Metadata.label(object, label))
-        .map(value -> List.of(Metadata.key(object.getMetadata().getNamespace(), value)))
-        .orElse(List.of());
+  /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */
+  private static boolean hostOrMetaDataChanged(Metal3Machine updated, Metal3Machine old) {
+    return !Objects.equals(
+            Metadata.annotation(updated, ExternalKinds.BAREMETALHOST_ANNOTATION),
+            Metadata.annotation(old, ExternalKinds.BAREMETALHOST_ANNOTATION))
+        || !Objects.equals(metaDataSecret(updated), metaDataSecret(old));
   }
 
-  private static Set<ResourceID> agentsByIndex(
-      EventSourceContext<Agent> context, String index, String key) {
-    return context.getPrimaryCache().byIndex(index, key).stream()
-        .map(ResourceID::fromResource)
-        .collect(Collectors.toSet());
+  private static Object metaDataSecret(Metal3Machine m3m) {
+    return m3m.getStatus() == null ? null : m3m.getStatus().metaData;
   }
 
-  private Set<ResourceID> agentsOf(EventSourceContext<Agent> context, Metal3Machine m3m) {
+  private Set<ResourceID> agentsOf(IndexerResourceCache<Agent> agents, Metal3Machine m3m) {
     return machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
         .map(
             machine ->
@@ -185,8 +162,8 @@ final class AgentCaches {
         .filter(ref -> ref != null)
         .flatMap(
             ref ->
-                agentsByIndex(
-                    context,
+                indexed(
+                    agents,
                     AGENTS_BY_CONFIG,
                     Metadata.key(m3m.getMetadata().getNamespace(), ref.name))
                     .stream())

@@ -1,14 +1,13 @@
 package io.openshiftagent.bootstrap.agent;
 
 import io.openshiftagent.api.bootstrap.v1alpha2.KernelArgument;
-import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.AgentSpec;
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.bootstrap.ignition.JsonDocuments;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
@@ -39,17 +38,21 @@ public final class AgentDecision {
   private AgentDecision() {}
 
   /**
+   * @param identity the node's name, labels and provider ID, resolved as far as the hub can
    * @param bareMetalHostUid UID of the BareMetalHost the Machine's Metal3Machine consumed: the Node
    *     label CAPM3 matches the Node to its Machine by
    */
   public static DesiredAgent desired(
-      OpenshiftAssistedConfig config, Machine machine, String bareMetalHostUid) {
+      OpenshiftAssistedConfig config,
+      Machine machine,
+      NodeIdentity identity,
+      String bareMetalHostUid) {
     return new DesiredAgent(
         ClusterRefs.isControlPlane(machine) ? MASTER : WORKER,
-        Names.hostname(machine.getMetadata().getName()),
+        identity.hostname(),
         installerArgs(config.getSpec().kernelArguments),
-        InstallIgnition.forConfig(config),
-        nodeLabels(config.getSpec().nodeRegistration, bareMetalHostUid));
+        InstallIgnition.forConfig(config, identity),
+        nodeLabels(identity, bareMetalHostUid));
   }
 
   /**
@@ -68,20 +71,11 @@ public final class AgentDecision {
   }
 
   /**
-   * The Node labels: the BareMetalHost UID, and the user's kubelet labels that the hub can know.
-   * Labels whose value references host metadata ({@code $METADATA_...}) are resolved on the host
-   * and cannot be set here.
+   * The Node labels the hub knows (the user's, resolved), and the BareMetalHost UID, which CAPM3
+   * matches the Node by.
    */
-  static Map<String, String> nodeLabels(NodeRegistrationOptions registration, String bmhUid) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    if (registration != null && registration.kubeletExtraLabels != null) {
-      for (String label : registration.kubeletExtraLabels) {
-        int eq = label.indexOf('=');
-        if (eq > 0 && !label.contains("$")) {
-          labels.put(label.substring(0, eq), label.substring(eq + 1));
-        }
-      }
-    }
+  static Map<String, String> nodeLabels(NodeIdentity identity, String bmhUid) {
+    Map<String, String> labels = new LinkedHashMap<>(identity.labels());
     if (bmhUid != null) {
       labels.put(ExternalKinds.METAL3_UUID_LABEL, bmhUid);
     }

@@ -18,6 +18,8 @@ import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -25,7 +27,10 @@ import io.openshiftagent.provider.reconcile.Pause;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -65,6 +70,23 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final AgentCaches caches = new AgentCaches();
 
   /**
+   * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
+   * (see AgentScope).
+   */
+  private final Map<String, HostMetadata> hostMetadata = mostRecent();
+
+  /** A thread-safe map that keeps its 10,000 most recently added entries. */
+  private static <V> Map<String, V> mostRecent() {
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>() {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+            return size() > 10_000;
+          }
+        });
+  }
+
+  /**
    * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
    * (then its host is detached). The install progress in between and the inventory do not.
    */
@@ -88,7 +110,7 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   @Override
   public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
-    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client);
+    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
       return UpdateControl.noUpdate();
@@ -104,9 +126,26 @@ public class AgentReconciler implements Reconciler<Agent> {
       // The Metal3Machine's or the host's event brings us back once CAPM3 has claimed it.
       return UpdateControl.noUpdate();
     }
+    // A Metal3 host's metadata is known here: its name, labels and provider ID are resolved now.
+    Optional<HostMetadata> metadata = host.flatMap(scope::hostMetadata);
+    if (metal3 && metadata.isEmpty()) {
+      LOG.info(
+          "Agent {}: waiting for the metaData Secret of Metal3Machine {}",
+          Metadata.name(agent),
+          scope.machine().getSpec().infrastructureRef.name);
+      return UpdateControl.noUpdate();
+    }
+    NodeIdentity identity =
+        NodeIdentity.of(
+            scope.config().getSpec().nodeRegistration,
+            Names.hostname(Metadata.name(scope.machine())),
+            metadata);
     AgentDecision.DesiredAgent desired =
         AgentDecision.desired(
-            scope.config(), scope.machine(), host.map(h -> h.getMetadata().getUid()).orElse(null));
+            scope.config(),
+            scope.machine(),
+            identity,
+            host.map(h -> h.getMetadata().getUid()).orElse(null));
     Optional<String> tooLarge =
         InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
     if (tooLarge.isPresent()) {
@@ -209,9 +248,14 @@ public class AgentReconciler implements Reconciler<Agent> {
     events.warning(agent, reason, "Approve", why);
   }
 
+  /**
+   * Whether the host has written its disk and boots from it. The real service reports {@code
+   * progress: {}} (no stage) before the installation, which Set.of's contains refuses.
+   */
   static boolean bootsFromDisk(Agent agent) {
     return agent.getStatus() != null
         && agent.getStatus().progress != null
+        && agent.getStatus().progress.currentStage != null
         && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
   }
 }

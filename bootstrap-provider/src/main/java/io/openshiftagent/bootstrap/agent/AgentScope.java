@@ -1,5 +1,7 @@
 package io.openshiftagent.bootstrap.agent;
 
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -9,19 +11,26 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
+import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
- * (the InfraEnv's owners) → Cluster, from the caches. A few reads go to the API server, each only
- * when the decision needs it: for the approval, whether its holder exists and which Agents are
- * approved already (read live: two hosts booted from one image must never both be approved).
+ * (the InfraEnv's owners) → Cluster and the Machine's BareMetalHost, from the caches. A few reads
+ * go to the API server, each only when the decision needs it: the host's metaData Secret (once per
+ * Agent), and for the approval, whether its holder exists and which Agents are approved already
+ * (read live: two hosts booted from one image must never both be approved).
  */
 final class AgentScope {
   private final KubernetesClient client;
@@ -31,6 +40,8 @@ final class AgentScope {
   private final Machine machine;
   private final Optional<Cluster> cluster;
   private final Optional<BareMetalHost> host;
+  private final Optional<SecretReference> metaDataSecret;
+  private final Map<String, HostMetadata> hostMetadata;
 
   private AgentScope(
       KubernetesClient client,
@@ -39,7 +50,9 @@ final class AgentScope {
       OpenshiftAssistedConfig config,
       Machine machine,
       Optional<Cluster> cluster,
-      Optional<BareMetalHost> host) {
+      Optional<BareMetalHost> host,
+      Optional<SecretReference> metaDataSecret,
+      Map<String, HostMetadata> hostMetadata) {
     this.client = client;
     this.agent = agent;
     this.infraEnv = infraEnv;
@@ -47,10 +60,20 @@ final class AgentScope {
     this.machine = machine;
     this.cluster = cluster;
     this.host = host;
+    this.metaDataSecret = metaDataSecret;
+    this.hostMetadata = hostMetadata;
   }
 
-  /** The Agent's owners, or empty when it belongs to no Machine of ours (yet). */
-  static Optional<AgentScope> observe(Agent agent, AgentCaches caches, KubernetesClient client) {
+  /**
+   * The Agent's owners, or empty when it belongs to no Machine of ours (yet).
+   *
+   * @param hostMetadata host metadata already read, by Agent UID and host (neither changes)
+   */
+  static Optional<AgentScope> observe(
+      Agent agent,
+      AgentCaches caches,
+      KubernetesClient client,
+      Map<String, HostMetadata> hostMetadata) {
     String namespace = agent.getMetadata().getNamespace();
     Optional<InfraEnv> infraEnv =
         Optional.ofNullable(Metadata.label(agent, ExternalKinds.INFRAENV_LABEL))
@@ -72,6 +95,8 @@ final class AgentScope {
     if (config == null || machine == null) {
       return Optional.empty();
     }
+    Optional<Metal3Machine> metal3Machine =
+        Hosts.metal3MachineName(machine).flatMap(name -> caches.metal3Machine(namespace, name));
     return Optional.of(
         new AgentScope(
             client,
@@ -80,10 +105,9 @@ final class AgentScope {
             config,
             machine,
             caches.cluster(namespace, ClusterRefs.clusterName(machine)),
-            Hosts.metal3MachineName(machine)
-                .flatMap(name -> caches.metal3Machine(namespace, name))
-                .flatMap(Hosts::hostReference)
-                .flatMap(caches::host)));
+            metal3Machine.flatMap(Hosts::hostReference).flatMap(caches::host),
+            metal3Machine.map(m -> m.getStatus() == null ? null : m.getStatus().metaData),
+            hostMetadata));
   }
 
   Agent agent() {
@@ -112,6 +136,39 @@ final class AgentScope {
    */
   Optional<BareMetalHost> host() {
     return host;
+  }
+
+  /**
+   * What the host reads from its config drive, known here for a Metal3 host: the
+   * baremetal-operator's defaults for {@code host}, and the metaData Secret the Metal3Machine
+   * names, read only when the node registration references metadata. Empty while that Secret cannot
+   * be read: the Agent waits (CAPM3 creates it before it names it, so this is a passing state).
+   */
+  Optional<HostMetadata> hostMetadata(BareMetalHost host) {
+    String key = agent.getMetadata().getUid() + " " + Metadata.key(host);
+    HostMetadata known = hostMetadata.get(key);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    String hostNamespace = host.getMetadata().getNamespace();
+    String hostName = host.getMetadata().getName();
+    String rendered = null;
+    if (NodeIdentity.referencesMetadata(config.getSpec().nodeRegistration)
+        && metaDataSecret.isPresent()) {
+      SecretReference ref = metaDataSecret.get();
+      String namespace = ref.getNamespace() == null ? hostNamespace : ref.getNamespace();
+      Secret secret = client.secrets().inNamespace(namespace).withName(ref.getName()).get();
+      if (secret == null || secret.getData() == null || !secret.getData().containsKey("metaData")) {
+        return Optional.empty();
+      }
+      rendered =
+          new String(
+              Base64.getDecoder().decode(secret.getData().get("metaData")), StandardCharsets.UTF_8);
+    }
+    HostMetadata metadata =
+        HostMetadata.metal3(host.getMetadata().getUid(), hostNamespace, hostName, rendered);
+    hostMetadata.put(key, metadata);
+    return Optional.of(metadata);
   }
 
   /** Whether the Agent named {@code name} exists, read now. */

@@ -1,5 +1,9 @@
 package io.openshiftagent.bootstrap.config;
 
+import static io.openshiftagent.provider.reconcile.Informers.cached;
+import static io.openshiftagent.provider.reconcile.Informers.indexed;
+import static io.openshiftagent.provider.reconcile.Informers.informer;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -7,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -23,12 +28,14 @@ import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -54,50 +61,34 @@ final class ConfigCaches {
   List<EventSource<?, OpenshiftAssistedConfig>> eventSources(
       EventSourceContext<OpenshiftAssistedConfig> context) {
     IndexerResourceCache<OpenshiftAssistedConfig> configs = context.getPrimaryCache();
-    configs.addIndexer(
-        CONFIGS_BY_CLUSTER,
-        config ->
-            Optional.ofNullable(Metadata.label(config, ExternalKinds.CLUSTER_NAME_LABEL))
-                .map(cluster -> List.of(Metadata.key(config.getMetadata().getNamespace(), cluster)))
-                .orElse(List.of()));
+    Informers.indexByLabel(configs, CONFIGS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
 
     machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Machine.class, OpenshiftAssistedConfig.class)
-                .withName("machines")
-                .withSecondaryToPrimaryMapper(ConfigCaches::configOf)
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        informer(context, Machine.class, "machines", ConfigCaches::configOf, metadataChanges());
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     // The Metal3Machine is made after the Machine; the live ISO is set on it once it exists.
     metal3Machines =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    Metal3Machine.class, OpenshiftAssistedConfig.class)
-                .withName("metal3machines")
-                .withSecondaryToPrimaryMapper(
-                    m3m ->
-                        machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
-                            .flatMap(machine -> configOf(machine).stream())
-                            .collect(Collectors.toSet()))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        informer(
+            context,
+            Metal3Machine.class,
+            "metal3machines",
+            m3m ->
+                machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
+                    .flatMap(machine -> configOf(machine).stream())
+                    .collect(Collectors.toSet()),
+            metadataChanges());
     clusters =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Cluster.class, OpenshiftAssistedConfig.class)
-                .withName("clusters")
-                .withSecondaryToPrimaryMapper(
-                    cluster ->
-                        configsOf(
-                            configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)))
-                .withOnUpdateFilter(
+        informer(
+            context,
+            Cluster.class,
+            "clusters",
+            cluster ->
+                configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)),
+            options ->
+                options.withOnUpdateFilter(
                     (updated, old) ->
                         RelevantChange.ofMetadataOr(
-                            updated, old, ClusterRefs::infrastructureProvisioned))
-                .build(),
-            context);
+                            updated, old, ClusterRefs::infrastructureProvisioned)));
     clusters.addIndexers(
         Map.of(
             CLUSTERS_BY_CONTROL_PLANE,
@@ -107,77 +98,60 @@ final class ConfigCaches {
                     .orElse(List.of())));
     // Both are named after the control plane (SharedNames): its Clusters lead to the configs.
     clusterDeployments =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    ClusterDeployment.class, OpenshiftAssistedConfig.class)
-                .withName("clusterdeployments")
-                .withSecondaryToPrimaryMapper(cd -> configsOfControlPlane(configs, cd))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        informer(
+            context,
+            ClusterDeployment.class,
+            "clusterdeployments",
+            cd -> configsOfControlPlane(configs, cd),
+            metadataChanges());
     installs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(
-                    AgentClusterInstall.class, OpenshiftAssistedConfig.class)
-                .withName("agentclusterinstalls")
-                .withSecondaryToPrimaryMapper(aci -> configsOfControlPlane(configs, aci))
-                .withOnUpdateFilter(
+        informer(
+            context,
+            AgentClusterInstall.class,
+            "agentclusterinstalls",
+            aci -> configsOfControlPlane(configs, aci),
+            options ->
+                options.withOnUpdateFilter(
                     (updated, old) ->
-                        RelevantChange.ofMetadataOr(updated, old, InstallerStates::of))
-                .build(),
-            context);
+                        RelevantChange.ofMetadataOr(updated, old, InstallerStates::of)));
     infraEnvs =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(InfraEnv.class, OpenshiftAssistedConfig.class)
-                .withName("infraenvs")
-                .withLabelSelector(Names.CONFIG_LABEL)
-                .withSecondaryToPrimaryMapper(
-                    Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
-                .withOnUpdateFilter(
-                    (updated, old) ->
-                        RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls))
-                .build(),
-            context);
-    secrets =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Secret.class, OpenshiftAssistedConfig.class)
-                .withName("secrets")
-                .withLabelSelector(Names.CONFIG_LABEL)
-                .withSecondaryToPrimaryMapper(
-                    Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
-                .build(),
-            context);
+        ours(
+            context,
+            InfraEnv.class,
+            "infraenvs",
+            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls));
+    // Only whether the data Secret exists is read.
+    secrets = ours(context, Secret.class, "secrets", RelevantChange::ofMetadata);
     return List.of(
         machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
 
   Optional<Machine> machine(String namespace, String name) {
-    return machines.get(new ResourceID(name, namespace));
+    return cached(machines, namespace, name);
   }
 
   Optional<Metal3Machine> metal3Machine(String namespace, String name) {
-    return metal3Machines.get(new ResourceID(name, namespace));
+    return cached(metal3Machines, namespace, name);
   }
 
   Optional<Cluster> cluster(String namespace, String name) {
-    return clusters.get(new ResourceID(name, namespace));
+    return cached(clusters, namespace, name);
   }
 
   Optional<ClusterDeployment> clusterDeployment(String namespace, String name) {
-    return clusterDeployments.get(new ResourceID(name, namespace));
+    return cached(clusterDeployments, namespace, name);
   }
 
   Optional<AgentClusterInstall> install(String namespace, String name) {
-    return installs.get(new ResourceID(name, namespace));
+    return cached(installs, namespace, name);
   }
 
   Optional<InfraEnv> infraEnv(String namespace, String name) {
-    return infraEnvs.get(new ResourceID(name, namespace));
+    return cached(infraEnvs, namespace, name);
   }
 
   Optional<Secret> secret(String namespace, String name) {
-    return secrets.get(new ResourceID(name, namespace));
+    return cached(secrets, namespace, name);
   }
 
   /** Records what we just created, so the next reconcile sees it before the watch delivers it. */
@@ -202,9 +176,7 @@ final class ConfigCaches {
 
   private static Set<ResourceID> configsOf(
       IndexerResourceCache<OpenshiftAssistedConfig> configs, String namespace, String cluster) {
-    return configs.byIndex(CONFIGS_BY_CLUSTER, Metadata.key(namespace, cluster)).stream()
-        .map(ResourceID::fromResource)
-        .collect(Collectors.toSet());
+    return indexed(configs, CONFIGS_BY_CLUSTER, Metadata.key(namespace, cluster));
   }
 
   /** The configs of the clusters whose control plane is named like {@code object}. */
@@ -214,5 +186,25 @@ final class ConfigCaches {
     return clusters.byIndex(CLUSTERS_BY_CONTROL_PLANE, Metadata.key(object)).stream()
         .flatMap(cluster -> configsOf(configs, namespace, Metadata.name(cluster)).stream())
         .collect(Collectors.toSet());
+  }
+
+  /** What we create for a config: labelled with it, and owned by it. */
+  private static <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
+      EventSourceContext<OpenshiftAssistedConfig> context,
+      Class<R> kind,
+      String name,
+      OnUpdateFilter<R> relevant) {
+    return informer(
+        context,
+        kind,
+        name,
+        Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
+        options -> options.withLabelSelector(Names.CONFIG_LABEL).withOnUpdateFilter(relevant));
+  }
+
+  /** Only a change of the metadata or spec wakes the configs: the status is not read. */
+  private static <R extends HasMetadata>
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> metadataChanges() {
+    return options -> options.withOnUpdateFilter(RelevantChange::ofMetadata);
   }
 }

@@ -6,8 +6,10 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import java.util.Optional;
@@ -36,6 +38,10 @@ final class ConfigCleanup {
     OpenshiftAssistedConfig config = scope.config();
     Optional<Machine> machine = scope.machine();
     if (scope.cluster().isPresent() && Pause.isPaused(scope.cluster().get(), config)) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    // Taken over from the Go provider while being deleted: its finalizer would hold it forever.
+    if (!Finalizers.remove(client, config, GoProvider.CONFIG_FINALIZER)) {
       return DeleteControl.noFinalizerRemoval();
     }
     boolean controlPlane =

@@ -1,6 +1,8 @@
 package io.openshiftagent.bootstrap.config;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.InfraEnv;
@@ -11,9 +13,11 @@ import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.SharedNames;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Metadata;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -23,10 +27,14 @@ import java.util.function.Supplier;
  * failed download of its discovery ignition, and what its own writes have changed since (the {@code
  * with...} copies). The BareMetalHost, which no cache holds, is read only when asked for.
  *
+ * @param machinePool the MachinePool owning the config, if one does (not supported)
+ * @param defaultBootMode the provider's boot mode for configs and InfraEnvs that name none
  * @param hostReattached whether this reconcile has given the host back already
  */
 record ConfigScope(
     OpenshiftAssistedConfig config,
+    Optional<String> machinePool,
+    BootMode defaultBootMode,
     Optional<Machine> machine,
     Optional<Cluster> cluster,
     Optional<ClusterDeployment> clusterDeployment,
@@ -45,6 +53,7 @@ record ConfigScope(
       ConfigCaches caches,
       KubernetesClient client,
       Optional<FailedDownload> lastFailedDownload,
+      BootMode defaultBootMode,
       Instant now) {
     String namespace = config.getMetadata().getNamespace();
     Optional<Machine> machine =
@@ -58,6 +67,8 @@ record ConfigScope(
             .flatMap(name -> caches.metal3Machine(namespace, name));
     return new ConfigScope(
         config,
+        Kinds.owningMachinePool(config),
+        defaultBootMode,
         machine,
         cluster,
         controlPlane.flatMap(
@@ -82,57 +93,54 @@ record ConfigScope(
     return cluster.flatMap(ClusterRefs::controlPlaneName);
   }
 
+  /**
+   * How the host boots: the config's mode; else the one its InfraEnv was made for; else the
+   * provider's default.
+   */
+  BootMode bootMode() {
+    if (config.getSpec().bootMode != null) {
+      return config.getSpec().bootMode;
+    }
+    return infraEnv
+        .map(i -> Metadata.annotation(i, Names.BOOT_MODE_ANNOTATION))
+        .flatMap(BootMode::named)
+        .orElse(defaultBootMode);
+  }
+
   ConfigScope withInfraEnv(InfraEnv created) {
-    return new ConfigScope(
-        config,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        Optional.of(created),
-        metal3Machine,
-        dataSecretExists,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(config, Optional.of(created), metal3Machine, dataSecretExists, hostReattached);
   }
 
   ConfigScope withMetal3Machine(Metal3Machine patched) {
-    return new ConfigScope(
-        config,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        infraEnv,
-        Optional.of(patched),
-        dataSecretExists,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(config, infraEnv, Optional.of(patched), dataSecretExists, hostReattached);
+  }
+
+  /** After the take-over from the Go provider: the config as it is without its finalizer. */
+  ConfigScope withoutGoFinalizer() {
+    OpenshiftAssistedConfig taken = Serialization.clone(config);
+    taken.getMetadata().getFinalizers().remove(GoProvider.CONFIG_FINALIZER);
+    return with(taken, infraEnv, metal3Machine, dataSecretExists, hostReattached);
   }
 
   ConfigScope withDataSecret() {
-    return new ConfigScope(
-        config,
-        machine,
-        cluster,
-        clusterDeployment,
-        install,
-        infraEnv,
-        metal3Machine,
-        true,
-        lastFailedDownload,
-        now,
-        hostReattached,
-        host);
+    return with(config, infraEnv, metal3Machine, true, hostReattached);
   }
 
   ConfigScope withHostReattached() {
+    return with(config, infraEnv, metal3Machine, dataSecretExists, true);
+  }
+
+  /** A copy with the fields this reconcile's own writes change; the rest is as observed. */
+  private ConfigScope with(
+      OpenshiftAssistedConfig config,
+      Optional<InfraEnv> infraEnv,
+      Optional<Metal3Machine> metal3Machine,
+      boolean dataSecretExists,
+      boolean hostReattached) {
     return new ConfigScope(
         config,
+        machinePool,
+        defaultBootMode,
         machine,
         cluster,
         clusterDeployment,
@@ -142,7 +150,7 @@ record ConfigScope(
         dataSecretExists,
         lastFailedDownload,
         now,
-        true,
+        hostReattached,
         host);
   }
 }

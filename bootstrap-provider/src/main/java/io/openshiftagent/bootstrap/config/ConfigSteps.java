@@ -12,10 +12,13 @@ import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.bootstrap.ignition.JsonDocuments;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
+import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import java.util.Arrays;
@@ -24,10 +27,11 @@ import java.util.Optional;
 
 /**
  * The next step of a config, decided from its {@link ConfigScope} alone: the prerequisites in the
- * order they must be met (Machine, Cluster, not paused, not deleting, infrastructure, control
- * plane, ClusterDeployment, AgentClusterInstall, the worker gate, valid overrides), then the
- * InfraEnv, then the boot mode's own steps. Each write the reconciler makes for a step updates the
- * scope, and the next decision is taken on that, until one is a {@link Report}.
+ * order they must be met (a Machine, not a MachinePool; Cluster, not paused, taken over from the Go
+ * provider, not deleting, infrastructure, control plane, ClusterDeployment, AgentClusterInstall,
+ * the worker gate, valid overrides and node registration), then the InfraEnv, then the boot mode's
+ * own steps. Each write the reconciler makes for a step updates the scope, and the next decision is
+ * taken on that, until one is a {@link Report}.
  */
 final class ConfigSteps {
   /** LiveISO hosts boot the ISO, not user data; Cluster API still needs a Secret to exist. */
@@ -38,6 +42,13 @@ final class ConfigSteps {
 
   /** Nothing to write now: report where the config stands. */
   record Report(Outcome outcome) implements Step {}
+
+  /**
+   * The config was made by the Go provider: make what it created ours (labels on its data Secret,
+   * the InfraEnv's boot mode and agent labels, labels on Agents still waiting for approval), then
+   * drop its finalizer, which nothing would remove.
+   */
+  record AdoptFromGoProvider() implements Step {}
 
   /** The Machine is being deleted: give its host back to the baremetal-operator, if we took it. */
   record ReattachHost() implements Step {}
@@ -71,6 +82,17 @@ final class ConfigSteps {
 
   static Step next(ConfigScope scope) {
     OpenshiftAssistedConfig config = scope.config();
+    if (scope.machinePool().isPresent() && scope.machine().isEmpty()) {
+      // One config for many hosts: no InfraEnv per Machine, so no Agent could be told from
+      // another, and Metal3 has no MachinePool kind. The workers of a MachineDeployment install.
+      return waiting(
+          Reasons.MACHINE_POOL_NOT_SUPPORTED,
+          "MachinePool "
+              + scope.machinePool().get()
+              + " owns this config: MachinePools are not supported (each host needs a Machine of"
+              + " its own, which a MachinePool does not make); use a MachineDeployment. Its"
+              + " replicas are not counted among the workers the installation waits for");
+    }
     if (scope.machine().isEmpty()) {
       return waiting(
           Reasons.WAITING_FOR_MACHINE,
@@ -84,6 +106,9 @@ final class ConfigSteps {
     Cluster cluster = scope.cluster().get();
     if (Pause.isPaused(cluster, config)) {
       return new Report(Outcome.paused(Pause.reason(cluster, config)));
+    }
+    if (Finalizers.has(config, GoProvider.CONFIG_FINALIZER)) {
+      return new AdoptFromGoProvider();
     }
     if (Metadata.isDeleting(machine) && !scope.hostReattached()) {
       return new ReattachHost();
@@ -131,9 +156,7 @@ final class ConfigSteps {
     if (scope.infraEnv().isEmpty()) {
       return infraEnv(config, machine, clusterName, scope.install().get());
     }
-    return config.getSpec().effectiveBootMode() == BootMode.LIVE_ISO
-        ? liveIso(scope, machine)
-        : diskImage(scope);
+    return scope.bootMode() == BootMode.LIVE_ISO ? liveIso(scope, machine) : diskImage(scope);
   }
 
   /** Whether the InfraEnv may be made now, and from what. */
@@ -169,8 +192,20 @@ final class ConfigSteps {
               + Names.IGNITION_OVERRIDE_ANNOTATION
               + " is not a JSON object; fix or remove it");
     }
+    NodeIdentity identity;
+    try {
+      // Resolved on the host, the most its install ignition can hold.
+      identity =
+          NodeIdentity.of(
+              config.getSpec().nodeRegistration,
+              Names.hostname(Metadata.name(machine)),
+              Optional.empty());
+    } catch (IllegalArgumentException e) {
+      // The CRD refuses these; a config stored before it did reaches here.
+      return waiting(Reasons.INVALID_NODE_REGISTRATION, "spec.nodeRegistration: " + e.getMessage());
+    }
     Optional<String> tooLarge =
-        InstallIgnition.tooLargeForAnAgent(InstallIgnition.forConfig(config));
+        InstallIgnition.tooLargeForAnAgent(InstallIgnition.forConfig(config, identity));
     if (tooLarge.isPresent()) {
       return waiting(Reasons.INSTALL_IGNITION_TOO_LARGE, tooLarge.get());
     }
@@ -204,8 +239,7 @@ final class ConfigSteps {
   }
 
   private static Optional<Step> followIso(ConfigScope scope) {
-    if (scope.config().getSpec().effectiveBootMode() != BootMode.LIVE_ISO
-        || !Hosts.isMetal3(scope.machine().get())) {
+    if (scope.bootMode() != BootMode.LIVE_ISO || !Hosts.isMetal3(scope.machine().get())) {
       return Optional.empty();
     }
     Optional<String> isoUrl = scope.infraEnv().flatMap(ConfigSteps::isoUrl);

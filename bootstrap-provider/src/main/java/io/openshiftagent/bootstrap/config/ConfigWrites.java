@@ -5,9 +5,11 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
@@ -15,7 +17,10 @@ import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
+import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Refusal;
@@ -37,11 +42,14 @@ final class ConfigWrites {
 
   private final KubernetesClient client;
   private final ConfigCaches caches;
+  private final EventRecorder events;
   private final HostDetachment hosts;
 
-  ConfigWrites(KubernetesClient client, ConfigCaches caches, HostDetachment hosts) {
+  ConfigWrites(
+      KubernetesClient client, ConfigCaches caches, EventRecorder events, HostDetachment hosts) {
     this.client = client;
     this.caches = caches;
+    this.events = events;
     this.hosts = hosts;
   }
 
@@ -51,6 +59,92 @@ final class ConfigWrites {
   record Written(ConfigScope scope) implements Result {}
 
   record Refused(Outcome outcome) implements Result {}
+
+  /**
+   * Takes over a config the Go provider made: its data Secret gets our labels (our cache selects by
+   * them), its InfraEnv our boot mode (the Go provider's flow is DiskImage) and agent labels, and
+   * its Agents not yet approved our labels, so that this provider approves them; then the Go
+   * provider's finalizer goes. Every write is idempotent: an interrupted adoption is done again.
+   *
+   * @return the scope, with the data Secret seen if it exists
+   */
+  ConfigScope adoptFromGoProvider(ConfigScope scope) {
+    OpenshiftAssistedConfig config = scope.config();
+    String namespace = config.getMetadata().getNamespace();
+    Map<String, String> labels = DesiredInfraEnv.labels(config, scope.clusterName());
+    boolean dataSecret = scope.dataSecretExists();
+    String secretName =
+        config.getStatus() == null || config.getStatus().dataSecretName == null
+            ? Names.dataSecret(config)
+            : config.getStatus().dataSecretName;
+    try {
+      Secret labelled =
+          labelsPatch(labels)
+              .applyTo(
+                  client,
+                  new SecretBuilder()
+                      .withNewMetadata()
+                      .withName(secretName)
+                      .withNamespace(namespace)
+                      .endMetadata()
+                      .build());
+      caches.created(labelled);
+      dataSecret = true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+    scope
+        .infraEnv()
+        .ifPresent(
+            infraEnv -> {
+              OwnedFieldsPatch patch = labelsPatch(labels, "spec", "agentLabels");
+              if (!Metadata.hasAnnotation(infraEnv, Names.BOOT_MODE_ANNOTATION)) {
+                patch.set(
+                    BootMode.DISK_IMAGE.wireName(),
+                    "metadata",
+                    "annotations",
+                    Names.BOOT_MODE_ANNOTATION);
+              }
+              patch.applyTo(client, infraEnv);
+              client
+                  .resources(Agent.class)
+                  .inNamespace(namespace)
+                  .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv))
+                  .list()
+                  .getItems()
+                  .stream()
+                  .filter(agent -> !Boolean.TRUE.equals(agent.getSpec().approved))
+                  .forEach(agent -> labelsPatch(labels).applyTo(client, agent));
+            });
+    if (Finalizers.remove(client, config, GoProvider.CONFIG_FINALIZER)) {
+      LOG.info("took over config {} from the Go provider", Metadata.name(config));
+      events.normal(
+          config,
+          "TakenOver",
+          "Adopt",
+          "taken over from the Go provider: its finalizer "
+              + GoProvider.CONFIG_FINALIZER
+              + " removed, data Secret "
+              + secretName
+              + (scope.infraEnv().isPresent() ? " and InfraEnv " + Names.infraEnv(config) : "")
+              + " kept");
+    }
+    return dataSecret ? scope.withDataSecret().withoutGoFinalizer() : scope.withoutGoFinalizer();
+  }
+
+  private static OwnedFieldsPatch labelsPatch(Map<String, String> labels, String... path) {
+    OwnedFieldsPatch patch = new OwnedFieldsPatch();
+    String[] target = path.length == 0 ? new String[] {"metadata", "labels"} : path;
+    labels.forEach(
+        (key, value) -> {
+          String[] field = java.util.Arrays.copyOf(target, target.length + 1);
+          field[target.length] = key;
+          patch.set(value, field);
+        });
+    return patch;
+  }
 
   ConfigScope reattachHost(ConfigScope scope) {
     scope.host().get().ifPresent(hosts::reattach);
@@ -68,7 +162,8 @@ final class ConfigWrites {
             clusterName,
             Metadata.name(scope.clusterDeployment().get()),
             pullSecretName(config, clusterName),
-            step.discoveryIgnitionOverride());
+            step.discoveryIgnitionOverride(),
+            scope.bootMode());
     try {
       InfraEnv infraEnv =
           Writes.createOrGet(

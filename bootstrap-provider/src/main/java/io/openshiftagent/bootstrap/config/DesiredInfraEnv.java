@@ -3,6 +3,7 @@ package io.openshiftagent.bootstrap.config;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -30,6 +31,7 @@ public final class DesiredInfraEnv {
    * @param clusterDeploymentName the ClusterDeployment in the config's namespace
    * @param pullSecretName the user's pull secret, or our placeholder
    * @param discoveryIgnitionOverride validated JSON, or null
+   * @param bootMode how the host boots, recorded on the InfraEnv
    */
   public static InfraEnv build(
       OpenshiftAssistedConfig config,
@@ -38,7 +40,8 @@ public final class DesiredInfraEnv {
       String clusterName,
       String clusterDeploymentName,
       String pullSecretName,
-      String discoveryIgnitionOverride) {
+      String discoveryIgnitionOverride,
+      BootMode bootMode) {
     String namespace = config.getMetadata().getNamespace();
     Map<String, String> labels = labels(config, clusterName);
     InfraEnv infraEnv = new InfraEnv();
@@ -47,6 +50,7 @@ public final class DesiredInfraEnv {
             .withName(Names.infraEnv(config))
             .withNamespace(namespace)
             .withLabels(labels)
+            .addToAnnotations(Names.BOOT_MODE_ANNOTATION, bootMode.wireName())
             .withOwnerReferences(
                 OwnerReferences.controller(config),
                 OwnerReferences.plain(machine),

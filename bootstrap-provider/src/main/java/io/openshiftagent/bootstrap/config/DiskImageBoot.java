@@ -42,7 +42,10 @@ final class DiskImageBoot {
     try {
       merged =
           IgnitionMerge.merge(
-              discoveryIgnition.download(step.discoveryIgnitionUrl(), step.eventsUrl()),
+              discoveryIgnition.download(
+                  config.getMetadata().getNamespace(),
+                  step.discoveryIgnitionUrl(),
+                  step.eventsUrl()),
               config.getSpec().nodeRegistration);
     } catch (DiscoveryIgnitionSource.DownloadException e) {
       return failed(

@@ -12,7 +12,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.bootstrap.config.ConfigSteps.AdoptFromGoProvider;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
 import io.openshiftagent.bootstrap.config.ConfigSteps.DownloadIgnition;
@@ -39,22 +41,25 @@ import java.util.List;
  */
 // Not generation-aware: the pause and override annotations change no generation, and CAPI core
 // writes our labels. The status is ours alone: our own status writes wake no reconcile. A config
-// no Machine owns yet is left alone, as Cluster API's kubeadm bootstrap provider does: Cluster API
+// nothing owns yet is left alone, as Cluster API's kubeadm bootstrap provider does: Cluster API
 // makes each config for a Machine and links the two a moment later, and that link is the event.
 @ControllerConfiguration(
     name = "openshiftassistedconfig",
     generationAwareEventProcessing = false,
     informer =
         @Informer(
-            onAddFilter = OpenshiftAssistedConfigReconciler.OwnedByAMachine.class,
+            onAddFilter = OpenshiftAssistedConfigReconciler.LinkedByClusterApi.class,
             onUpdateFilter = OpenshiftAssistedConfigReconciler.ConfigChange.class))
 public class OpenshiftAssistedConfigReconciler
     implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
-  /** A config Cluster API has linked to its Machine. */
-  public static final class OwnedByAMachine implements OnAddFilter<OpenshiftAssistedConfig> {
+  /**
+   * A config Cluster API has linked to its owner: a Machine, or a MachinePool (refused, with a
+   * condition that says so).
+   */
+  public static final class LinkedByClusterApi implements OnAddFilter<OpenshiftAssistedConfig> {
     @Override
     public boolean accept(OpenshiftAssistedConfig config) {
-      return Kinds.owningMachine(config).isPresent();
+      return Kinds.owningMachine(config).isPresent() || Kinds.owningMachinePool(config).isPresent();
     }
   }
 
@@ -66,7 +71,7 @@ public class OpenshiftAssistedConfigReconciler
     }
   }
 
-  /** More than the steps there are: reattach, InfraEnv, ISO or download, and the report. */
+  /** More than the steps there are: adopt, reattach, InfraEnv, ISO or download, and the report. */
   static final int MAX_STEPS = 8;
 
   private final KubernetesClient client;
@@ -75,12 +80,20 @@ public class OpenshiftAssistedConfigReconciler
   private final ConfigWrites writes;
   private final ConfigStatus status;
   private final ConfigCleanup cleanup;
+  private final BootMode defaultBootMode;
 
+  /**
+   * @param defaultBootMode the boot mode of configs that name none (DEFAULT_BOOT_MODE)
+   */
   public OpenshiftAssistedConfigReconciler(
-      KubernetesClient client, DiscoveryIgnitionSource discoveryIgnition, EventRecorder events) {
+      KubernetesClient client,
+      DiscoveryIgnitionSource discoveryIgnition,
+      BootMode defaultBootMode,
+      EventRecorder events) {
     this.client = client;
+    this.defaultBootMode = defaultBootMode;
     this.diskImage = new DiskImageBoot(discoveryIgnition);
-    this.writes = new ConfigWrites(client, caches, new HostDetachment(client));
+    this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client));
     this.status = new ConfigStatus();
     this.cleanup = new ConfigCleanup(client, caches, writes, events);
   }
@@ -100,6 +113,8 @@ public class OpenshiftAssistedConfigReconciler
       Step step = ConfigSteps.next(scope);
       if (step instanceof Report report) {
         return status.report(config, report.outcome(), context);
+      } else if (step instanceof AdoptFromGoProvider) {
+        scope = writes.adoptFromGoProvider(scope);
       } else if (step instanceof ReattachHost) {
         scope = writes.reattachHost(scope);
       } else if (step instanceof CreateInfraEnv create) {
@@ -135,6 +150,6 @@ public class OpenshiftAssistedConfigReconciler
 
   private ConfigScope observe(OpenshiftAssistedConfig config) {
     return ConfigScope.observe(
-        config, caches, client, diskImage.lastFailure(config), Instant.now());
+        config, caches, client, diskImage.lastFailure(config), defaultBootMode, Instant.now());
   }
 }

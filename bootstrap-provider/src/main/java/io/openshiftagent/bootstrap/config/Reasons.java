@@ -11,6 +11,8 @@ public final class Reasons {
   public static final String NOT_PAUSED = "NotPaused";
   public static final String SECRET_AVAILABLE = "SecretAvailable";
   public static final String WAITING_FOR_MACHINE = "WaitingForMachine";
+  public static final String MACHINE_POOL_NOT_SUPPORTED = "MachinePoolNotSupported";
+  public static final String INVALID_NODE_REGISTRATION = "InvalidNodeRegistration";
   public static final String WAITING_FOR_CLUSTER = "WaitingForCluster";
   public static final String DELETING = "Deleting";
   public static final String WAITING_FOR_CLUSTER_INFRASTRUCTURE = "WaitingForClusterInfrastructure";

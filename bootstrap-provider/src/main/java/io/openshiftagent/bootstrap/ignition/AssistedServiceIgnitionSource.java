@@ -3,31 +3,41 @@ package io.openshiftagent.bootstrap.ignition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.assisted.AssistedServiceException;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient;
+import java.net.URI;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The production {@link DiscoveryIgnitionSource}: assisted-service's REST API through the generated
- * client, trusting the configured CA bundle in addition to the JVM's roots. The client is rebuilt
- * only when the bundle changes.
+ * client, trusting the configured CA bundle in addition to the JVM's roots, at the configured
+ * service root if any. The client is rebuilt only when these change.
  */
 public final class AssistedServiceIgnitionSource implements DiscoveryIgnitionSource {
   private final KubernetesClient kubernetes;
   private final Optional<CaBundleSource> caBundle;
   private final DiscoveryIgnitionClient.Settings baseSettings;
+  private final Function<String, Optional<URI>> serviceRoot;
   private DiscoveryIgnitionClient client;
 
+  /**
+   * @param serviceRoot where to reach assisted-service for an InfraEnv of a namespace, instead of
+   *     the host in its URLs (empty: that host)
+   */
   public AssistedServiceIgnitionSource(
       KubernetesClient kubernetes,
       Optional<CaBundleSource> caBundle,
-      DiscoveryIgnitionClient.Settings baseSettings) {
+      DiscoveryIgnitionClient.Settings baseSettings,
+      Function<String, Optional<URI>> serviceRoot) {
     this.kubernetes = kubernetes;
     this.caBundle = caBundle;
     this.baseSettings = baseSettings;
+    this.serviceRoot = serviceRoot;
   }
 
   @Override
-  public String download(String discoveryIgnitionUrl, String eventsUrl) throws DownloadException {
-    DiscoveryIgnitionClient current = clientFor(settings());
+  public String download(String namespace, String discoveryIgnitionUrl, String eventsUrl)
+      throws DownloadException {
+    DiscoveryIgnitionClient current = clientFor(settings(namespace));
     try {
       return current.download(discoveryIgnitionUrl, eventsUrl).json();
     } catch (AssistedServiceException e) {
@@ -36,10 +46,14 @@ public final class AssistedServiceIgnitionSource implements DiscoveryIgnitionSou
     }
   }
 
-  private DiscoveryIgnitionClient.Settings settings() throws DownloadException {
-    return caBundle.isEmpty()
-        ? baseSettings
-        : baseSettings.withCaBundle(caBundle.get().read(kubernetes));
+  private DiscoveryIgnitionClient.Settings settings(String namespace) throws DownloadException {
+    DiscoveryIgnitionClient.Settings settings =
+        serviceRoot
+            .apply(namespace)
+            .map(baseSettings::withServiceRootOverride)
+            .orElse(baseSettings);
+    String bundle = caBundle.isEmpty() ? null : caBundle.get().read(kubernetes);
+    return bundle == null ? settings : settings.withCaBundle(bundle);
   }
 
   private synchronized DiscoveryIgnitionClient clientFor(DiscoveryIgnitionClient.Settings wanted)

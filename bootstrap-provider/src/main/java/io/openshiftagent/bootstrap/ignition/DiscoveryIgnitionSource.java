@@ -8,11 +8,12 @@ package io.openshiftagent.bootstrap.ignition;
 public interface DiscoveryIgnitionSource {
 
   /**
-   * Returns the discovery ignition (JSON) of an InfraEnv, given what its status publishes: the
-   * presigned {@code bootArtifacts.discoveryIgnitionURL} (newer assisted-service) and/or the {@code
-   * debugInfo.eventsURL} (older ones); either may be null, not both.
+   * Returns the discovery ignition (JSON) of an InfraEnv, given its namespace and what its status
+   * publishes: the presigned {@code bootArtifacts.discoveryIgnitionURL} (newer assisted-service)
+   * and/or the {@code debugInfo.eventsURL} (older ones); either may be null, not both.
    */
-  String download(String discoveryIgnitionUrl, String eventsUrl) throws DownloadException;
+  String download(String namespace, String discoveryIgnitionUrl, String eventsUrl)
+      throws DownloadException;
 
   /** Why a download failed; {@link #retryable()} tells whether trying again later may help. */
   final class DownloadException extends Exception {

@@ -5,30 +5,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
+import io.openshiftagent.bootstrap.identity.MetadataTemplate;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Merges a config's node registration (hostname, kubelet labels, provider ID) into the discovery
- * ignition of the DiskImage boot mode, as ignition files:
+ * Merges a config's node name into the discovery ignition of the DiskImage boot mode, so that the
+ * host registers (and assisted-service names its Node) as it will be called: a static name as
+ * {@code /etc/hostname}, a name referencing host metadata as the units that set it from the config
+ * drive ({@link NodeRegistrationUnits#forDiscovery}). Files at the same paths and units of the same
+ * names are replaced; everything else in the ignition is kept.
  *
- * <ul>
- *   <li>{@code /etc/hostname}: a static node name;
- *   <li>{@code /etc/kubernetes/kubelet-env}: {@code CUSTOM_KUBELET_LABELS} and {@code
- *       KUBELET_PROVIDERID}, which OpenShift's kubelet unit reads;
- *   <li>{@code /etc/openshift-agent/node-registration.env}: every setting as written, including
- *       references to host metadata ({@code $METADATA_NAME}) that only the host can resolve.
- * </ul>
- *
- * Files at the same paths are replaced; everything else in the ignition is kept.
+ * <p>Labels and the provider ID are not written here: the installation makes a new system whose
+ * {@code /etc} is not the discovery one's, so they go in the install ignition ({@link
+ * InstallIgnition}).
  */
 public final class IgnitionMerge {
   static final String HOSTNAME_PATH = "/etc/hostname";
-  static final String KUBELET_ENV_PATH = "/etc/kubernetes/kubelet-env";
-  static final String REGISTRATION_ENV_PATH = "/etc/openshift-agent/node-registration.env";
   private static final int MODE_0644 = 420;
 
   private IgnitionMerge() {}
@@ -38,75 +31,48 @@ public final class IgnitionMerge {
    */
   public static String merge(String ignition, NodeRegistrationOptions registration) {
     ObjectNode root = parse(ignition);
-    Map<String, String> files = files(registration);
-    if (files.isEmpty()) {
+    String name =
+        registration == null || registration.name == null || registration.name.isBlank()
+            ? null
+            : registration.name.strip();
+    if (name == null) {
       return ignition;
     }
-    ObjectNode storage = object(root, "storage");
-    ArrayNode existing =
-        storage.path("files").isArray()
-            ? (ArrayNode) storage.get("files")
-            : JsonDocuments.MAPPER.createArrayNode();
-    ArrayNode merged = JsonDocuments.MAPPER.createArrayNode();
-    for (Iterator<JsonNode> it = existing.elements(); it.hasNext(); ) {
-      JsonNode file = it.next();
-      if (!files.containsKey(file.path("path").asText())) {
-        merged.add(file);
-      }
+    MetadataTemplate template = MetadataTemplate.parse(name);
+    List<ObjectNode> files = new ArrayList<>();
+    List<ObjectNode> units = new ArrayList<>();
+    if (template.isStatic()) {
+      files.add(JsonDocuments.ignitionFile(HOSTNAME_PATH, MODE_0644, name + "\n"));
+    } else {
+      NodeRegistrationUnits.Fragment fragment = NodeRegistrationUnits.forDiscovery(template);
+      files.addAll(fragment.files());
+      units.addAll(fragment.units());
     }
-    files.forEach(
-        (path, content) -> merged.add(JsonDocuments.ignitionFile(path, MODE_0644, content)));
-    storage.set("files", merged);
+    replace(object(root, "storage"), "files", "path", files);
+    if (!units.isEmpty()) {
+      replace(object(root, "systemd"), "units", "name", units);
+    }
     return JsonDocuments.write(root);
   }
 
-  /** The files, by path, that carry the registration; empty when there is nothing to register. */
-  static Map<String, String> files(NodeRegistrationOptions registration) {
-    Map<String, String> files = new LinkedHashMap<>();
-    if (registration == null) {
-      return files;
+  /** Replaces the entries of {@code parent.list} with the same {@code key}, then adds them. */
+  private static void replace(ObjectNode parent, String list, String key, List<ObjectNode> ours) {
+    ArrayNode merged = JsonDocuments.MAPPER.createArrayNode();
+    JsonNode existing = parent.path(list);
+    List<String> keys = ours.stream().map(o -> o.path(key).asText()).toList();
+    if (existing.isArray()) {
+      existing.forEach(
+          entry -> {
+            if (!keys.contains(entry.path(key).asText())) {
+              merged.add(entry);
+            }
+          });
     }
-    String name = blankToNull(registration.name);
-    String providerID = blankToNull(registration.providerID);
-    List<String> labels =
-        registration.kubeletExtraLabels == null ? List.of() : registration.kubeletExtraLabels;
-    if (name == null && providerID == null && labels.isEmpty()) {
-      return files;
-    }
-    if (name != null && isStatic(name)) {
-      files.put(HOSTNAME_PATH, name + "\n");
-    }
-    List<String> staticLabels = labels.stream().filter(IgnitionMerge::isStatic).toList();
-    List<String> kubeletEnv = new ArrayList<>();
-    if (!staticLabels.isEmpty()) {
-      kubeletEnv.add("CUSTOM_KUBELET_LABELS=" + quote(String.join(",", staticLabels)));
-    }
-    if (providerID != null && isStatic(providerID)) {
-      kubeletEnv.add("KUBELET_PROVIDERID=" + quote(providerID));
-    }
-    if (!kubeletEnv.isEmpty()) {
-      files.put(KUBELET_ENV_PATH, String.join("\n", kubeletEnv) + "\n");
-    }
-    List<String> registrationEnv = new ArrayList<>();
-    if (name != null) {
-      registrationEnv.add("NODE_NAME=" + quote(name));
-    }
-    if (!labels.isEmpty()) {
-      registrationEnv.add("KUBELET_EXTRA_LABELS=" + quote(String.join(",", labels)));
-    }
-    if (providerID != null) {
-      registrationEnv.add("PROVIDER_ID=" + quote(providerID));
-    }
-    files.put(REGISTRATION_ENV_PATH, String.join("\n", registrationEnv) + "\n");
-    return files;
+    merged.addAll(ours);
+    parent.set(list, merged);
   }
 
-  /** A value without host metadata references, usable as it is. */
-  private static boolean isStatic(String value) {
-    return !value.contains("$");
-  }
-
-  /** Single-quoted for a shell or systemd environment file; nothing in it is expanded. */
+  /** Single-quoted for a shell; nothing in it is expanded. */
   static String quote(String value) {
     return "'" + value.replace("'", "'\\''") + "'";
   }
@@ -125,9 +91,5 @@ public final class IgnitionMerge {
 
   private static ObjectNode object(ObjectNode parent, String field) {
     return parent.path(field).isObject() ? (ObjectNode) parent.get(field) : parent.putObject(field);
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 }

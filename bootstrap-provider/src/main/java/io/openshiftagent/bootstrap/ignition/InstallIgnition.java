@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -14,9 +15,10 @@ import java.util.Optional;
 
 /**
  * The ignition the installed node gets on top of OpenShift's (Agent {@code
- * spec.ignitionConfigOverrides}): the config's pre- and post-bootstrap commands as run-once systemd
- * units, then the user's install-time override, whose files and units win over ours at the same
- * path or name.
+ * spec.ignitionConfigOverrides}): the node registration the Agent's fields cannot carry ({@link
+ * NodeRegistrationUnits}), the config's pre- and post-bootstrap commands as run-once systemd units,
+ * then the user's install-time override, whose files and units win over ours at the same path or
+ * name.
  */
 public final class InstallIgnition {
   static final String VERSION = "3.1.0";
@@ -37,13 +39,16 @@ public final class InstallIgnition {
   private InstallIgnition() {}
 
   /**
-   * The install-time ignition of a config's hosts: its bootstrap commands and its override
-   * annotation (when that is a JSON object; the config controller reports one that is not).
+   * The install-time ignition of a config's hosts: their node registration, bootstrap commands and
+   * override annotation (when that is a JSON object; the config controller reports one that is
+   * not).
    */
-  public static String forConfig(OpenshiftAssistedConfig config) {
+  public static String forConfig(OpenshiftAssistedConfig config, NodeIdentity identity) {
     String override = Metadata.annotation(config, Names.IGNITION_OVERRIDE_ANNOTATION);
     return build(
-        config.getSpec(), override != null && JsonDocuments.isObject(override) ? override : null);
+        config.getSpec(),
+        override != null && JsonDocuments.isObject(override) ? override : null,
+        identity);
   }
 
   /**
@@ -51,10 +56,12 @@ public final class InstallIgnition {
    *     or null
    * @return the override, or null when there is nothing to add
    */
-  public static String build(OpenshiftAssistedConfigSpec spec, String userOverride) {
+  public static String build(
+      OpenshiftAssistedConfigSpec spec, String userOverride, NodeIdentity identity) {
     List<String> pre = orEmpty(spec.preBootstrapCommands);
     List<String> post = orEmpty(spec.postBootstrapCommands);
-    if (pre.isEmpty() && post.isEmpty()) {
+    NodeRegistrationUnits.Fragment registration = NodeRegistrationUnits.forInstall(identity);
+    if (pre.isEmpty() && post.isEmpty() && registration.isEmpty()) {
       return userOverride;
     }
     String sentinels = orDefault(spec.bootstrapCommandSentinelDir, DEFAULT_SENTINEL_DIR);
@@ -62,6 +69,8 @@ public final class InstallIgnition {
     root.putObject("ignition").put("version", VERSION);
     ArrayNode files = root.putObject("storage").putArray("files");
     ArrayNode units = root.putObject("systemd").putArray("units");
+    files.addAll(registration.files());
+    units.addAll(registration.units());
     if (!pre.isEmpty()) {
       String sentinel = sentinels + "/pre-bootstrap.done";
       files.add(
@@ -71,7 +80,12 @@ public final class InstallIgnition {
           unit(
               PRE_UNIT,
               "Run the pre-bootstrap commands once, before kubelet",
-              "After=network-online.target\nWants=network-online.target\nBefore=kubelet.service\n",
+              // As in the Go provider, the commands may read /etc/metadata_env and the hostname.
+              "After=network-online.target "
+                  + NodeRegistrationUnits.CONFIGDRIVE_UNIT
+                  + " "
+                  + NodeRegistrationUnits.REGISTRATION_UNIT
+                  + "\nWants=network-online.target\nBefore=kubelet.service\n",
               sentinel));
     }
     if (!post.isEmpty()) {
@@ -194,21 +208,8 @@ public final class InstallIgnition {
   private static ObjectNode unit(
       String name, String description, String ordering, String sentinel) {
     String script = name.equals(PRE_UNIT) ? PRE_SCRIPT : POST_SCRIPT;
-    ObjectNode unit = JsonDocuments.MAPPER.createObjectNode();
-    unit.put("name", name);
-    unit.put("enabled", true);
-    unit.put(
-        "contents",
-        "[Unit]\nDescription="
-            + description
-            + "\n"
-            + ordering
-            + "ConditionPathExists=!"
-            + sentinel
-            + "\n\n[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart="
-            + script
-            + "\n\n[Install]\nWantedBy=multi-user.target\n");
-    return unit;
+    return NodeRegistrationUnits.oneshot(
+        name, description, ordering + "ConditionPathExists=!" + sentinel + "\n", script);
   }
 
   private static ObjectNode read(String json) {

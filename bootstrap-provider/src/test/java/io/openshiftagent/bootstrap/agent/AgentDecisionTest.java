@@ -10,11 +10,25 @@ import io.openshiftagent.api.external.assisted.AgentSpec;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.Fixtures;
 import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class AgentDecisionTest {
+  /** The Agent of a Metal3 host named host-0 whose BareMetalHost has UID {@code hostUid}. */
+  private static AgentDecision.DesiredAgent desired(
+      OpenshiftAssistedConfig config, Machine machine, String hostUid) {
+    NodeIdentity identity =
+        NodeIdentity.of(
+            config.getSpec().nodeRegistration,
+            Names.hostname(machine.getMetadata().getName()),
+            Optional.of(HostMetadata.metal3(hostUid, "ns", "host-0", null)));
+    return AgentDecision.desired(config, machine, identity, hostUid);
+  }
+
   private static Machine machine(String name, boolean controlPlane) {
     Machine machine = new Machine();
     Map<String, String> labels = new HashMap<>();
@@ -28,20 +42,17 @@ class AgentDecisionTest {
   @Test
   void controlPlaneMachinesAreMastersAndOthersWorkers() {
     OpenshiftAssistedConfig config = Fixtures.config("c", new OpenshiftAssistedConfigSpec());
-    assertThat(AgentDecision.desired(config, machine("cp-0", true), "u").role())
-        .isEqualTo("master");
-    assertThat(AgentDecision.desired(config, machine("w-0", false), "u").role())
-        .isEqualTo("worker");
+    assertThat(desired(config, machine("cp-0", true), "u").role()).isEqualTo("master");
+    assertThat(desired(config, machine("w-0", false), "u").role()).isEqualTo("worker");
   }
 
   @Test
   void installerArgsComeFromKernelArgumentsAsFlagValuePairs() {
-    var desired =
-        AgentDecision.desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "u");
+    var desired = desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "u");
     assertThat(desired.installerArgs())
         .isEqualTo("[\"--append-karg\",\"console=ttyS0\",\"--delete-karg\",\"quiet\"]");
     assertThat(
-            AgentDecision.desired(
+            desired(
                     Fixtures.config("c", new OpenshiftAssistedConfigSpec()),
                     machine("w", false),
                     "u")
@@ -52,8 +63,7 @@ class AgentDecisionTest {
   @Test
   void nodeLabelsCarryTheHostUidAndTheStaticKubeletLabels() {
     var desired =
-        AgentDecision.desired(
-            Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "bmh-uid");
+        desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "bmh-uid");
     // metal3.io/uuid=$METADATA_UUID from the user is replaced by the UID the hub knows.
     assertThat(desired.nodeLabels())
         .containsExactlyInAnyOrderEntriesOf(
@@ -61,9 +71,17 @@ class AgentDecisionTest {
   }
 
   @Test
+  void nameAndLabelsReferencingHostMetadataAreResolvedFromTheHost() {
+    var desired = desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "uid-1");
+    // $METADATA_NAME: the baremetal-operator's default, the BareMetalHost's name.
+    assertThat(desired.hostname()).isEqualTo("host-0");
+    assertThat(desired.nodeLabels()).containsEntry("metal3.io/uuid", "uid-1");
+  }
+
+  @Test
   void hostnameIsAValidNameDerivedFromTheMachine() {
     var desired =
-        AgentDecision.desired(
+        desired(
             Fixtures.config("c", new OpenshiftAssistedConfigSpec()),
             machine("OCP1.Workers-7xk2p", false),
             "u");
@@ -76,11 +94,10 @@ class AgentDecisionTest {
   void ignitionOverrideAnnotationIsUsedOnlyWhenItIsAJsonObject() {
     OpenshiftAssistedConfig config = Fixtures.config("c", new OpenshiftAssistedConfigSpec());
     config.getMetadata().setAnnotations(Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "{\"a\":1}"));
-    assertThat(AgentDecision.desired(config, machine("w", false), "u").ignitionConfigOverrides())
+    assertThat(desired(config, machine("w", false), "u").ignitionConfigOverrides())
         .isEqualTo("{\"a\":1}");
     config.getMetadata().setAnnotations(Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "{not json"));
-    assertThat(AgentDecision.desired(config, machine("w", false), "u").ignitionConfigOverrides())
-        .isNull();
+    assertThat(desired(config, machine("w", false), "u").ignitionConfigOverrides()).isNull();
   }
 
   @Test

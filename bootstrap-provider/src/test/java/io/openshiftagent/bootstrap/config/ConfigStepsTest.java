@@ -63,6 +63,8 @@ class ConfigStepsTest {
     boolean dataSecretExists;
     FailedDownload lastFailedDownload;
     boolean hostReattached;
+    String machinePool;
+    BootMode defaultBootMode = BootMode.LIVE_ISO;
 
     Scene() {
       config.setMetadata(meta("ocp1-w-0"));
@@ -102,6 +104,11 @@ class ConfigStepsTest {
       install.setStatus(new AgentClusterInstallStatus());
       install.getStatus().debugInfo = new DebugInfo();
       install.getStatus().debugInfo.state = state;
+      return this;
+    }
+
+    Scene infraEnvMadeFor(BootMode mode) {
+      infraEnv.getMetadata().setAnnotations(Map.of(Names.BOOT_MODE_ANNOTATION, mode.wireName()));
       return this;
     }
 
@@ -150,6 +157,8 @@ class ConfigStepsTest {
     ConfigScope scope() {
       return new ConfigScope(
           config,
+          Optional.ofNullable(machinePool),
+          defaultBootMode,
           Optional.ofNullable(machine),
           Optional.ofNullable(cluster),
           Optional.ofNullable(clusterDeployment),
@@ -180,6 +189,34 @@ class ConfigStepsTest {
     String deleted = "2026-11-25T11:00:00Z";
     return Stream.of(
         row("no Machine owns the config", s -> s.machine = null, Reasons.WAITING_FOR_MACHINE),
+        row(
+            "a MachinePool owns the config",
+            s -> {
+              s.machine = null;
+              s.machinePool = "ocp1-pool";
+            },
+            Reasons.MACHINE_POOL_NOT_SUPPORTED),
+        row(
+            "made by the Go provider: taken over first",
+            s ->
+                s.config
+                    .getMetadata()
+                    .setFinalizers(
+                        new java.util.ArrayList<>(
+                            java.util.List.of(
+                                io.openshiftagent.provider.contract.GoProvider.CONFIG_FINALIZER))),
+            "AdoptFromGoProvider"),
+        row(
+            "made by the Go provider, on a paused Cluster: left alone",
+            s -> {
+              s.config
+                  .getMetadata()
+                  .setFinalizers(
+                      java.util.List.of(
+                          io.openshiftagent.provider.contract.GoProvider.CONFIG_FINALIZER));
+              s.cluster.getSpec().paused = true;
+            },
+            Reasons.PAUSED),
         row("the Cluster is missing", s -> s.cluster = null, Reasons.WAITING_FOR_CLUSTER),
         row(
             "the Cluster is paused, even with nothing else there",
@@ -267,6 +304,34 @@ class ConfigStepsTest {
                 s.annotate(Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION, "[1]")
                     .infraEnv(ISO, IGNITION),
             "BootLiveIso"),
+        row(
+            "a '$' that starts no reference in the node registration",
+            s -> {
+              s.config.getSpec().nodeRegistration =
+                  new io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions();
+              s.config.getSpec().nodeRegistration.name = "node-$(hostname)";
+            },
+            Reasons.INVALID_NODE_REGISTRATION),
+        row(
+            "no boot mode: the provider's default (DiskImage)",
+            s -> {
+              s.defaultBootMode = BootMode.DISK_IMAGE;
+              s.infraEnv(ISO, IGNITION);
+            },
+            "DownloadIgnition"),
+        row(
+            "no boot mode: the one the InfraEnv was made for, whatever the default is now",
+            s -> {
+              s.defaultBootMode = BootMode.DISK_IMAGE;
+              s.infraEnv(ISO, IGNITION).infraEnvMadeFor(BootMode.LIVE_ISO);
+            },
+            "BootLiveIso"),
+        row(
+            "a boot mode in the spec wins over the InfraEnv's and the default",
+            s -> {
+              s.diskImage().infraEnv(ISO, IGNITION).infraEnvMadeFor(BootMode.LIVE_ISO);
+            },
+            "DownloadIgnition"),
         row(
             "LiveISO: the image is not made yet",
             s -> s.infraEnv("", null),
@@ -426,6 +491,7 @@ class ConfigStepsTest {
       return "CreateInfraEnv " + create.gate();
     }
     if (step instanceof BootLiveIso
+        || step instanceof ConfigSteps.AdoptFromGoProvider
         || step instanceof FollowIso
         || step instanceof DownloadIgnition
         || step instanceof ReattachHost) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.external.assisted.InfraEnv;
@@ -30,7 +31,14 @@ class DesiredInfraEnvTest {
 
     InfraEnv infraEnv =
         DesiredInfraEnv.build(
-            config, machine, cluster, "ocp1", "my-cp", "my-pull-secret", "{\"ignition\":{}}");
+            config,
+            machine,
+            cluster,
+            "ocp1",
+            "my-cp",
+            "my-pull-secret",
+            "{\"ignition\":{}}",
+            BootMode.DISK_IMAGE);
 
     assertThat(infraEnv.getMetadata().getName()).isEqualTo("m-0");
     assertThat(infraEnv.getMetadata().getNamespace()).isEqualTo("ns");
@@ -51,6 +59,9 @@ class DesiredInfraEnvTest {
     assertThat(s.imageType).isEqualTo("full-iso");
     // Kernel arguments are for the installed node (installer args), not for discovery.
     assertThat(s.kernelArguments).isNull();
+    // The boot mode it was made for, whatever the provider's default becomes later.
+    assertThat(infraEnv.getMetadata().getAnnotations())
+        .containsEntry(Names.BOOT_MODE_ANNOTATION, "DiskImage");
   }
 
   @Test
@@ -58,7 +69,8 @@ class DesiredInfraEnvTest {
     OpenshiftAssistedConfig config = Fixtures.config("m-0", Fixtures.fullSpec());
 
     InfraEnv infraEnv =
-        DesiredInfraEnv.build(config, machine, cluster, "ocp1", "my-cp", "ps", null);
+        DesiredInfraEnv.build(
+            config, machine, cluster, "ocp1", "my-cp", "ps", null, BootMode.LIVE_ISO);
 
     Map<String, String> expected =
         Map.of("cluster.x-k8s.io/cluster-name", "ocp1", Names.CONFIG_LABEL, "m-0");
@@ -77,7 +89,8 @@ class DesiredInfraEnvTest {
     OpenshiftAssistedConfig config = Fixtures.config("m-0", new OpenshiftAssistedConfigSpec());
 
     InfraEnv infraEnv =
-        DesiredInfraEnv.build(config, machine, cluster, "ocp1", "my-cp", "placeholder", null);
+        DesiredInfraEnv.build(
+            config, machine, cluster, "ocp1", "my-cp", "placeholder", null, BootMode.LIVE_ISO);
 
     var s = infraEnv.getSpec();
     assertThat(s.proxy).isNull();

@@ -6,12 +6,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The CA bundle location is read from the Go provider's environment variables. */
+/**
+ * The CA bundle location is read from the Go provider's environment variables, with its defaults.
+ */
 class CaBundleSourceTest {
 
   @Test
-  void noVariablesMeansNoBundle() {
-    assertThat(CaBundleSource.fromEnvironment(Map.of())).isEmpty();
+  void noVariablesMeanTheGoProvidersDefaultLocationWhichMayBeMissing() {
+    assertThat(CaBundleSource.fromEnvironment(Map.of()))
+        .contains(
+            new CaBundleSource(
+                false, "assisted-installer", "assisted-installer-ca", "ca.crt", true));
+  }
+
+  @Test
+  void bothEmptyMeansNoBundle() {
+    assertThat(
+            CaBundleSource.fromEnvironment(
+                Map.of("ASSISTED_CA_BUNDLE_NAMESPACE", "", "ASSISTED_CA_BUNDLE_NAME", "")))
+        .isEmpty();
   }
 
   @Test
@@ -19,7 +32,13 @@ class CaBundleSourceTest {
     assertThat(
             CaBundleSource.fromEnvironment(
                 Map.of("ASSISTED_CA_BUNDLE_NAMESPACE", "mce", "ASSISTED_CA_BUNDLE_NAME", "ca")))
-        .contains(new CaBundleSource(false, "mce", "ca", "ca.crt"));
+        .contains(new CaBundleSource(false, "mce", "ca", "ca.crt", false));
+  }
+
+  @Test
+  void aVariableLeftOutTakesTheGoProvidersDefaultAndTheLocationMustExist() {
+    assertThat(CaBundleSource.fromEnvironment(Map.of("ASSISTED_CA_BUNDLE_NAME", "ca")))
+        .contains(new CaBundleSource(false, "assisted-installer", "ca", "ca.crt", false));
   }
 
   @Test
@@ -31,13 +50,16 @@ class CaBundleSourceTest {
                     "ASSISTED_CA_BUNDLE_NAME", "service-ca",
                     "ASSISTED_CA_BUNDLE_RESOURCE", "ConfigMap",
                     "ASSISTED_CA_BUNDLE_KEY", "service-ca.crt")))
-        .contains(new CaBundleSource(true, "openshift-config", "service-ca", "service-ca.crt"));
+        .contains(
+            new CaBundleSource(true, "openshift-config", "service-ca", "service-ca.crt", false));
   }
 
   @Test
   void halfAConfigurationOrAnUnknownResourceIsRejected() {
     assertThatThrownBy(
-            () -> CaBundleSource.fromEnvironment(Map.of("ASSISTED_CA_BUNDLE_NAME", "ca")))
+            () ->
+                CaBundleSource.fromEnvironment(
+                    Map.of("ASSISTED_CA_BUNDLE_NAMESPACE", "", "ASSISTED_CA_BUNDLE_NAME", "ca")))
         .hasMessageContaining("set both ASSISTED_CA_BUNDLE_NAMESPACE and ASSISTED_CA_BUNDLE_NAME");
     assertThatThrownBy(
             () ->

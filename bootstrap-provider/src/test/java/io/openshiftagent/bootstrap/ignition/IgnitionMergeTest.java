@@ -48,18 +48,17 @@ class IgnitionMergeTest {
   }
 
   @Test
-  void staticSettingsBecomeHostnameAndKubeletEnvironment() throws Exception {
+  void aStaticNameBecomesTheHostnameAndNothingElseReachesDiscovery() throws Exception {
     String merged =
         IgnitionMerge.merge(
             DISCOVERY, registration("worker-0", "metal3://ns/host/m", "zone=a", "rack=r1"));
 
     Map<String, String> files = files(merged);
     assertThat(files).containsEntry("/etc/hostname", "worker-0\n");
-    assertThat(files)
-        .containsEntry(
-            "/etc/kubernetes/kubelet-env",
-            "CUSTOM_KUBELET_LABELS='zone=a,rack=r1'\nKUBELET_PROVIDERID='metal3://ns/host/m'\n");
-    assertThat(files).containsKey("/etc/openshift-agent/node-registration.env");
+    // Labels and the provider ID must reach the installed system, whose /etc is a new one: they
+    // are in the install ignition, not here.
+    assertThat(files).doesNotContainKey("/etc/kubernetes/kubelet-env");
+    assertThat(JSON.readTree(merged).path("systemd").path("units")).hasSize(1);
   }
 
   @Test
@@ -74,11 +73,13 @@ class IgnitionMergeTest {
     Map<String, String> files = files(merged);
     assertThat(files).containsEntry("/usr/local/bin/agent", "data:,agent");
     assertThat(files).containsEntry("/etc/hostname", "worker-0\n");
-    assertThat(root.path("storage").path("files")).hasSize(3);
+    // The old /etc/hostname replaced, nothing added beside it.
+    assertThat(root.path("storage").path("files").findValuesAsText("path"))
+        .containsExactly("/usr/local/bin/agent", "/etc/hostname");
   }
 
   @Test
-  void metadataReferencesAreKeptForTheHostAndNeverWrittenAsValues() throws Exception {
+  void aNameReferencingHostMetadataIsSetByTheHostFromItsConfigDrive() throws Exception {
     String merged =
         IgnitionMerge.merge(
             DISCOVERY,
@@ -87,11 +88,17 @@ class IgnitionMergeTest {
     Map<String, String> files = files(merged);
     assertThat(files.get("/etc/hostname")).isEqualTo("data:,old");
     assertThat(files).doesNotContainKey("/etc/kubernetes/kubelet-env");
-    assertThat(files.get("/etc/openshift-agent/node-registration.env"))
-        .isEqualTo(
-            "NODE_NAME='$METADATA_NAME'\n"
-                + "KUBELET_EXTRA_LABELS='uuid=${METADATA_UUID}'\n"
-                + "PROVIDER_ID='openstack://$METADATA_UUID'\n");
+    assertThat(files.get(NodeRegistrationUnits.REGISTRATION_SCRIPT))
+        .contains("name=\"$(meta METADATA_NAME)\"", "hostnamectl set-hostname \"$name\"")
+        .doesNotContain("KUBELET_PROVIDERID", "CUSTOM_KUBELET_LABELS");
+    assertThat(files).containsKey(NodeRegistrationUnits.CONFIGDRIVE_SCRIPT);
+    JsonNode units = JSON.readTree(merged).path("systemd").path("units");
+    assertThat(units).hasSize(3);
+    assertThat(units.findValuesAsText("name"))
+        .containsExactly(
+            "agent.service",
+            NodeRegistrationUnits.CONFIGDRIVE_UNIT,
+            NodeRegistrationUnits.REGISTRATION_UNIT);
   }
 
   @Test

@@ -4,16 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.openshiftagent.api.bootstrap.v1alpha2.NodeRegistrationOptions;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
+import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class InstallIgnitionTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A node whose Agent fields say it all: nothing for the install ignition to add. */
+  private static final NodeIdentity NO_REGISTRATION =
+      NodeIdentity.of(null, "worker-0", Optional.empty());
 
   private static Map<String, String> files(JsonNode root) {
     Map<String, String> files = new HashMap<>();
@@ -41,8 +49,8 @@ class InstallIgnitionTest {
   @Test
   void withoutCommandsTheUserOverrideIsUsedAsItIs() {
     OpenshiftAssistedConfigSpec spec = new OpenshiftAssistedConfigSpec();
-    assertThat(InstallIgnition.build(spec, null)).isNull();
-    assertThat(InstallIgnition.build(spec, "{\"a\":1}")).isEqualTo("{\"a\":1}");
+    assertThat(InstallIgnition.build(spec, null, NO_REGISTRATION)).isNull();
+    assertThat(InstallIgnition.build(spec, "{\"a\":1}", NO_REGISTRATION)).isEqualTo("{\"a\":1}");
   }
 
   @Test
@@ -52,7 +60,7 @@ class InstallIgnitionTest {
     spec.postBootstrapCommands = List.of("echo post");
     spec.bootstrapCommandSentinelDir = "/var/lib/sentinels";
 
-    JsonNode root = JSON.readTree(InstallIgnition.build(spec, null));
+    JsonNode root = JSON.readTree(InstallIgnition.build(spec, null, NO_REGISTRATION));
 
     assertThat(root.path("ignition").path("version").asText()).isEqualTo("3.1.0");
     Map<String, String> files = files(root);
@@ -87,7 +95,7 @@ class InstallIgnitionTest {
             + InstallIgnition.PRE_UNIT
             + "\",\"mask\":true}]}}";
 
-    JsonNode root = JSON.readTree(InstallIgnition.build(spec, user));
+    JsonNode root = JSON.readTree(InstallIgnition.build(spec, user, NO_REGISTRATION));
 
     assertThat(root.path("ignition").path("version").asText()).isEqualTo("3.2.0");
     assertThat(root.path("passwd").path("users").get(0).path("name").asText()).isEqualTo("core");
@@ -108,5 +116,57 @@ class InstallIgnitionTest {
             why ->
                 assertThat(why)
                     .contains("1048578 bytes", "at most 1048576", "preBootstrapCommands"));
+  }
+
+  @Test
+  void aHostOutsideMetal3ResolvesItsRegistrationFromItsConfigDrive() throws Exception {
+    OpenshiftAssistedConfigSpec spec = new OpenshiftAssistedConfigSpec();
+    spec.preBootstrapCommands = List.of("cat /etc/metadata_env");
+    NodeRegistrationOptions registration = new NodeRegistrationOptions();
+    registration.name = "$METADATA_NAME";
+    registration.providerID = "openstack://${METADATA_UUID}";
+    registration.kubeletExtraLabels = List.of("zone=a", "uuid=$METADATA_UUID");
+
+    JsonNode root =
+        JSON.readTree(
+            InstallIgnition.build(
+                spec, null, NodeIdentity.of(registration, "w-0", Optional.empty())));
+
+    Map<String, String> files = files(root);
+    assertThat(files.get(NodeRegistrationUnits.CONFIGDRIVE_SCRIPT))
+        .contains("mount -o ro -L config-2");
+    assertThat(files.get(NodeRegistrationUnits.REGISTRATION_SCRIPT))
+        .contains("name=\"$(meta METADATA_NAME)\"")
+        .contains("labels='uuid='\"$(meta METADATA_UUID)\"")
+        .contains("provider_id='openstack://'\"$(meta METADATA_UUID)\"")
+        // the static label travels on the Agent, not through the host
+        .doesNotContain("zone=a");
+    Map<String, String> units = units(root);
+    assertThat(units.get(NodeRegistrationUnits.REGISTRATION_UNIT))
+        .contains("Wants=" + NodeRegistrationUnits.CONFIGDRIVE_UNIT, "Before=kubelet.service");
+    // As in the Go provider, the pre-bootstrap commands run after the metadata is there.
+    assertThat(units.get(InstallIgnition.PRE_UNIT))
+        .contains(
+            "After=network-online.target "
+                + NodeRegistrationUnits.CONFIGDRIVE_UNIT
+                + " "
+                + NodeRegistrationUnits.REGISTRATION_UNIT);
+  }
+
+  @Test
+  void aProviderIdResolvedOnTheHubIsWrittenAsItIsWithoutTheConfigDrive() throws Exception {
+    NodeRegistrationOptions registration = new NodeRegistrationOptions();
+    registration.providerID = "metal3://$METADATA_METAL3_NAMESPACE/$METADATA_METAL3_NAME";
+    NodeIdentity identity =
+        NodeIdentity.of(
+            registration, "w-0", Optional.of(HostMetadata.metal3("u", "ns", "host-0", null)));
+
+    JsonNode root =
+        JSON.readTree(InstallIgnition.build(new OpenshiftAssistedConfigSpec(), null, identity));
+
+    assertThat(files(root)).doesNotContainKey(NodeRegistrationUnits.CONFIGDRIVE_SCRIPT);
+    assertThat(files(root).get(NodeRegistrationUnits.REGISTRATION_SCRIPT))
+        .contains("provider_id='metal3://ns/host-0'")
+        .doesNotContain("name=");
   }
 }

@@ -72,11 +72,20 @@ final class ClusterInstallPatch {
     return owned;
   }
 
-  /** Whether applying {@code patch} as a JSON merge patch onto {@code current} changes nothing. */
+  /**
+   * Whether applying {@code patch} as a JSON merge patch onto {@code current} changes nothing. An
+   * absent field equals its Go zero value (0, false, ""): assisted-service writes the whole
+   * AgentClusterInstall back through Go types whose fields are {@code omitempty}, so {@code
+   * workerAgents: 0} or {@code mastersSchedulable: false} vanish on its every update; patching them
+   * back each time fought the service (its status writes lost to 409s in a loop).
+   */
   @SuppressWarnings("unchecked")
   static boolean mergeIsNoOp(Object current, Object patch) {
     if (patch == null) {
       return current == null;
+    }
+    if (current == null && isGoZeroValue(patch)) {
+      return true;
     }
     if (patch instanceof Map<?, ?> patchMap) {
       if (!(current instanceof Map<?, ?> currentMap)) {
@@ -88,6 +97,12 @@ final class ClusterInstallPatch {
     return Objects.equals(
         Serialization.jsonMapper().valueToTree(current),
         Serialization.jsonMapper().valueToTree(patch));
+  }
+
+  private static boolean isGoZeroValue(Object value) {
+    return value instanceof Number n && n.doubleValue() == 0
+        || Boolean.FALSE.equals(value)
+        || "".equals(value);
   }
 
   @SuppressWarnings("unchecked")

@@ -1,5 +1,6 @@
 package io.openshiftagent.controlplane.cluster;
 
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_DEPLOYMENT_FROZEN;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_INSTALL_REFUSED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CONFIGURED;
@@ -15,7 +16,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -27,17 +27,17 @@ import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.Names;
-import io.openshiftagent.controlplane.release.OpenShiftVersion;
-import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Refusal;
 import io.openshiftagent.provider.reconcile.Writes;
+import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -67,10 +67,15 @@ public final class ClusterObjects {
   /**
    * Brings the objects in step with the spec; when the spec cannot be used, a condition says why
    * and the AgentClusterInstall is left as it is.
+   *
+   * @param release the release image to install, or why there is none yet: then the ClusterImageSet
+   *     is neither made nor changed, and the ClusterDeployment and AgentClusterInstall are not made
+   *     (assisted-service could not install without it), but kept in step if they exist
    */
-  public void reconcile(ControlPlaneScope scope, ControlPlaneStatus status) {
+  public void reconcile(
+      ControlPlaneScope scope, ControlPlaneStatus status, ReleaseImageResolution.Outcome release) {
     try {
-      describeCluster(scope, status);
+      describeCluster(scope, status, release);
     } catch (KubernetesClientException e) {
       Optional<String> refusal = Refusal.of(e);
       if (refusal.isEmpty()) {
@@ -84,12 +89,20 @@ public final class ClusterObjects {
     }
   }
 
-  private void describeCluster(ControlPlaneScope scope, ControlPlaneStatus status) {
+  private void describeCluster(
+      ControlPlaneScope scope, ControlPlaneStatus status, ReleaseImageResolution.Outcome release) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterConfig config = cp.getSpec().config;
-    OpenShiftVersion version = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
-    String releaseImage = ReleaseImage.of(cp, version);
-    String imageSet = ensureClusterImageSet(scope, releaseImage);
+    String imageSet;
+    if (release instanceof ReleaseImageResolution.Use use) {
+      imageSet = ensureClusterImageSet(scope, use.image());
+    } else if (scope.clusterInstall().isPresent()) {
+      imageSet = Names.clusterImageSet(cp); // as it is, until the new release is resolved
+    } else {
+      ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) release;
+      status.setFalse(CLUSTER_INSTALL_CONFIGURED, wait.reason(), wait.message());
+      return;
+    }
 
     String registryConfigMap = null;
     if (config.imageRegistryRef != null) {
@@ -113,12 +126,13 @@ public final class ClusterObjects {
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
 
-    ensureClusterDeployment(scope);
+    List<String> frozen = ensureClusterDeployment(scope);
     AgentClusterInstallSpec desired =
         DesiredClusterInstall.spec(
             cp,
             scope.cluster(),
-            DayOneWorkers.count(cp, scope.machineDeployments(), scope.machinePools()),
+            DayOneWorkers.count(
+                cp, scope.machineDeployments(), scope::bootstrapTemplateAnnotations),
             imageSet,
             registryConfigMap);
     if (scope.clusterInstall().isEmpty()) {
@@ -126,7 +140,18 @@ public final class ClusterObjects {
     } else if (!scope.installationStarted()) {
       updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
-    if (scope.installationStarted()) {
+    if (release instanceof ReleaseImageResolution.Wait wait && !scope.installationStarted()) {
+      status.setFalse(CLUSTER_INSTALL_CONFIGURED, wait.reason(), wait.message());
+    } else if (!frozen.isEmpty()) {
+      status.setFalse(
+          CLUSTER_INSTALL_CONFIGURED,
+          CLUSTER_DEPLOYMENT_FROZEN,
+          "the cluster is installed and Hive does not let its ClusterDeployment "
+              + Names.clusterDeployment(cp)
+              + " change: "
+              + String.join("; ", frozen)
+              + ". Set the spec back to what the cluster has");
+    } else if (scope.installationStarted()) {
       status.setTrue(
           CLUSTER_INSTALL_CONFIGURED,
           INSTALLATION_STARTED,
@@ -143,32 +168,52 @@ public final class ClusterObjects {
   }
 
   private String ensureClusterImageSet(ControlPlaneScope scope, String releaseImage) {
-    String name = Names.clusterImageSet(scope.cp());
+    String name = Names.clusterImageSet(scope.cp(), scope.clusterInstall());
     String ensured = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
     if (imageSetsEnsured.contains(ensured)) {
       return name;
     }
     ClusterImageSet set = new ClusterImageSet();
     set.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(name)
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
-            .addToLabels(NAMESPACE_LABEL, scope.namespace())
-            .build());
+        new ObjectMetaBuilder().withName(name).withLabels(imageSetLabels(scope)).build());
     set.setSpec(new ClusterImageSet.Spec(releaseImage));
-    // Created first: a new cluster's is missing; one that exists (a restart, an upgrade) is read.
+    // Created without a look first: a new cluster's is missing. One that exists (a restart, an
+    // upgrade, the Go provider's) is read only then.
     if (Writes.create(client, set).isEmpty()) {
-      Optional<ClusterImageSet> existing = scope.clusterImageSet(name);
-      if (existing.isPresent()
-          && (existing.get().getSpec() == null
-              || !releaseImage.equals(existing.get().getSpec().releaseImage))) {
-        new OwnedFieldsPatch()
-            .set(releaseImage, "spec", "releaseImage")
-            .applyTo(client, existing.get());
-      }
+      scope
+          .clusterImageSet(name)
+          .ifPresent(existing -> updateClusterImageSet(scope, existing, releaseImage));
     }
     imageSetsEnsured.add(ensured);
     return name;
+  }
+
+  /** Makes an existing ClusterImageSet name {@code releaseImage}, if it is ours to change. */
+  private void updateClusterImageSet(
+      ControlPlaneScope scope, ClusterImageSet existing, String releaseImage) {
+    String owner = Metadata.label(existing, NAMESPACE_LABEL);
+    if (owner != null && !owner.equals(scope.namespace())) {
+      // The Go provider's set of a control plane of the same name in another namespace, taken
+      // over there: used as it is, never changed from here.
+      return;
+    }
+    OwnedFieldsPatch patch = new OwnedFieldsPatch();
+    if (owner == null) {
+      // Made by the Go provider: ours from now on, so our deletion removes it.
+      imageSetLabels(scope).forEach((k, v) -> patch.set(v, "metadata", "labels", k));
+    }
+    if (existing.getSpec() == null || !releaseImage.equals(existing.getSpec().releaseImage)) {
+      patch.set(releaseImage, "spec", "releaseImage");
+    }
+    if (!patch.isEmpty()) {
+      patch.applyTo(client, existing);
+    }
+  }
+
+  /** The labels that make a ClusterImageSet this control plane's. */
+  private static Map<String, String> imageSetLabels(ControlPlaneScope scope) {
+    return Map.of(
+        ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName(), NAMESPACE_LABEL, scope.namespace());
   }
 
   /** Writes the mirror-registry manifests; returns the problem when the input is unusable. */
@@ -223,39 +268,58 @@ public final class ClusterObjects {
     if (config.pullSecretRef != null) {
       return config.pullSecretRef.name;
     }
-    // No pull secret given (OKD): reference one of ours, without writing it into the user's spec.
+    // No pull secret given (OKD): reference one of ours, without writing it into the user's spec;
+    // a cluster the Go provider made keeps its placeholder, which an installed one cannot leave.
+    boolean goPlaceholder =
+        scope
+            .clusterDeployment()
+            .map(ClusterDeployment::getSpec)
+            .map(spec -> spec.pullSecretRef)
+            .filter(ref -> GoProvider.PLACEHOLDER_PULL_SECRET.equals(ref.getName()))
+            .isPresent();
+    if (goPlaceholder) {
+      return GoProvider.PLACEHOLDER_PULL_SECRET;
+    }
     String name = Names.placeholderPullSecret(scope.cp());
     Writes.create(client, PlaceholderPullSecret.build(ownedMetadata(scope, name)));
     return name;
   }
 
-  private void ensureClusterDeployment(ControlPlaneScope scope) {
+  /**
+   * Creates the ClusterDeployment, or brings it in step with the spec until the installation
+   * starts.
+   *
+   * @return what the spec asks that the installed cluster's ClusterDeployment can no longer take
+   */
+  private List<String> ensureClusterDeployment(ControlPlaneScope scope) {
     OpenshiftAssistedControlPlane cp = scope.cp();
-    ClusterDeploymentSpec.ClusterInstallLocalReference installRef =
-        new ClusterDeploymentSpec.ClusterInstallLocalReference(
-            ExternalKinds.HIVE_EXTENSION_GROUP,
-            ExternalKinds.HIVE_EXTENSION_VERSION,
-            Kinds.AGENT_CLUSTER_INSTALL,
-            Names.clusterDeployment(cp));
+    ClusterConfig config = cp.getSpec().config;
+    ClusterDeploymentChanges.Desired desired =
+        new ClusterDeploymentChanges.Desired(
+            config.effectiveClusterName(scope.clusterName()),
+            config.baseDomain,
+            pullSecretName(scope),
+            new ClusterDeploymentSpec.ClusterInstallLocalReference(
+                ExternalKinds.HIVE_EXTENSION_GROUP,
+                ExternalKinds.HIVE_EXTENSION_VERSION,
+                Kinds.AGENT_CLUSTER_INSTALL,
+                Names.clusterDeployment(cp)));
     Optional<ClusterDeployment> existing = scope.clusterDeployment();
     if (existing.isPresent()) {
-      ClusterDeploymentSpec.ClusterInstallLocalReference current =
-          existing.get().getSpec() == null ? null : existing.get().getSpec().clusterInstallRef;
+      ClusterDeploymentChanges changes =
+          ClusterDeploymentChanges.of(existing.get().getSpec(), desired);
       boolean installed =
           existing.get().getSpec() != null
               && Boolean.TRUE.equals(existing.get().getSpec().installed);
-      // Hive freezes the ClusterDeployment once installed; before that, only the link is ours.
-      if (!installed && (current == null || !sameInstallRef(current, installRef))) {
-        new OwnedFieldsPatch()
-            .set(
-                Serialization.jsonMapper().convertValue(installRef, Map.class),
-                "spec",
-                "clusterInstallRef")
-            .applyTo(client, existing.get());
+      if (installed || scope.installationStarted()) {
+        return changes.differences(); // Hive freezes it; assisted-service no longer follows
       }
-      return;
+      if (!changes.patch().isEmpty()) {
+        // A hub whose Hive admits no change at all refuses this: reported as a refusal.
+        changes.patch().applyTo(client, existing.get());
+      }
+      return List.of();
     }
-    ClusterConfig config = cp.getSpec().config;
     ClusterDeployment cd = new ClusterDeployment();
     cd.setMetadata(
         new ObjectMetaBuilder()
@@ -265,24 +329,16 @@ public final class ClusterObjects {
             .withOwnerReferences(OwnerReferences.plain(cp))
             .build());
     ClusterDeploymentSpec spec = new ClusterDeploymentSpec();
-    spec.clusterName = config.effectiveClusterName(scope.clusterName());
-    spec.baseDomain = config.baseDomain;
+    spec.clusterName = desired.clusterName();
+    spec.baseDomain = desired.baseDomain();
     spec.platform = new ClusterDeploymentSpec.Platform();
     spec.platform.agentBareMetal = new ClusterDeploymentSpec.AgentBareMetal();
     spec.platform.agentBareMetal.agentSelector = new LabelSelector();
-    spec.pullSecretRef = new LocalObjectReference(pullSecretName(scope));
-    spec.clusterInstallRef = installRef;
+    spec.pullSecretRef = new LocalObjectReference(desired.pullSecretName());
+    spec.clusterInstallRef = desired.installRef();
     cd.setSpec(spec);
     client.resource(cd).create();
-  }
-
-  private static boolean sameInstallRef(
-      ClusterDeploymentSpec.ClusterInstallLocalReference a,
-      ClusterDeploymentSpec.ClusterInstallLocalReference b) {
-    return Objects.equals(a.group, b.group)
-        && Objects.equals(a.version, b.version)
-        && Objects.equals(a.kind, b.kind)
-        && Objects.equals(a.name, b.name);
+    return List.of();
   }
 
   private void createClusterInstall(

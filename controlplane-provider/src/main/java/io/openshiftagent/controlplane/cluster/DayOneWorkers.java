@@ -1,23 +1,25 @@
 package io.openshiftagent.controlplane.cluster;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * How many workers the installation waits for ({@code workerAgents} of the AgentClusterInstall):
- * the replicas of the cluster's MachineDeployments and MachinePools that Cluster API creates while
- * the control plane is still being installed.
+ * the replicas of the cluster's MachineDeployments that Cluster API creates while the control plane
+ * is still being installed. MachinePools are not counted: the bootstrap provider refuses their
+ * configs (one config for many hosts), so waiting for them would wait forever.
  *
  * <p>Cluster API's MachineSet preflight check {@code ControlPlaneIsStable} holds a MachineSet's
  * scale-up while the control plane reports no {@code status.version}, which ours does only once the
  * cluster is installed. The check runs when the control plane has a {@code spec.version} (always
- * with ClusterClass) and the MachineDeployment does not skip it (annotation {@code
- * machineset.cluster.x-k8s.io/skip-preflight-checks}: {@code ControlPlaneIsStable} or {@code All}).
- * Waiting for such workers would wait forever: they join as day-2 hosts instead.
+ * with ClusterClass) unless it is skipped (annotation {@code
+ * machineset.cluster.x-k8s.io/skip-preflight-checks}: {@code ControlPlaneIsStable} or {@code All},
+ * read from the MachineSet, which has the MachineDeployment's, or else from its bootstrap config
+ * template). Waiting for workers it holds would wait forever: they join as day-2 hosts instead.
  */
 final class DayOneWorkers {
   static final String SKIP_PREFLIGHT_CHECKS_ANNOTATION =
@@ -25,45 +27,40 @@ final class DayOneWorkers {
 
   private DayOneWorkers() {}
 
+  /**
+   * @param templateAnnotations the annotations of a deployment's bootstrap config template, read
+   *     only for a deployment that has no skip annotation itself
+   */
   static int count(
       OpenshiftAssistedControlPlane cp,
       List<MachineDeployment> machineDeployments,
-      List<GenericKubernetesResource> machinePools) {
-    int workers =
-        machineDeployments.stream()
-            .filter(md -> md.getMetadata().getDeletionTimestamp() == null)
-            .filter(md -> !heldUntilControlPlaneIsStable(cp, md))
-            .mapToInt(
-                md ->
-                    md.getSpec() == null || md.getSpec().replicas == null
-                        ? 0
-                        : md.getSpec().replicas)
-            .sum();
-    return workers
-        + machinePools.stream()
-            .filter(pool -> pool.getMetadata().getDeletionTimestamp() == null)
-            .mapToInt(DayOneWorkers::replicas)
-            .sum();
+      Function<MachineDeployment, Map<String, String>> templateAnnotations) {
+    return machineDeployments.stream()
+        .filter(md -> md.getMetadata().getDeletionTimestamp() == null)
+        .filter(md -> !heldUntilControlPlaneIsStable(cp, md, templateAnnotations))
+        .mapToInt(
+            md -> md.getSpec() == null || md.getSpec().replicas == null ? 0 : md.getSpec().replicas)
+        .sum();
   }
 
   /** Whether Cluster API's ControlPlaneIsStable preflight check holds the deployment's Machines. */
   static boolean heldUntilControlPlaneIsStable(
-      OpenshiftAssistedControlPlane cp, MachineDeployment md) {
+      OpenshiftAssistedControlPlane cp,
+      MachineDeployment md,
+      Function<MachineDeployment, Map<String, String>> templateAnnotations) {
     String version = cp.getSpec() == null ? null : cp.getSpec().version;
     if (version == null || version.isBlank()) {
       return false; // Cluster API skips the preflight checks of a control plane without a version
     }
     Map<String, String> annotations = md.getMetadata().getAnnotations();
     String skipped = annotations == null ? null : annotations.get(SKIP_PREFLIGHT_CHECKS_ANNOTATION);
+    if (skipped == null || skipped.isEmpty()) {
+      Map<String, String> template = templateAnnotations.apply(md); // Cluster API's fallback
+      skipped = template == null ? null : template.get(SKIP_PREFLIGHT_CHECKS_ANNOTATION);
+    }
     return skipped == null
         || Arrays.stream(skipped.split(","))
             .map(String::trim)
             .noneMatch(check -> check.equals("ControlPlaneIsStable") || check.equals("All"));
-  }
-
-  private static int replicas(GenericKubernetesResource pool) {
-    Object spec = pool.getAdditionalProperties().get("spec");
-    Object replicas = spec instanceof Map<?, ?> m ? m.get("replicas") : null;
-    return replicas instanceof Number n ? n.intValue() : 0;
   }
 }

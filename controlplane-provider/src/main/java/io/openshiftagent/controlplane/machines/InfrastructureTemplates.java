@@ -116,6 +116,24 @@ public final class InfrastructureTemplates {
     return annotations;
   }
 
+  /** Applies a merge patch of our fields; nothing when the machine is gone. */
+  void patch(ContractVersionedObjectReference ref, String namespace, String mergePatch) {
+    try {
+      client
+          .genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind)
+          .inNamespace(namespace)
+          .withName(ref.name)
+          .patch(
+              io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                  io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+              mergePatch);
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
   public void delete(ContractVersionedObjectReference ref, String namespace) {
     cloneAnnotations.remove(namespace + "/" + ref.kind + "/" + ref.name);
     client

@@ -7,7 +7,6 @@ import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
-import io.openshiftagent.api.common.ObjectMetaTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.Machine;
@@ -29,6 +28,9 @@ import java.util.Optional;
  * (with Cluster API's cloned-from annotations) and the Machine referencing both.
  */
 final class MachineFactory {
+  /** The value of our pre-terminate hook annotation: who holds it. */
+  static final String HOOK_OWNER = "openshift-agent-controlplane-provider";
+
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -62,12 +64,14 @@ final class MachineFactory {
     Map<String, Object> templateSpec =
         map(map(template.getAdditionalProperties().get("spec")).get("template"));
     Map<String, Object> templateMetadata = map(templateSpec.get("metadata"));
+    PropagatedFields.Metadata propagated = PropagatedFields.forMachines(scope.cp());
     Map<String, String> labels = new LinkedHashMap<>(strings(templateMetadata.get("labels")));
-    labels.putAll(templateLabels(scope.cp()));
+    labels.putAll(propagated.labels());
     labels.putAll(scope.controlPlaneLabels());
     Map<String, String> annotations =
         new LinkedHashMap<>(strings(templateMetadata.get("annotations")));
-    annotations.putAll(templateAnnotations(scope.cp()));
+    annotations.putAll(propagated.annotations());
+    annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(propagated, null));
     String group = OwnerReferences.groupOf(template.getApiVersion());
     annotations.put(UpToDate.CLONED_FROM_NAME, template.getMetadata().getName());
     annotations.put(UpToDate.CLONED_FROM_GROUP_KIND, template.getKind() + "." + group);
@@ -89,9 +93,11 @@ final class MachineFactory {
   static OpenshiftAssistedConfig config(ControlPlaneScope scope, String name) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
-    Map<String, String> labels = new LinkedHashMap<>(templateLabels(cp));
+    PropagatedFields.Metadata propagated = PropagatedFields.forConfigs(cp);
+    Map<String, String> labels = new LinkedHashMap<>(propagated.labels());
     labels.putAll(scope.controlPlaneLabels());
-    Map<String, String> annotations = new LinkedHashMap<>(templateAnnotations(cp));
+    Map<String, String> annotations = new LinkedHashMap<>(propagated.annotations());
+    annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(propagated, null));
     annotations.put(
         UpToDate.CONFIG_HASH_ANNOTATION,
         UpToDate.configHash(cp.getSpec().openshiftAssistedConfigSpec));
@@ -117,18 +123,22 @@ final class MachineFactory {
       String failureDomain) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ControlPlaneMachineTemplate machineTemplate = cp.getSpec().machineTemplate;
-    Map<String, String> labels = new LinkedHashMap<>(templateLabels(cp));
+    PropagatedFields.Metadata propagated = PropagatedFields.forMachines(cp);
+    MachineSpec spec = PropagatedFields.desiredSpec(machineTemplate);
+    Map<String, String> labels = new LinkedHashMap<>(propagated.labels());
     labels.putAll(scope.controlPlaneLabels());
+    Map<String, String> annotations = new LinkedHashMap<>(propagated.annotations());
+    annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(propagated, spec));
+    annotations.put(PropagatedFields.PRE_TERMINATE_HOOK, HOOK_OWNER);
     Machine machine = new Machine();
     machine.setMetadata(
         new ObjectMetaBuilder()
             .withName(name)
             .withNamespace(scope.namespace())
             .withLabels(labels)
-            .withAnnotations(templateAnnotations(cp))
+            .withAnnotations(annotations)
             .withOwnerReferences(OwnerReferences.controller(cp))
             .build());
-    MachineSpec spec = new MachineSpec();
     spec.clusterName = scope.clusterName();
     spec.bootstrap = new MachineSpec.Bootstrap();
     spec.bootstrap.configRef =
@@ -141,18 +151,6 @@ final class MachineFactory {
             name);
     spec.failureDomain = failureDomain;
     spec.deletion = machineTemplate.effectiveDeletion();
-    if (machineTemplate.spec != null && machineTemplate.spec.readinessGates != null) {
-      spec.readinessGates =
-          machineTemplate.spec.readinessGates.stream()
-              .map(
-                  g -> {
-                    MachineSpec.ReadinessGate gate = new MachineSpec.ReadinessGate();
-                    gate.conditionType = g.conditionType;
-                    gate.polarity = g.polarity;
-                    return gate;
-                  })
-              .toList();
-    }
     machine.setSpec(spec);
     return machine;
   }
@@ -164,16 +162,6 @@ final class MachineFactory {
         cp.getSpec().machineTemplate.effectiveInfrastructureRef();
     return new ContractVersionedObjectReference(
         template.apiGroup, InfrastructureTemplates.machineKind(template.kind), name);
-  }
-
-  private static Map<String, String> templateLabels(OpenshiftAssistedControlPlane cp) {
-    ObjectMetaTemplate meta = cp.getSpec().machineTemplate.metadata;
-    return meta == null || meta.labels == null ? Map.of() : meta.labels;
-  }
-
-  private static Map<String, String> templateAnnotations(OpenshiftAssistedControlPlane cp) {
-    ObjectMetaTemplate meta = cp.getSpec().machineTemplate.metadata;
-    return meta == null || meta.annotations == null ? Map.of() : meta.annotations;
   }
 
   private static String randomSuffix() {

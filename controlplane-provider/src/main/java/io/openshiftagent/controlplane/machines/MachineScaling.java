@@ -101,10 +101,9 @@ public final class MachineScaling {
       List<String> deleting,
       boolean installationStarted) {
     String what = "scaling up from " + current + " to " + desired + " Machines";
-    if (installationStarted
-        && current > 0
-        && current < MIN_HIGHLY_AVAILABLE
-        && desired >= MIN_HIGHLY_AVAILABLE) {
+    // A single node only: a highly available control plane below 3 (a host remediated or
+    // deleted) gets its replacement.
+    if (installationStarted && current == 1 && desired >= MIN_HIGHLY_AVAILABLE) {
       return new Wait(
           ConditionUpdate.isTrue(
               SCALING_UP,

@@ -1,8 +1,10 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_BEING_DELETED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_CREATION_FAILED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_UP_TO_DATE;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_UP_TO_DATE;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.OWNER_REMEDIATED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UP_TO_DATE;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -10,6 +12,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.Conditions;
@@ -18,6 +22,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.controlplane.status.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Writes;
@@ -161,13 +166,71 @@ public final class MachineWrites {
   }
 
   /**
-   * Keeps the Machine's deletion timeouts and its UpToDate condition in step; a Machine deleted
-   * since the cache saw it is left to its event.
+   * Keeps an existing Machine, its config and its infrastructure machine in step with the control
+   * plane, in place ({@link PropagatedFields}, deletion timeouts, the UpToDate condition); a
+   * Machine deleted since the cache saw it is left to its event. A Machine changed meanwhile (a
+   * list we rewrite is bound to its resourceVersion) is done again at the next reconcile.
    */
-  void syncInPlace(Machine machine, MachineDeletionSpec deletion, Optional<String> notUpToDate) {
+  void syncInPlace(
+      OpenshiftAssistedControlPlane cp,
+      Machine machine,
+      OpenshiftAssistedConfig config,
+      Optional<String> notUpToDate) {
     try {
-      syncDeletionTimeouts(machine, deletion);
+      if (config != null) {
+        OwnedFieldsPatch configPatch =
+            PropagatedFields.metadataPatch(config, PropagatedFields.forConfigs(cp));
+        if (!configPatch.isEmpty()) {
+          configPatch.applyTo(client, config);
+        }
+      }
+      OwnedFieldsPatch machinePatch = PropagatedFields.machinePatch(machine, cp);
+      MachineDeletionSpec deletion = cp.getSpec().machineTemplate.effectiveDeletion();
+      MachineDeletionSpec current = machine.getSpec() == null ? null : machine.getSpec().deletion;
+      if (deletion != null && !deletion.equals(current)) {
+        machinePatch.set(
+            Serialization.jsonMapper().convertValue(deletion, Map.class), "spec", "deletion");
+      }
+      if (!machinePatch.isEmpty()) {
+        if (!PropagatedFields.metadataPatch(machine, PropagatedFields.forMachines(cp)).isEmpty()
+            && machine.getSpec() != null
+            && machine.getSpec().infrastructureRef != null) {
+          // The infrastructure machine first: the Machine's record says what is done.
+          infrastructure.patch(
+              machine.getSpec().infrastructureRef,
+              machine.getMetadata().getNamespace(),
+              PropagatedFields.infrastructurePatch(machine, cp).toJson());
+        }
+        machinePatch.applyTo(client, machine);
+      }
       markUpToDate(machine, notUpToDate);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && e.getCode() != 409) {
+        throw e;
+      }
+      LOG.debug(
+          "{} changed meanwhile: in-place sync again at the next reconcile",
+          Metadata.name(machine));
+    }
+  }
+
+  /**
+   * Releases our pre-terminate hook on every deleted Machine: the whole control plane goes, etcd
+   * with it.
+   */
+  public void releaseHooks(List<Machine> machines) {
+    machines.stream()
+        .filter(Metadata::isDeleting)
+        .filter(m -> Metadata.hasAnnotation(m, PropagatedFields.PRE_TERMINATE_HOOK))
+        .forEach(this::releaseHook);
+  }
+
+  /** Lets Cluster API remove the Machine's host: our pre-terminate hook goes. */
+  void releaseHook(Machine machine) {
+    try {
+      new OwnedFieldsPatch()
+          .set(null, "metadata", "annotations", PropagatedFields.PRE_TERMINATE_HOOK)
+          .applyTo(client, machine);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
         throw e;
@@ -175,13 +238,74 @@ public final class MachineWrites {
     }
   }
 
-  private void syncDeletionTimeouts(Machine machine, MachineDeletionSpec desired) {
-    MachineDeletionSpec current = machine.getSpec() == null ? null : machine.getSpec().deletion;
-    if (desired != null && !desired.equals(current)) {
-      new OwnedFieldsPatch()
-          .set(Serialization.jsonMapper().convertValue(desired, Map.class), "spec", "deletion")
-          .applyTo(client, machine);
+  /**
+   * Sets the Machine's OwnerRemediated condition, our answer to its MachineHealthCheck, under a
+   * field manager of its own (the UpToDate condition is applied under another).
+   */
+  void ownerRemediated(Machine machine, ConditionUpdate update) {
+    Optional<Condition> current =
+        Conditions.find(
+            machine.getStatus() == null ? null : machine.getStatus().conditions, update.type());
+    if (current.isPresent()
+        && update.status().equals(current.get().getStatus())
+        && update.reason().equals(current.get().getReason())
+        && update.message().equals(Objects.requireNonNullElse(current.get().getMessage(), ""))) {
+      return;
     }
+    List<Condition> conditions =
+        Conditions.set(
+            current.map(List::of).orElse(List.of()),
+            update.type(),
+            update.status(),
+            update.reason(),
+            update.message(),
+            machine.getMetadata().getGeneration(),
+            clock.instant());
+    Writes.applyStatus(
+        client, machine, Map.of("conditions", conditions), fieldManager + "-remediation");
+  }
+
+  /**
+   * Removes the OwnerRemediated condition of a Machine that is healthy again, as
+   * KubeadmControlPlane does (a JSON patch that fails if the list changed meanwhile).
+   */
+  void forgetOwnerRemediated(Machine machine) {
+    List<Condition> conditions = machine.getStatus().conditions;
+    int index = conditions.indexOf(Conditions.find(conditions, OWNER_REMEDIATED).orElseThrow());
+    String path = "/status/conditions/" + index;
+    String patch =
+        Serialization.asJson(
+            List.of(
+                Map.of("op", "test", "path", path + "/type", "value", OWNER_REMEDIATED),
+                Map.of("op", "remove", "path", path)));
+    try {
+      client.resource(machine).subresource("status").patch(PatchContext.of(PatchType.JSON), patch);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && e.getCode() != 409 && e.getCode() != 422) {
+        throw e;
+      }
+    }
+  }
+
+  /** Deletes an unhealthy Machine to replace it, answering its MachineHealthCheck. */
+  void remediate(OpenshiftAssistedControlPlane cp, Machine machine) {
+    LOG.info(
+        "remediating {}: deleting unhealthy Machine {}", Metadata.name(cp), Metadata.name(machine));
+    // The condition first: without Cluster API's finalizer the Machine is gone once deleted.
+    ownerRemediated(
+        machine,
+        ConditionUpdate.isFalse(OWNER_REMEDIATED, MACHINE_BEING_DELETED, "Machine is deleting"));
+    delete(cp, machine);
+    events.normal(
+        cp,
+        "MachineRemediated",
+        "Remediate",
+        "Deleted unhealthy Machine " + Metadata.name(machine));
+  }
+
+  /** Sets ({@code value}) or removes (null) an annotation of the control plane. */
+  void annotate(OpenshiftAssistedControlPlane cp, String key, String value) {
+    new OwnedFieldsPatch().set(value, "metadata", "annotations", key).applyTo(client, cp);
   }
 
   /** Sets the Machine's UpToDate condition, and only it, with a server-side apply of the status. */

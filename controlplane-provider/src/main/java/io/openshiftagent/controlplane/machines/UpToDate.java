@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.provider.contract.ObjectNames;
@@ -56,7 +57,7 @@ public final class UpToDate {
       HasMetadata infraMachine,
       String desiredConfigHash,
       ContractVersionedObjectReference desiredTemplate) {
-    if (config != null && !desiredConfigHash.equals(annotation(config, CONFIG_HASH_ANNOTATION))) {
+    if (config != null && !desiredConfigHash.equals(configHashOf(config))) {
       return Optional.of(
           "its OpenshiftAssistedConfig differs from spec.openshiftAssistedConfigSpec");
     }
@@ -75,6 +76,19 @@ public final class UpToDate {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The hash of the spec a config was made from: recorded by us; for a config without it (the Go
+   * provider's, taken over) the hash of the spec it has, which is that spec as the API server
+   * defaults it.
+   */
+  private static String configHashOf(HasMetadata config) {
+    String recorded = annotation(config, CONFIG_HASH_ANNOTATION);
+    if (recorded != null || !(config instanceof OpenshiftAssistedConfig made)) {
+      return recorded;
+    }
+    return configHash(made.getSpec());
   }
 
   private static String annotation(HasMetadata object, String key) {

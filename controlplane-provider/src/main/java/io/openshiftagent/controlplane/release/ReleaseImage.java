@@ -5,9 +5,9 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.Map;
 
 /**
- * The release image of an OpenShift or OKD version, by tag. Digests are never resolved here: the
- * hub may have no route to the registry, and assisted-service and the Cluster Version Operator
- * resolve tags themselves.
+ * The release image of an OpenShift or OKD version, as requested: by tag, or the digest the user
+ * pinned. {@link ReleaseImageResolution} turns a tag into the digest written
+ * (docs/release-images.md).
  */
 public final class ReleaseImage {
   /** Annotation on the control plane: the repository to take release images from. */
@@ -37,6 +37,9 @@ public final class ReleaseImage {
   public static String pullSpec(
       OpenShiftVersion version, String cpuArchitecture, String repositoryOverride) {
     String override = repositoryOverride == null ? "" : repositoryOverride.trim();
+    if (override.contains("@sha256:")) {
+      return override; // the user pinned the release by digest
+    }
     if (version.isOkd()) {
       // OKD release images are multi-architecture manifests tagged with the bare version.
       return (override.isEmpty() ? OKD_REPOSITORY : override) + ":" + version;
@@ -45,6 +48,20 @@ public final class ReleaseImage {
         RELEASE_ARCHITECTURES.getOrDefault(
             cpuArchitecture == null ? "x86_64" : cpuArchitecture, "multi");
     return (override.isEmpty() ? OCP_REPOSITORY : override) + ":" + version + "-" + arch;
+  }
+
+  /**
+   * The release architecture of hosts with these {@code cpuArchitecture}s (either spelling; unset
+   * ones are x86_64): theirs when they agree, else {@code multi}, whose release holds them all.
+   */
+  public static String architecture(java.util.Collection<String> cpuArchitectures) {
+    java.util.Set<String> distinct = new java.util.TreeSet<>();
+    for (String arch : cpuArchitectures) {
+      distinct.add(RELEASE_ARCHITECTURES.getOrDefault(arch == null ? "x86_64" : arch, arch));
+    }
+    return distinct.isEmpty()
+        ? "x86_64"
+        : distinct.size() == 1 ? distinct.iterator().next() : "multi";
   }
 
   /** Whether the repository is one of the default public ones (no override, or an equal one). */
@@ -56,22 +73,27 @@ public final class ReleaseImage {
   }
 
   /**
-   * The release image a control plane asks for: {@code version} for its hosts' architecture, from
-   * its repository override if it has one.
+   * The release image a control plane asks for: {@code version} for its hosts' architectures (the
+   * {@code cpuArchitecture}s of its own and its workers' configs: {@link #architecture}), from its
+   * repository override if it has one.
    */
-  public static String of(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
-    String arch =
-        cp.getSpec().openshiftAssistedConfigSpec == null
-            ? null
-            : cp.getSpec().openshiftAssistedConfigSpec.cpuArchitecture;
-    return pullSpec(version, arch, Metadata.annotation(cp, REPOSITORY_OVERRIDE_ANNOTATION));
+  public static String of(
+      OpenshiftAssistedControlPlane cp,
+      OpenShiftVersion version,
+      java.util.Collection<String> cpuArchitectures) {
+    return pullSpec(
+        version,
+        architecture(cpuArchitectures),
+        Metadata.annotation(cp, REPOSITORY_OVERRIDE_ANNOTATION));
   }
 
   /**
-   * Whether the update graph knows {@code version} of the control plane's release, so that it can
-   * be asked for by version: a generally available release from a default repository.
+   * Whether {@code version} is a published release: generally available and from a default
+   * repository, so signed, and the Cluster Version Operator can verify it; anything else (a
+   * pre-release, a nightly, another repository) can only be asked for with {@code force}, as the Go
+   * provider does.
    */
-  public static boolean inUpdateGraph(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
+  public static boolean isPublished(OpenshiftAssistedControlPlane cp, OpenShiftVersion version) {
     return version.isGenerallyAvailable()
         && isDefaultRepository(Metadata.annotation(cp, REPOSITORY_OVERRIDE_ANNOTATION));
   }

@@ -5,7 +5,9 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUST
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INSTALLATION_FAILED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INSTALLING;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INVALID_CONFIGURATION;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.RELEASE_IMAGE_RESOLVED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_CLUSTER_INSTALL;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_RELEASE_IMAGE;
 
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.provider.contract.InstallerStates;
@@ -16,16 +18,26 @@ public final class Availability {
   private Availability() {}
 
   /**
-   * @param configurationInvalid whether ClusterInstallConfigured is False: the spec cannot be used
+   * @param waitingForReleaseImage whether ClusterInstallConfigured is False because the release
+   *     image is not resolved yet (a registry, or the pull secret or mirrors it needs)
+   * @param configurationInvalid whether ClusterInstallConfigured is False before the installation
+   *     started: the spec cannot be used
    * @param install the AgentClusterInstall, if it exists
    * @param initialized whether the kubeconfig is published
    * @param installName the AgentClusterInstall's name, for the messages
    */
   public static ConditionUpdate of(
+      boolean waitingForReleaseImage,
       boolean configurationInvalid,
       Optional<AgentClusterInstall> install,
       boolean initialized,
       String installName) {
+    if (waitingForReleaseImage) {
+      return ConditionUpdate.isFalse(
+          AVAILABLE,
+          WAITING_FOR_RELEASE_IMAGE,
+          "the release image is not resolved yet; see condition " + RELEASE_IMAGE_RESOLVED);
+    }
     if (configurationInvalid) {
       return ConditionUpdate.isFalse(
           AVAILABLE,

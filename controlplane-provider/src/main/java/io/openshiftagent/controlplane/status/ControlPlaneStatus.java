@@ -34,7 +34,10 @@ public final class ControlPlaneStatus {
     status.upToDateReplicas = stored.upToDateReplicas;
     status.version = stored.version;
     status.distributionVersion = stored.distributionVersion;
+    status.releaseImage = stored.releaseImage;
     status.observedGeneration = stored.observedGeneration;
+    status.versions = stored.versions;
+    status.lastRemediation = stored.lastRemediation;
   }
 
   public ControlPlaneStatus set(ConditionUpdate update) {

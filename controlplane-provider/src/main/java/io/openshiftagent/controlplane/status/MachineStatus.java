@@ -11,7 +11,9 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.ROLLI
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UP_TO_DATE;
 
 import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.release.KubernetesVersions;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -70,6 +72,27 @@ public final class MachineStatus {
                 + " Machines do not match the spec: delete them one at a time (OnDelete rollout)"
                 + " and each is replaced by a Machine made from the current spec: "
                 + String.join(", ", notUpToDate.keySet())));
+  }
+
+  /**
+   * status.versions (Cluster API v1.14): how many Machines' kubelets run each Kubernetes version,
+   * oldest version first, as Cluster API aggregates them from the Machines' {@code
+   * status.nodeInfo}; Machines without a Node are not counted.
+   */
+  public static List<StatusVersion> versions(List<Machine> machines) {
+    Map<String, Integer> counts = new java.util.TreeMap<>(KubernetesVersions.ORDER);
+    for (Machine machine : machines) {
+      String version =
+          machine.getStatus() == null || machine.getStatus().nodeInfo == null
+              ? null
+              : machine.getStatus().nodeInfo.kubeletVersion;
+      if (version != null && !version.isBlank()) {
+        counts.merge(version, 1, Integer::sum);
+      }
+    }
+    return counts.entrySet().stream()
+        .map(e -> new StatusVersion(e.getKey(), e.getValue()))
+        .toList();
   }
 
   /** The names of the Machines that are not Ready. */

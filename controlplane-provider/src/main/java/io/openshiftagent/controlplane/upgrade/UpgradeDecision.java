@@ -9,6 +9,7 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITI
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.controlplane.release.OpenShiftVersion;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -37,8 +38,17 @@ public final class UpgradeDecision {
   public record Outcome(
       Map<String, Object> desiredUpdate, String status, String reason, String message) {}
 
+  /**
+   * @param release the release image of {@code desired} (by digest, unless the user kept the tag),
+   *     or why there is none yet
+   * @param published a GA release of the default repositories (signed): asked for without {@code
+   *     force}
+   */
   public static Outcome decide(
-      OpenShiftVersion desired, ClusterVersionView cv, String releaseImage, boolean byVersion) {
+      OpenShiftVersion desired,
+      ClusterVersionView cv,
+      ReleaseImageResolution.Outcome release,
+      boolean published) {
     if (cv.running() == null) {
       return new Outcome(
           null,
@@ -64,23 +74,32 @@ public final class UpgradeDecision {
     if (cmp == 0) {
       return new Outcome(null, Conditions.TRUE, UPGRADE_COMPLETED, "the cluster runs " + running);
     }
+    if (release instanceof ReleaseImageResolution.Wait wait) {
+      return new Outcome(
+          null,
+          Conditions.FALSE,
+          wait.reason(),
+          "cannot request the upgrade from " + running + " to " + desired + ": " + wait.message());
+    }
+    String releaseImage = ((ReleaseImageResolution.Use) release).image();
     boolean requested =
-        desired.toString().equals(cv.desiredUpdateVersion()) && byVersion
-            || releaseImage.equals(cv.desiredUpdateImage()) && !byVersion;
+        desired.toString().equals(cv.desiredUpdateVersion())
+            && releaseImage.equals(cv.desiredUpdateImage());
     if (!requested) {
+      // The image by digest: the CVO pulls it through the cluster's mirrors, and needs no update
+      // graph (a disconnected cluster has none); the version must match the image's, which the CVO
+      // checks. Only a release that is not published (signed) needs force.
       Map<String, Object> update = new LinkedHashMap<>();
-      if (byVersion) {
-        update.put("version", desired.toString());
-      } else {
-        // Not a GA release of the default repositories: the update graph cannot name it.
-        update.put("image", releaseImage);
+      update.put("version", desired.toString());
+      update.put("image", releaseImage);
+      if (!published) {
         update.put("force", true);
       }
       return new Outcome(
           update,
           Conditions.FALSE,
           UPGRADE_REQUESTED,
-          "requested the upgrade from " + running + " to " + desired);
+          "requested the upgrade from " + running + " to " + desired + " (" + releaseImage + ")");
     }
     if (cv.failing()) {
       return new Outcome(

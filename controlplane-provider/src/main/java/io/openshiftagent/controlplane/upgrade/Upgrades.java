@@ -11,6 +11,7 @@ import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.Names;
 import io.openshiftagent.controlplane.release.OpenShiftVersion;
 import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import java.util.Optional;
@@ -44,9 +45,13 @@ public final class Upgrades {
 
   /**
    * @param kubeconfig the workload cluster's kubeconfig, if published
+   * @param release the release image of {@code spec.distributionVersion}, or why there is none
    */
   public void reconcile(
-      ControlPlaneScope scope, ControlPlaneStatus status, Optional<String> kubeconfig) {
+      ControlPlaneScope scope,
+      ControlPlaneStatus status,
+      Optional<String> kubeconfig,
+      ReleaseImageResolution.Outcome release) {
     if (kubeconfig.isEmpty()) {
       return;
     }
@@ -67,11 +72,7 @@ public final class Upgrades {
       }
       OpenShiftVersion desired = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
       UpgradeDecision.Outcome outcome =
-          UpgradeDecision.decide(
-              desired,
-              cv.get(),
-              ReleaseImage.of(cp, desired),
-              ReleaseImage.inUpdateGraph(cp, desired));
+          UpgradeDecision.decide(desired, cv.get(), release, ReleaseImage.isPublished(cp, desired));
       if (outcome.desiredUpdate() != null) {
         LOG.info(
             "requesting upgrade of {}/{} to {}",

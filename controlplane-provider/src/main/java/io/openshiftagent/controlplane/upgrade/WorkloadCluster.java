@@ -2,12 +2,11 @@ package io.openshiftagent.controlplane.upgrade;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
-import java.util.Comparator;
+import io.openshiftagent.controlplane.release.KubernetesVersions;
+import io.openshiftagent.controlplane.workload.WorkloadClients;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,11 +30,7 @@ final class WorkloadCluster implements AutoCloseable {
   }
 
   static WorkloadCluster connect(String kubeconfigYaml) {
-    Config config = Config.fromKubeconfig(kubeconfigYaml);
-    config.setConnectionTimeout(5_000);
-    config.setRequestTimeout(10_000);
-    config.setRequestRetryBackoffLimit(0);
-    return new WorkloadCluster(new KubernetesClientBuilder().withConfig(config).build());
+    return new WorkloadCluster(WorkloadClients.connect(kubeconfigYaml));
   }
 
   /** The lowest kubelet version of the control-plane nodes, if any registered. */
@@ -59,7 +54,7 @@ final class WorkloadCluster implements AutoCloseable {
         .map(n -> n.getStatus().getNodeInfo().getKubeletVersion())
         // A Node registers before its kubelet reports status: its version is then empty.
         .filter(v -> v != null && !v.isBlank())
-        .min(Comparator.comparing(WorkloadCluster::kubernetesVersionKey));
+        .min(KubernetesVersions.ORDER);
   }
 
   /** The ClusterVersion, if the cluster has one yet. */
@@ -117,16 +112,6 @@ final class WorkloadCluster implements AutoCloseable {
         .filter(c -> type.equals(c.get("type")))
         .findFirst()
         .orElse(Map.of());
-  }
-
-  /** Orders v1.33.4 before v1.33.10: numeric parts compared as numbers. */
-  static String kubernetesVersionKey(String version) {
-    StringBuilder key = new StringBuilder();
-    for (String part : version.replaceFirst("^v", "").split("[.+-]")) {
-      key.append(part.matches("\\d+") ? String.format("%010d", Long.parseLong(part)) : part)
-          .append('.');
-    }
-    return key.toString();
   }
 
   @SuppressWarnings("unchecked")

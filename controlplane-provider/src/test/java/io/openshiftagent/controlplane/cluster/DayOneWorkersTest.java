@@ -12,20 +12,25 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DayOneWorkersTest {
+  private static final java.util.function.Function<MachineDeployment, Map<String, String>>
+      NO_TEMPLATE_ANNOTATIONS = md -> Map.of();
+
   private final OpenshiftAssistedControlPlane cp = Fixtures.controlPlane("ns", "cp", 3);
 
   @Test
   void withoutAVersionEveryDeploymentIsCreatedDuringTheInstallation() {
     cp.getSpec().version = null;
     assertThat(
-            DayOneWorkers.count(cp, List.of(deployment(2, null), deployment(1, null)), List.of()))
+            DayOneWorkers.count(
+                cp, List.of(deployment(2, null), deployment(1, null)), NO_TEMPLATE_ANNOTATIONS))
         .isEqualTo(3);
   }
 
   @Test
   void withAVersionClusterApiHoldsTheWorkersUntilTheControlPlaneReportsItsVersion() {
     cp.getSpec().version = "v1.33.0";
-    assertThat(DayOneWorkers.count(cp, List.of(deployment(2, null)), List.of())).isZero();
+    assertThat(DayOneWorkers.count(cp, List.of(deployment(2, null)), NO_TEMPLATE_ANNOTATIONS))
+        .isZero();
   }
 
   @Test
@@ -38,8 +43,25 @@ class DayOneWorkersTest {
                     deployment(2, "KubernetesVersionSkew, ControlPlaneIsStable"),
                     deployment(1, "All"),
                     deployment(4, "KubernetesVersionSkew")),
-                List.of()))
+                NO_TEMPLATE_ANNOTATIONS))
         .isEqualTo(3);
+  }
+
+  @Test
+  void theSkipOnTheBootstrapConfigTemplateCountsAsClusterApiReadsItThere() {
+    cp.getSpec().version = "v1.33.0";
+    java.util.List<MachineDeployment> asked = new java.util.ArrayList<>();
+    int counted =
+        DayOneWorkers.count(
+            cp,
+            List.of(deployment(2, null), deployment(3, "KubernetesVersionSkew")),
+            md -> {
+              asked.add(md);
+              return Map.of(DayOneWorkers.SKIP_PREFLIGHT_CHECKS_ANNOTATION, "ControlPlaneIsStable");
+            });
+    // The deployment's own annotation wins; the template is read only without one.
+    assertThat(counted).isEqualTo(2);
+    assertThat(asked).hasSize(1);
   }
 
   @Test
@@ -47,7 +69,9 @@ class DayOneWorkersTest {
     cp.getSpec().version = null;
     MachineDeployment deleting = deployment(2, null);
     deleting.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
-    assertThat(DayOneWorkers.count(cp, List.of(deleting, deployment(1, null)), List.of()))
+    assertThat(
+            DayOneWorkers.count(
+                cp, List.of(deleting, deployment(1, null)), NO_TEMPLATE_ANNOTATIONS))
         .isEqualTo(1);
   }
 

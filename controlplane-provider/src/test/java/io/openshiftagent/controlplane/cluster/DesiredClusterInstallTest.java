@@ -11,6 +11,8 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.controlplane.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class DesiredClusterInstallTest {
   private final OpenshiftAssistedControlPlane cp = Fixtures.controlPlane("ns", "cp", 3);
@@ -97,6 +99,40 @@ class DesiredClusterInstallTest {
     assertThat(spec.manifestsConfigMapRefs)
         .extracting(LocalObjectReference::getName)
         .containsExactly("extra", "cp-registry-config");
+  }
+
+  /**
+   * assisted-service writes the AgentClusterInstall back through omitempty Go fields: an absent
+   * field is its zero value, and patching the zero value back would fight it.
+   */
+  @ParameterizedTest(name = "current {0}, patch {1}: no-op {2}")
+  @CsvSource(
+      nullValues = "null",
+      value = {
+        "null, 0, true",
+        "null, false, true",
+        "null, '', true",
+        "null, 1, false",
+        "null, true, false",
+        "null, x, false",
+        "3, 0, false",
+        "true, false, false",
+        "null, null, true",
+        "0, null, false",
+      })
+  void anAbsentFieldIsItsGoZeroValue(String current, String patch, boolean noOp) {
+    assertThat(ClusterInstallPatch.mergeIsNoOp(scalar(current), scalar(patch))).isEqualTo(noOp);
+  }
+
+  /** CSV text as the JSON scalar it reads as: a number, a boolean, or a string. */
+  private static Object scalar(String text) {
+    if (text == null) {
+      return null;
+    }
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.valueOf(text);
+    }
+    return text.matches("-?[0-9]+") ? (Object) Integer.valueOf(text) : text;
   }
 
   @Test

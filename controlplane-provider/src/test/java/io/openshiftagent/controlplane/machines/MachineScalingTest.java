@@ -1,7 +1,7 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.Fixtures.machine;
-import static io.openshiftagent.controlplane.Fixtures.setReady;
+import static io.openshiftagent.controlplane.machines.MachineFixtures.describe;
+import static io.openshiftagent.controlplane.machines.MachineFixtures.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.external.capi.Machine;
@@ -25,15 +25,7 @@ class MachineScalingTest {
    */
   record Fleet(int current, int ready, int deleting) {
     List<Machine> machines() {
-      List<Machine> machines = new ArrayList<>();
-      for (int i = 0; i < current; i++) {
-        Machine m = machine("m" + i, "2026-01-0" + (i + 1) + "T00:00:00Z", null);
-        if (i < ready) {
-          setReady(m);
-        }
-        machines.add(m);
-      }
-      return machines;
+      return fleet(current, ready);
     }
 
     List<String> deletingNames() {
@@ -86,6 +78,13 @@ class MachineScalingTest {
             true,
             "wait",
             "TopologyChangeNotSupported"),
+        Arguments.of(
+            "installed three down to two (a host remediated): its replacement is made",
+            3,
+            new Fleet(2, 2, 0),
+            true,
+            "create 1",
+            "ScalingUp"),
         Arguments.of(
             "single node before the installation: three may be made",
             3,
@@ -191,18 +190,5 @@ class MachineScalingTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("ScalingUp", "False", "2 of 3 Machines exist"),
             org.assertj.core.groups.Tuple.tuple("ScalingDown", "False", "2 of 3 Machines exist"));
-  }
-
-  private static String describe(MachineScaling.Decision decision) {
-    if (decision instanceof MachineScaling.Create create) {
-      return "create " + create.count();
-    }
-    if (decision instanceof MachineScaling.Delete delete) {
-      return "delete " + delete.machine().getMetadata().getName();
-    }
-    if (decision instanceof MachineScaling.Wait) {
-      return "wait";
-    }
-    return "steady";
   }
 }

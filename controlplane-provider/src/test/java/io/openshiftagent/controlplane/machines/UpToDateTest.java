@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import java.util.List;
@@ -39,6 +40,24 @@ class UpToDateTest {
         .hasValueSatisfying(r -> assertThat(r).contains("OpenshiftAssistedConfig"));
     assertThat(UpToDate.reasonNotUpToDate(config("h1"), infra("t0"), "h1", TEMPLATE))
         .hasValueSatisfying(r -> assertThat(r).contains("cloned from").contains("t0"));
+  }
+
+  @Test
+  void aConfigWithoutOurHashIsComparedByTheSpecItHas() {
+    // Made by the Go provider: a copy of the control plane's spec, and no annotation of ours.
+    OpenshiftAssistedConfigSpec spec = new OpenshiftAssistedConfigSpec();
+    spec.sshAuthorizedKey = "ssh-ed25519 AAAA";
+    OpenshiftAssistedConfig made = new OpenshiftAssistedConfig();
+    made.setMetadata(new ObjectMetaBuilder().withName("m").build());
+    made.setSpec(spec);
+
+    assertThat(UpToDate.reasonNotUpToDate(made, infra("t1"), UpToDate.configHash(spec), TEMPLATE))
+        .isEmpty();
+    OpenshiftAssistedConfigSpec changed = new OpenshiftAssistedConfigSpec();
+    changed.sshAuthorizedKey = "ssh-ed25519 BBBB";
+    assertThat(
+            UpToDate.reasonNotUpToDate(made, infra("t1"), UpToDate.configHash(changed), TEMPLATE))
+        .isPresent();
   }
 
   private static GenericKubernetesResource config(String hash) {

@@ -11,22 +11,26 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Available follows the installer's state, once the kubeconfig is published. */
 class AvailabilityTest {
-  @ParameterizedTest(name = "invalid={0} install={1} state=''{2}'' initialized={3}: {4} {5}")
+  @ParameterizedTest(
+      name = "release={0} invalid={1} install={2} state=''{3}'' initialized={4}: {5} {6}")
   @CsvSource(
       delimiter = '|',
       value = {
-        "true  | true  | installed          | true  | False | InvalidConfiguration | the cluster cannot be configured; see condition ClusterInstallConfigured",
-        "false | false |                    | false | False | WaitingForClusterInstall | waiting for AgentClusterInstall ocp1-cp",
-        "false | true  |                    | false | False | Installing | installer state: not reported yet",
-        "false | true  | ready              | false | False | Installing | installer state: ready (info)",
-        "false | true  | installing         | false | False | Installing | installer state: installing (info)",
-        "false | true  | finalizing         | false | False | Installing | installer state: finalizing (info)",
-        "false | true  | finalizing         | true  | True  | Available | the cluster is installed; installer state: finalizing (info)",
-        "false | true  | installed          | true  | True  | Available | the cluster is installed; installer state: installed (info)",
-        "false | true  | adding-hosts       | true  | True  | Available | the cluster is installed; installer state: adding-hosts (info)",
-        "false | true  | error              | true  | False | InstallationFailed | assisted-service reports the installation failed: error (info); see the events and logs of AgentClusterInstall ocp1-cp",
+        "true  | true  | false |                    | false | False | WaitingForReleaseImage | the release image is not resolved yet; see condition ReleaseImageResolved",
+        "true  | true  | true  | installed          | true  | False | WaitingForReleaseImage | the release image is not resolved yet; see condition ReleaseImageResolved",
+        "false | true  | true  | installed          | true  | False | InvalidConfiguration | the cluster cannot be configured; see condition ClusterInstallConfigured",
+        "false | false | false |                    | false | False | WaitingForClusterInstall | waiting for AgentClusterInstall ocp1-cp",
+        "false | false | true  |                    | false | False | Installing | installer state: not reported yet",
+        "false | false | true  | ready              | false | False | Installing | installer state: ready (info)",
+        "false | false | true  | installing         | false | False | Installing | installer state: installing (info)",
+        "false | false | true  | finalizing         | false | False | Installing | installer state: finalizing (info)",
+        "false | false | true  | finalizing         | true  | True  | Available | the cluster is installed; installer state: finalizing (info)",
+        "false | false | true  | installed          | true  | True  | Available | the cluster is installed; installer state: installed (info)",
+        "false | false | true  | adding-hosts       | true  | True  | Available | the cluster is installed; installer state: adding-hosts (info)",
+        "false | false | true  | error              | true  | False | InstallationFailed | assisted-service reports the installation failed: error (info); see the events and logs of AgentClusterInstall ocp1-cp",
       })
   void availableOnlyOnceInstalledAndInitialized(
+      boolean waitingForReleaseImage,
       boolean invalid,
       boolean hasInstall,
       String state,
@@ -36,7 +40,7 @@ class AvailabilityTest {
       String message) {
     Optional<AgentClusterInstall> install =
         hasInstall ? Optional.of(install(state)) : Optional.empty();
-    assertThat(Availability.of(invalid, install, initialized, "ocp1-cp"))
+    assertThat(Availability.of(waitingForReleaseImage, invalid, install, initialized, "ocp1-cp"))
         .isEqualTo(new ConditionUpdate("Available", status, reason, message));
   }
 

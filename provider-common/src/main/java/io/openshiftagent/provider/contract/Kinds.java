@@ -14,6 +14,7 @@ import java.util.Optional;
  */
 public final class Kinds {
   public static final String OPENSHIFT_ASSISTED_CONFIG = "OpenshiftAssistedConfig";
+  public static final String OPENSHIFT_ASSISTED_CONFIG_TEMPLATE = "OpenshiftAssistedConfigTemplate";
   public static final String OPENSHIFT_ASSISTED_CONTROL_PLANE = "OpenshiftAssistedControlPlane";
   public static final String CLUSTER = "Cluster";
   public static final String MACHINE = "Machine";
@@ -28,6 +29,13 @@ public final class Kinds {
     return ref != null
         && BootstrapGroup.GROUP.equals(ref.apiGroup)
         && OPENSHIFT_ASSISTED_CONFIG.equals(ref.kind);
+  }
+
+  /** Whether {@code ref} names one of our OpenshiftAssistedConfigTemplates. */
+  public static boolean isOpenshiftAssistedConfigTemplate(ContractVersionedObjectReference ref) {
+    return ref != null
+        && BootstrapGroup.GROUP.equals(ref.apiGroup)
+        && OPENSHIFT_ASSISTED_CONFIG_TEMPLATE.equals(ref.kind);
   }
 
   /** Whether {@code ref} names one of our OpenshiftAssistedControlPlanes. */
@@ -47,6 +55,12 @@ public final class Kinds {
   /** The name of the object's owning Machine, if Cluster API made one its owner. */
   public static Optional<String> owningMachine(HasMetadata object) {
     return OwnerReferences.find(object, ExternalKinds.CAPI_GROUP, MACHINE).map(r -> r.getName());
+  }
+
+  /** The name of the object's owning MachinePool, if one is its owner. */
+  public static Optional<String> owningMachinePool(HasMetadata object) {
+    return OwnerReferences.find(object, ExternalKinds.CAPI_GROUP, MACHINE_POOL)
+        .map(r -> r.getName());
   }
 
   /** The name of the object's owning Cluster (kept in the reference when the Cluster is gone). */

@@ -4,8 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Pattern;
 
-/** Deterministic names and label values that always fit Kubernetes' length limits. */
+/**
+ * Kubernetes' naming rules: deterministic names and label values that always fit its length limits,
+ * and whether a name given by a user can name an object at all.
+ */
 public final class ObjectNames {
   /** Longest object name (DNS subdomain). */
   public static final int MAX_NAME = 253;
@@ -13,7 +17,20 @@ public final class ObjectNames {
   /** Longest label value. */
   public static final int MAX_LABEL_VALUE = 63;
 
+  /** A DNS-1123 subdomain: dot-separated lower-case alphanumeric labels, inner dashes allowed. */
+  private static final Pattern SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
   private ObjectNames() {}
+
+  /**
+   * Whether {@code name} can name an object such as a Secret or ConfigMap (a DNS-1123 subdomain). A
+   * user-given name that cannot is named by no object, and the API server answers a request for it
+   * with an error, not a 404.
+   */
+  public static boolean isObjectName(String name) {
+    return name.length() <= MAX_NAME && SUBDOMAIN.matcher(name).matches();
+  }
 
   /**
    * {@code value} itself when it fits in {@code max} characters; otherwise a prefix of it and a

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -32,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * deadline only between two renew attempts, and one attempt could last about 19 s in the client's
  * request retries (docs/reliability.md). The Lease requests also go through a client of their own
  * that never retries and gives up after {@link #REQUEST_TIMEOUT}, so that the elector tries again
- * every {@link #RETRY_PERIOD} instead of waiting on one stuck request.
+ * instead of waiting on one stuck request; a leader renews with one request ({@link
+ * OptimisticLeaseLock}).
  *
  * <p>Only the leader runs the operator: {@code leading} starts it, on a thread of its own so that
  * renewing goes on while its informers fill.
@@ -44,8 +44,12 @@ final class LeaderElection implements AutoCloseable {
   static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
   static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
 
-  /** Per Lease request; a renew (read, then write) fits twice in the renew deadline. */
-  static final Duration REQUEST_TIMEOUT = Duration.ofMillis(2500);
+  /**
+   * Per Lease request. A renew is one request ({@link OptimisticLeaseLock}); one that times out,
+   * the retry period and one more renew fit in the renew deadline. Shorter would fail renews that a
+   * loaded API server answers in a few seconds (2.5 s did, under a load of 40 on two cores).
+   */
+  static final Duration REQUEST_TIMEOUT = RENEW_DEADLINE.minus(RETRY_PERIOD).dividedBy(2);
 
   static final Duration FENCE_PERIOD = Duration.ofMillis(200);
 
@@ -90,7 +94,7 @@ final class LeaderElection implements AutoCloseable {
   void start() {
     LeaderElectionConfig config =
         new LeaderElectionConfig(
-            new RenewRecordingLock(new LeaseLock(namespace, name, identity)),
+            new RenewRecordingLock(new OptimisticLeaseLock(namespace, name, identity)),
             LEASE_DURATION,
             RENEW_DEADLINE,
             RETRY_PERIOD,

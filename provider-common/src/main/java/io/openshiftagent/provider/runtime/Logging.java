@@ -20,6 +20,15 @@ public final class Logging {
    */
   static final String HTTP_BODIES = "io.fabric8.kubernetes.client.http.HttpLoggingInterceptor";
 
+  /**
+   * The Kubernetes client's logger that warns, at every informer and operation it sets up, that an
+   * alpha or beta API is "unstable": Cluster API's v1beta2, assisted-service's v1beta1 and our own
+   * v1alpha2/v1alpha3 are the APIs a user runs, and a WARN nobody can act on hides those that
+   * matter (hundreds of lines per installation).
+   */
+  static final String UNSTABLE_API_WARNINGS =
+      "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils";
+
   private Logging() {}
 
   /** Keeps request and response bodies out of the log at every level (docs/security.md). */
@@ -62,10 +71,11 @@ public final class Logging {
     root.setLevel(Level.toLevel(level, Level.INFO));
     root.addAppender(stdout);
     // fabric8 is chatty at INFO about watch reconnects; keep it at WARN unless debugging.
+    boolean debugging = level.equals("DEBUG") || level.equals("TRACE");
+    context.getLogger("io.fabric8").setLevel(debugging ? Level.toLevel(level) : Level.WARN);
     context
-        .getLogger("io.fabric8")
-        .setLevel(
-            level.equals("DEBUG") || level.equals("TRACE") ? Level.toLevel(level) : Level.WARN);
+        .getLogger(UNSTABLE_API_WARNINGS)
+        .setLevel(debugging ? Level.toLevel(level) : Level.ERROR);
     neverLogHttpBodies();
   }
 }

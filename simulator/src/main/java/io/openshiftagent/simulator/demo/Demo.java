@@ -8,12 +8,14 @@ import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -47,18 +49,21 @@ public final class Demo {
   public static void main(String[] args) throws Exception {
     DemoOptions options = DemoOptions.parse(args);
     if (options.help()) {
-      System.out.println(DemoOptions.USAGE);
+      System.out.print(DemoOptions.USAGE);
       return;
     }
     Path workDir = Path.of("target", "demo").toAbsolutePath();
     Files.createDirectories(workDir);
     PrintStream out = System.out;
     out.println(
-        "Starting the local world: a hub API server, the Cluster API manager, our two providers and"
-            + " the simulated Metal3, hosts, assisted-service and installed cluster…");
+        "Starting the local world. Real: a hub API server (kube-apiserver "
+            + TestPaths.KUBERNETES_VERSION
+            + "), the Cluster API manager, CAPM3 and the baremetal-operator (its test mode: no"
+            + " Ironic), our two providers. Simulated: the hosts' hardware, assisted-service and"
+            + " the installed OpenShift clusters' contents…");
     long started = System.nanoTime();
     Duration step = options.step();
-    SimulatedDurations durations = new SimulatedDurations(step, step, step.multipliedBy(3), step);
+    SimulatedDurations durations = new SimulatedDurations(step.multipliedBy(3), step);
     boolean ok;
     try (World world = World.start(durations, workDir)) {
       // Ctrl-C: stop the Cluster API manager and the providers too, not only this JVM.
@@ -89,10 +94,15 @@ public final class Demo {
   private boolean run(boolean keep) throws Exception {
     view.say("World ready. To look around: export KUBECONFIG=" + kubeconfig);
     kubectl("create", "namespace", NAMESPACE);
+    world.startBareMetalOperator(NAMESPACE);
 
     Path sample = workDir.resolve("ha-cluster.yaml");
     try (InputStream in = Demo.class.getResourceAsStream("/demo/ha-cluster.yaml")) {
-      Files.write(sample, in.readAllBytes());
+      String manifest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      for (Map.Entry<String, String> variable : World.releaseRepositories().entrySet()) {
+        manifest = manifest.replace("${" + variable.getKey() + "}", variable.getValue());
+      }
+      Files.writeString(sample, manifest);
     }
     kubectl("apply", "-n", NAMESPACE, "-f", sample.toString());
     if (!await(
@@ -160,7 +170,7 @@ public final class Demo {
     while (!done.test(view.snapshot())) {
       if (System.nanoTime() > deadline) {
         view.say("Gave up after " + STEP_TIMEOUT.toMinutes() + " min waiting for " + what);
-        view.say("Cluster API manager log: " + world.capiManagerLog());
+        world.upstreamManagers().forEach(m -> view.say(m.name() + " log: " + m.log()));
         return false;
       }
       Thread.sleep(100);
@@ -186,15 +196,16 @@ public final class Demo {
 
   /** The demo's command line. */
   record DemoOptions(boolean help, boolean keep, boolean terminal, Duration step) {
-    static final String USAGE =
-        """
-        Usage: hack/demo.sh [--keep] [--step-millis N] [--plain]
-          --keep            after the upgrade, keep the world running for kubectl (Ctrl-C stops it)
-                            instead of deleting the cluster
-          --step-millis N   duration of each simulated step (default 300)
-          --plain           print each new table below the last instead of redrawing the screen
-                            (the default when the output is not a terminal)
-        """;
+    /** The usage text, also printed by hack/demo.sh itself before it builds anything. */
+    static final String USAGE = usage();
+
+    private static String usage() {
+      try (InputStream in = Demo.class.getResourceAsStream("/demo/usage.txt")) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
 
     static DemoOptions parse(String[] args) {
       boolean help = false;

@@ -78,7 +78,8 @@ public final class Benchmark {
     System.out.printf(
         "openshift-agent scale benchmark, %s, commit %s%n"
             + "machine: %d CPUs, %d MiB memory; load average before: %s%n"
-            + "%d clusters x (3 control-plane + %d workers) = %d Machines, LiveISO, simulated"
+            + "%d clusters x (3 control-plane + %d workers) = %d Machines, LiveISO; real Cluster"
+            + " API, CAPM3 and baremetal-operator (one per namespace, test mode); simulated"
             + " durations 0, one shared workload API server%n%n",
         ZonedDateTime.now().withNano(0),
         Result.COMMIT,
@@ -134,6 +135,7 @@ public final class Benchmark {
 
       timeline.write(workDir.resolve("timeline.tsv"));
       printClusters(timeline, applied);
+      printWhereTheTimeGoes(timeline, applied);
       printStages(ProviderStages.measure(timeline, applied.keySet()));
       printRequests(ours);
       printClients(all);
@@ -165,9 +167,16 @@ public final class Benchmark {
     KubernetesClient hub = world.hub();
     ExecutorService appliers = Executors.newFixedThreadPool(4);
     Map<String, Future<Long>> pending = new TreeMap<>();
+    // Each namespace's baremetal-operator runs before its hosts are enrolled (World).
+    List<String> namespaces = new ArrayList<>();
+    for (int i = 1; i <= clusters; i++) {
+      String ns = world.hubEnvironment().createNamespace(String.format("bench-%02d", i));
+      world.startBareMetalOperator(ns);
+      namespaces.add(ns);
+    }
     for (int i = 1; i <= clusters; i++) {
       String cluster = String.format("bench-%02d", i);
-      String ns = world.hubEnvironment().createNamespace(cluster);
+      String ns = namespaces.get(i - 1);
       int index = i;
       pending.put(
           ns,
@@ -272,6 +281,51 @@ public final class Benchmark {
     row("Cluster Available (Cluster API)", since(applied, ns -> clusterAvailable(timeline, ns)));
     row("all Machines Running", since(applied, ns -> allMachinesRunning(timeline, ns)));
     row("both", since(applied, ns -> finished(timeline, ns)));
+  }
+
+  /**
+   * Per cluster, from the end of its apply: when the last of its objects of each kind reached each
+   * step, in the order of the flow, with who acts at that step.
+   */
+  private static void printWhereTheTimeGoes(Timeline t, Map<String, Long> applied) {
+    System.out.printf("%nWhere a cluster's time goes, from the end of its apply (s):%n");
+    header("", "n", "p50", "p95", "max");
+    String[][] steps = {
+      {"Cluster", "infrastructureProvisioned", "infrastructure provisioned (CAPM3, Cluster API)"},
+      {"AgentClusterInstall", "exists", "AgentClusterInstall created (control plane)"},
+      {"BareMetalHost", "state:available", "hosts available (baremetal-operator)"},
+      {"InfraEnv", "isoDownloadURL", "ISOs published (simulated assisted-service)"},
+      {"OpenshiftAssistedConfig", "dataSecretName", "bootstrap data ready (bootstrap)"},
+      {"Metal3Machine", "host", "hosts claimed (CAPM3)"},
+      {"BareMetalHost", "state:provisioned", "hosts provisioned (baremetal-operator)"},
+      {"Agent", "exists", "Agents registered (simulated hosts, assisted-service)"},
+      {"Agent", "approved", "Agents approved (bootstrap)"},
+      {"AgentClusterInstall", "adminKubeconfig", "installed (simulated assisted-service)"},
+      {"OpenshiftAssistedControlPlane", "Available", "control plane Available (control plane)"},
+      {"Metal3Machine", "providerID", "provider IDs (CAPM3, from the Nodes)"},
+      {"Machine", "Running", "Machines Running (Cluster API)"},
+      {"Cluster", "Available", "Cluster Available (Cluster API)"},
+    };
+    for (String[] step : steps) {
+      row(step[2], since(applied, ns -> lastOf(t, step[0], ns, step[1])));
+    }
+  }
+
+  /**
+   * When the last object of the kind in the namespace first had the mark; none if one never did.
+   */
+  private static OptionalLong lastOf(Timeline t, String kind, String ns, String mark) {
+    List<GenericKubernetesResource> objects =
+        t.objects(kind).stream().filter(o -> ns.equals(o.getMetadata().getNamespace())).toList();
+    long last = Long.MIN_VALUE;
+    for (GenericKubernetesResource o : objects) {
+      OptionalLong first = t.first(kind, ns, o.getMetadata().getName(), mark);
+      if (first.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      last = Math.max(last, first.getAsLong());
+    }
+    return objects.isEmpty() ? OptionalLong.empty() : OptionalLong.of(last);
   }
 
   private static OptionalLong controlPlaneAvailable(Timeline timeline, String ns) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.simulator.World;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,6 +39,9 @@ final class ClusterManifests {
     List<HasMetadata> objects = new ArrayList<>();
     HasMetadata hostSecret = null;
     HasMetadata host = null;
+    for (Map.Entry<String, String> variable : World.releaseRepositories().entrySet()) {
+      yaml = yaml.replace("${" + variable.getKey() + "}", variable.getValue());
+    }
     for (HasMetadata loaded : client.load(toStream(yaml.replace(TEMPLATE_NAME, cluster))).items()) {
       HasMetadata object = loaded instanceof Secret ? loaded : generic(loaded);
       String name = object.getMetadata().getName();

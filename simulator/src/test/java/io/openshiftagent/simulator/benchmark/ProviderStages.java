@@ -107,7 +107,8 @@ final class ProviderStages {
                 "exists",
                 Fields.annotation(m, ExternalKinds.BAREMETALHOST_ANNOTATION) != null
                     ? "host"
-                    : null));
+                    : null,
+                Fields.string(m, "spec", "providerID") != null ? "providerID" : null));
     timeline.watch(
         AGENT,
         "Agent",
@@ -120,7 +121,9 @@ final class ProviderStages {
         METAL3,
         "BareMetalHost",
         h ->
-            marks(Fields.annotation(h, Names.BMH_DETACHED_ANNOTATION) != null ? "detached" : null));
+            marks(
+                Fields.annotation(h, Names.BMH_DETACHED_ANNOTATION) != null ? "detached" : null,
+                "state:" + Fields.string(h, "status", "provisioning", "state")));
     timeline.watch("v1", "Secret", s -> marks("exists"));
   }
 

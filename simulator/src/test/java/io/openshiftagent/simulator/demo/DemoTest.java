@@ -2,20 +2,24 @@ package io.openshiftagent.simulator.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.openshiftagent.simulator.SimulatedDurations;
-import io.openshiftagent.simulator.World;
+import io.openshiftagent.simulator.e2e.E2eWorld;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * The README's demo ({@code hack/demo.sh}), told on a world of its own exactly as the script tells
+ * The README's demo ({@code hack/demo.sh}), told on the shared world exactly as the script tells
  * it, with its output kept: every step must reach its goal, and the output must say so.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class DemoTest {
+  @RegisterExtension static final E2eWorld world = new E2eWorld();
 
   @Test
   void theDemoInstallsScalesUpgradesAndDeletesItsCluster() throws Exception {
@@ -23,9 +27,8 @@ class DemoTest {
     Files.createDirectories(workDir);
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     boolean ok;
-    try (World world = World.start(SimulatedDurations.nearZero(), workDir);
-        PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
-      ok = Demo.play(world, workDir, out, false, false);
+    try (PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
+      ok = Demo.play(world.world(), workDir, out, false, false);
     }
     String output = buffer.toString(StandardCharsets.UTF_8);
     System.out.println(output);

@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -21,7 +23,16 @@ public final class ApiObjects {
    * @param namespaced the namespaced kinds (in {@code namespace}) or the cluster-scoped ones
    */
   public static Set<String> list(KubernetesClient client, boolean namespaced, String namespace) {
-    Set<String> objects = new TreeSet<>();
+    return new TreeSet<>(objects(client, namespaced, namespace).keySet());
+  }
+
+  /**
+   * The same objects, by {@code apiVersion kind name}; with their owner references (items of a list
+   * may lack their kind, so the key says it).
+   */
+  public static Map<String, GenericKubernetesResource> objects(
+      KubernetesClient client, boolean namespaced, String namespace) {
+    Map<String, GenericKubernetesResource> objects = new TreeMap<>();
     for (String groupVersion : groupVersions(client)) {
       for (APIResource kind : client.getApiResources(groupVersion).getResources()) {
         if (kind.getName().contains("/")
@@ -44,8 +55,9 @@ public final class ApiObjects {
                 ? resources.inNamespace(namespace).list().getItems()
                 : resources.list().getItems();
         for (GenericKubernetesResource item : items) {
-          objects.add(
-              ClusterScenario.describe(groupVersion, kind.getKind(), item.getMetadata().getName()));
+          objects.put(
+              ClusterScenario.describe(groupVersion, kind.getKind(), item.getMetadata().getName()),
+              item);
         }
       }
     }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end through Cluster API's topology controller: a Cluster with a topology of our
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * machine infrastructure template, and the OpenShift release from a variable), the Metal3Cluster
  * from its template, and the workers' MachineDeployment from our OpenshiftAssistedConfigTemplate.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class ClusterClassTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * ours all land: the cluster installs with every Agent approved in its Machine's role and every
  * Metal3Machine booting its InfraEnv's ISO.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class ConflictsTest {
   private static final Logger LOG = LoggerFactory.getLogger(ConflictsTest.class);
 

@@ -3,6 +3,7 @@ package io.openshiftagent.simulator.e2e;
 import static io.openshiftagent.simulator.Fields.annotation;
 import static io.openshiftagent.simulator.Fields.conditionTrue;
 import static io.openshiftagent.simulator.Fields.get;
+import static io.openshiftagent.simulator.Fields.label;
 import static io.openshiftagent.simulator.Fields.string;
 import static io.openshiftagent.simulator.e2e.ClusterScenario.isFree;
 import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
@@ -10,9 +11,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.openshiftagent.api.external.ExternalKinds;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -24,16 +28,23 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The life of one installed HA cluster after day 1, step by step (each step starts from where the
  * previous one left the cluster): worker scale-up and scale-down through the MachineDeployment,
- * control-plane scale-up, an OpenShift upgrade through {@code distributionVersion}, pause and
- * resume, and deletion leaving nothing behind. One cluster for all steps: an installation costs
- * about 35 s.
+ * control-plane scale-up, an OpenShift upgrade through {@code distributionVersion} with a worker
+ * added while it is in progress, pause and resume, and deletion leaving nothing behind. One cluster
+ * for all steps: an installation costs about 35 s.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DayTwoOperationsTest {
+  private static final Logger LOG = LoggerFactory.getLogger(DayTwoOperationsTest.class);
+
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
   private static final String WORKERS = "test-multinode-worker";
@@ -41,15 +52,20 @@ class DayTwoOperationsTest {
 
   private static ClusterScenario cluster;
 
-  /** The cluster-scoped objects before the cluster was applied. */
+  /**
+   * The cluster-scoped objects before the cluster was applied (but those of the namespaces of other
+   * classes running beside this one).
+   */
   private static Set<String> clusterScopedBefore;
 
   @BeforeAll
   static void installCluster() {
     cluster = world.scenario("e2e-day2", "test-multinode");
-    clusterScopedBefore = ApiObjects.list(cluster.hub(), false, null);
-    // 3 control-plane hosts and 1 worker, and one spare host for the scale-ups.
-    cluster.enrolHosts(5);
+    // 3 control-plane hosts and 1 worker, one spare host for the first scale-ups and one for the
+    // worker added during the upgrade.
+    cluster.enrolHosts(6);
+    // After the namespace's baremetal-operator registered its webhooks: what the user set up.
+    clusterScopedBefore = cluster.clusterScopedObjectsButOtherNamespaces();
     cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "1"));
     cluster.awaitInstalled(4);
   }
@@ -69,14 +85,7 @@ class DayTwoOperationsTest {
                 "debugInfo",
                 "state"))
         .isEqualTo("adding-hosts");
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/worker")
-                .list()
-                .getItems())
-        .hasSize(2);
+    assertThat(cluster.nodesWithRole("worker")).hasSize(2);
     cluster.assertMachinesMatchTheirNodes();
   }
 
@@ -86,13 +95,7 @@ class DayTwoOperationsTest {
     GenericKubernetesResource victim = cluster.workerMachines().get(0);
     MachineParts parts = partsOf(victim);
     // Cluster API's MachineSet deletes the Machine marked for deletion first.
-    cluster.patch(
-        ApiVersions.CAPI,
-        "Machine",
-        name(victim),
-        Map.of(
-            "metadata",
-            Map.of("annotations", Map.of(ExternalKinds.DELETE_MACHINE_ANNOTATION, "yes"))));
+    cluster.markForDeletion(victim);
     scaleWorkers(1);
 
     cluster.await(
@@ -133,43 +136,93 @@ class DayTwoOperationsTest {
         () ->
             "4".equals(string(cluster.controlPlane(), "status", "readyReplicas"))
                 && conditionTrue(cluster.controlPlane(), "MachinesReady"));
-    assertThat(
-            cluster
-                .workload()
-                .nodes()
-                .withLabel("node-role.kubernetes.io/control-plane")
-                .list()
-                .getItems())
-        .hasSize(4);
+    assertThat(cluster.nodesWithRole("control-plane")).hasSize(4);
     cluster.assertMachinesMatchTheirNodes();
   }
 
+  /**
+   * An OpenShift upgrade that also raises the control plane's Kubernetes version ({@code
+   * spec.version}), during which the workers are scaled up. With a {@code spec.version}, Cluster
+   * API's MachineSet preflight check {@code ControlPlaneIsStable} holds every scale-up until the
+   * control-plane kubelets report that version ({@code status.versions}), which on OpenShift lasts
+   * until the Machine Config Operator has rebooted every control-plane host: here the {@code
+   * master} MachineConfigPool is paused, so the upgrade stays in progress until the test resumes
+   * it. The documented opt-out on the MachineDeployment lets the worker join meanwhile.
+   */
   @Test
   @Order(4)
-  void upgradesOpenShiftThroughDistributionVersion() {
-    setDistributionVersion("4.21.0");
+  void upgradesOpenShiftAndAddsAWorkerDuringTheUpgrade() {
+    long started = System.nanoTime();
+    setMasterPoolPaused(true);
+    cluster.patch(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        CONTROL_PLANE,
+        Map.of("spec", Map.of("distributionVersion", "4.21.0", "version", "v1.34.0")));
+    cluster.await(
+        "the upgrade to 4.21.0 in progress, the control-plane kubelets still at v1.33.0",
+        () ->
+            "Partial".equals(history(clusterVersion()).get(0).get("state"))
+                && "v1.33.0".equals(oldestControlPlaneKubelet()));
 
+    // Without the opt-out, Cluster API holds the scale-up while the control plane upgrades.
+    scaleWorkers(2);
+    cluster.await(
+        "the MachineSet's scale-up held by the ControlPlaneIsStable preflight check",
+        () -> workerMachineSetScalingUpMessage().contains("\"ControlPlaneIsStable\" preflight"));
+    assertThat(cluster.workerMachines()).hasSize(1);
+
+    cluster.patch(
+        ApiVersions.CAPI,
+        "MachineDeployment",
+        WORKERS,
+        Map.of(
+            "metadata",
+            Map.of(
+                "annotations",
+                Map.of(
+                    "machineset.cluster.x-k8s.io/skip-preflight-checks", "ControlPlaneIsStable"))));
+    Duration joined =
+        cluster.await(
+            "the new worker Running with a Node while the upgrade is in progress",
+            () -> ClusterScenario.runningWithNode(cluster.workerMachines()) == 2);
+    assertThat(history(clusterVersion()).get(0))
+        .as("the upgrade still in progress when the worker joined")
+        .containsEntry("state", "Partial")
+        .containsEntry("version", "4.21.0");
+    assertThat(oldestControlPlaneKubelet()).isEqualTo("v1.33.0");
+    assertThat(conditionTrue(cluster.controlPlane(), "UpgradeCompleted")).isFalse();
+    assertThat(cluster.nodesWithRole("worker")).hasSize(2);
+
+    setMasterPoolPaused(false);
     cluster.await(
         "the installed cluster to run 4.21.0 and the control plane to report it",
         () -> {
           GenericKubernetesResource cp = cluster.controlPlane();
           return "4.21.0".equals(string(cp, "status", "distributionVersion"))
               && "v1.34.0".equals(string(cp, "status", "version"))
+              && "v1.34.0".equals(oldestControlPlaneKubelet())
               && conditionTrue(cp, "UpgradeCompleted");
         });
     GenericKubernetesResource version = clusterVersion();
-    // Our provider asked for the release image (the repository is overridden, so not by version).
+    // Our provider asked for the release image by digest, as the world's registry resolved it.
     assertThat(string(version, "spec", "desiredUpdate", "image"))
-        .isEqualTo("registry.ci.openshift.org/ocp/release:4.21.0-x86_64");
+        .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());
     assertThat(get(version, "spec", "desiredUpdate", "force")).isEqualTo(true);
     List<Map<String, Object>> history = history(version);
     assertThat(history).extracting(h -> h.get("version")).containsExactly("4.21.0", "4.20.0");
     assertThat(history).extracting(h -> h.get("state")).containsOnly("Completed");
     assertThat(string(version, "status", "desired", "version")).isEqualTo("4.21.0");
-    // The kubelets were updated in place; the Machines stay, and Running.
+    // The kubelets were updated in place, the new worker's too; the Machines stay, and Running.
     assertThat(cluster.workload().nodes().list().getItems())
+        .hasSize(6)
         .allMatch(n -> "v1.34.0".equals(n.getStatus().getNodeInfo().getKubeletVersion()));
-    cluster.awaitInstalled(5);
+    cluster.awaitInstalled(6);
+    cluster.assertNodesAsTheGoProviderNamesThem();
+    LOG.info(
+        "upgrade with a worker added: the worker Running {} ms after the opt-out, step {} s",
+        joined.toMillis(),
+        Duration.ofNanos(System.nanoTime() - started).toSeconds());
   }
 
   @Test
@@ -216,7 +269,7 @@ class DayTwoOperationsTest {
                 && !conditionTrue(cluster.controlPlane(), "Paused")
                 && "4.21.1"
                     .equals(string(cluster.controlPlane(), "status", "distributionVersion")));
-    cluster.awaitInstalled(5);
+    cluster.awaitInstalled(6);
   }
 
   @Test
@@ -225,9 +278,10 @@ class DayTwoOperationsTest {
     cluster.deleteCluster();
 
     cluster.await(
-        "the namespace to hold only what the user created and the Cluster did not own",
-        () -> cluster.everythingInTheNamespace().equals(cluster.createdAndNotOwnedByTheCluster()));
-    assertThat(ApiObjects.list(cluster.hub(), false, null)).isEqualTo(clusterScopedBefore);
+        "the namespace to hold only what the user created and the Cluster did not own (and what"
+            + " the baremetal-operator keeps for the user's hosts)",
+        () -> cluster.everythingInTheNamespace().equals(cluster.whatDeletingTheClusterMustLeave()));
+    assertThat(cluster.clusterScopedObjectsButOtherNamespaces()).isEqualTo(clusterScopedBefore);
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       assertThat(isFree(host)).as("host " + name(host) + " released").isTrue();
     }
@@ -250,11 +304,46 @@ class DayTwoOperationsTest {
         version);
   }
 
+  /**
+   * Pauses or resumes the installed cluster's control-plane MachineConfigPool, as {@code oc patch}.
+   */
+  private static void setMasterPoolPaused(boolean paused) {
+    cluster
+        .workload()
+        .genericKubernetesResources(ApiVersions.MACHINE_CONFIGURATION, "MachineConfigPool")
+        .withName("master")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(Map.of("spec", Map.of("paused", paused))));
+  }
+
   private static void setPaused(boolean paused) {
     cluster.setSpec(ApiVersions.CAPI, "Cluster", cluster.clusterName(), "paused", paused);
   }
 
   // ---- reading ----
+
+  /**
+   * The first (oldest) entry of the control plane's {@code status.versions}, as Cluster API reads.
+   */
+  @SuppressWarnings("unchecked")
+  private static String oldestControlPlaneKubelet() {
+    Object versions = get(cluster.controlPlane(), "status", "versions");
+    return versions instanceof List<?> list && !list.isEmpty()
+        ? (String) ((Map<String, Object>) list.get(0)).get("version")
+        : null;
+  }
+
+  /** The message of the ScalingUp condition of the workers' MachineSet, or "". */
+  private static String workerMachineSetScalingUpMessage() {
+    return cluster.list(ApiVersions.CAPI, "MachineSet").stream()
+        .filter(ms -> WORKERS.equals(label(ms, "cluster.x-k8s.io/deployment-name")))
+        .flatMap(ms -> Fields.conditions(ms).stream())
+        .filter(c -> "ScalingUp".equals(c.get("type")))
+        .map(c -> String.valueOf(c.get("message")))
+        .findFirst()
+        .orElse("");
+  }
 
   private static boolean pausedAtCurrentGeneration(GenericKubernetesResource object) {
     return Fields.conditions(object).stream()
@@ -273,11 +362,6 @@ class DayTwoOperationsTest {
       String config, String metal3Machine, String host, String node, String agent) {}
 
   private static MachineParts partsOf(GenericKubernetesResource machine) {
-    String metal3Machine = string(machine, "spec", "infrastructureRef", "name");
-    String hostRef =
-        annotation(
-            cluster.get(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", metal3Machine),
-            ExternalKinds.BAREMETALHOST_ANNOTATION);
     String node = string(machine, "status", "nodeRef", "name");
     String agent =
         cluster.list(ApiVersions.AGENT_INSTALL, "Agent").stream()
@@ -287,8 +371,8 @@ class DayTwoOperationsTest {
             .orElseThrow();
     return new MachineParts(
         string(machine, "spec", "bootstrap", "configRef", "name"),
-        metal3Machine,
-        hostRef.substring(hostRef.indexOf('/') + 1),
+        string(machine, "spec", "infrastructureRef", "name"),
+        cluster.hostOf(machine),
         node,
         agent);
   }

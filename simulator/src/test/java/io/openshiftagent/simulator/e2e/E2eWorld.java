@@ -2,6 +2,7 @@ package io.openshiftagent.simulator.e2e;
 
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
+import io.openshiftagent.simulator.WorldProcess;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
@@ -12,13 +13,30 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One {@link World} for a test class ({@code @RegisterExtension static final E2eWorld world = new
- * E2eWorld();}): started before its first test, stopped after its last. When a test fails, the
- * failure carries a dump of every cluster the class applied, so it says why.
+ * The {@link World} of a test class ({@code @RegisterExtension static final E2eWorld world = new
+ * E2eWorld();}). When a test fails, the failure carries a dump of every cluster the class applied,
+ * so it says why.
+ *
+ * <p>Two kinds of world, because every world's controllers reconcile every namespace of the one
+ * hub, so two worlds must never run at once:
+ *
+ * <ul>
+ *   <li>{@code new E2eWorld()}: the world shared by every such class of the JVM (default options),
+ *       started by the first and stopped when the JVM exits. Its classes run side by side, each
+ *       cluster in a namespace of its own: they carry {@code @ResourceLock(value = WORLD, mode =
+ *       READ)}, or {@code @ResourceLock(WORLD)} to run alone on it (e.g. killing its processes).
+ *   <li>{@code new E2eWorld(options -> ...)}: a world of its own for a class that needs other
+ *       options, started after the shared one is stopped, stopped after the class's last test. Its
+ *       class runs alone: {@code @ResourceLock(WORLD)}.
+ * </ul>
+ *
+ * The lock is checked: a class without the right one fails at once.
  */
 public final class E2eWorld
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
@@ -26,30 +44,83 @@ public final class E2eWorld
   // Tests of a class may run side by side (@Execution(CONCURRENT)).
   private final List<ClusterScenario> scenarios = new CopyOnWriteArrayList<>();
   private final SecretLeaks secrets = new SecretLeaks();
+
+  /** The JUnit resource every class with a world locks. */
+  public static final String WORLD = "world";
+
+  private static final Path SHARED_WORK_DIR = Path.of("target", "world", "shared");
+  private static World shared;
+
   private final UnaryOperator<World.Options> options;
   private World world;
   private Path workDir;
 
-  /** A world of near-zero simulated durations, one API server per installed cluster. */
+  /** The shared world: near-zero simulated durations, one API server per installed cluster. */
   public E2eWorld() {
-    this(options -> options);
+    this.options = null;
   }
 
-  /** A world whose options (durations, workload API servers...) {@code options} changes. */
+  /**
+   * A world of its own, whose options (durations, workload API servers...) {@code options} changes.
+   */
   public E2eWorld(UnaryOperator<World.Options> options) {
     this.options = options;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    workDir = Path.of("target", "world", context.getRequiredTestClass().getSimpleName());
-    world = World.start(options.apply(World.Options.of(SimulatedDurations.nearZero(), workDir)));
+    Class<?> testClass = context.getRequiredTestClass();
+    requireLock(testClass, options == null);
+    if (options == null) {
+      workDir = SHARED_WORK_DIR;
+      world = sharedWorld();
+    } else {
+      stopSharedWorld();
+      workDir = Path.of("target", "world", testClass.getSimpleName());
+      world = World.start(options.apply(World.Options.of(SimulatedDurations.nearZero(), workDir)));
+    }
+  }
+
+  /** The shared world, started on first use. */
+  public static synchronized World sharedWorld() throws Exception {
+    if (shared == null) {
+      shared = World.start(World.Options.of(SimulatedDurations.nearZero(), SHARED_WORK_DIR));
+    }
+    return shared;
+  }
+
+  /**
+   * Stops the shared world, if it runs, before a world of another kind starts on the hub (the next
+   * class that needs it starts it again).
+   */
+  public static synchronized void stopSharedWorld() {
+    if (shared != null) {
+      shared.close();
+      shared = null;
+    }
+  }
+
+  private static void requireLock(Class<?> testClass, boolean sharedWorld) {
+    ResourceLock lock = testClass.getAnnotation(ResourceLock.class);
+    boolean ok =
+        lock != null
+            && WORLD.equals(lock.value())
+            && (sharedWorld || lock.mode() == ResourceAccessMode.READ_WRITE);
+    if (!ok) {
+      throw new IllegalStateException(
+          testClass.getSimpleName()
+              + " must carry @ResourceLock(value = E2eWorld.WORLD"
+              + (sharedWorld
+                  ? ", mode = READ) to share the world with other classes, or"
+                      + " @ResourceLock(E2eWorld.WORLD) to run alone on it"
+                  : ") (a world of its own runs alone)"));
+    }
   }
 
   /**
    * Checks that no secret of the class's clusters reached a log, an Event or a condition; deletes
-   * the clusters the tests left, so that the next class's world (on the same hub) does not
-   * reconcile them; then stops the world.
+   * the clusters the tests left, so that other classes' worlds (on the same hub) do not reconcile
+   * them; then stops a world of its own.
    */
   @Override
   public void afterAll(ExtensionContext context) {
@@ -69,7 +140,7 @@ public final class E2eWorld
     } catch (Throwable e) {
       throw e instanceof Error error ? error : new AssertionError(e);
     } finally {
-      if (world != null) {
+      if (world != null && options != null) {
         world.close();
       }
     }
@@ -108,6 +179,11 @@ public final class E2eWorld
     return world;
   }
 
+  /** Where the world's files and logs go; what else the class starts may log here too. */
+  public Path workDir() {
+    return workDir;
+  }
+
   @Override
   public void handleTestExecutionException(ExtensionContext context, Throwable failure)
       throws Throwable {
@@ -118,7 +194,12 @@ public final class E2eWorld
     for (ClusterScenario scenario : scenarios) {
       dump.append("\n\n").append(scenario.dump());
     }
-    dump.append("\nCluster API manager log: ").append(world.capiManagerLog().toAbsolutePath());
+    for (WorldProcess manager : world.upstreamManagers()) {
+      dump.append("\n")
+          .append(manager.name())
+          .append(" log: ")
+          .append(manager.log().toAbsolutePath());
+    }
     for (ProviderJar jar : ProviderJar.values()) {
       dump.append("\n").append(jar.command).append(" log: ").append(world.provider(jar).log());
     }

@@ -11,6 +11,8 @@ import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end in the DiskImage boot mode: the bootstrap provider downloads each InfraEnv's discovery
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * data to the host as user data; the host boots it, and its discovery agent registers with the
  * InfraEnv named in the ignition.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableDiskImageTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
@@ -31,6 +34,8 @@ class HighlyAvailableDiskImageTest {
     cluster.awaitInstalled(5);
 
     cluster.assertMachinesMatchTheirNodes();
+    // The node identity the manifest asks for, as the Go provider's users get it.
+    cluster.assertNodesAsTheGoProviderNamesThem();
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       // The template's disk image, not a live ISO; the user data is the Machine's bootstrap data.
       assertThat(string(host, "spec", "image", "format")).isEqualTo("qcow2");

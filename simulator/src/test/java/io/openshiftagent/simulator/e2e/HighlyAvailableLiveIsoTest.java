@@ -3,8 +3,10 @@ package io.openshiftagent.simulator.e2e;
 import static io.openshiftagent.simulator.Fields.label;
 import static io.openshiftagent.simulator.Fields.string;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.testsupport.AuditLog;
 import java.util.Map;
@@ -12,12 +14,15 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end with the real Cluster API core controllers: an HA cluster (3 control-plane Machines, 2
  * workers from a MachineDeployment, LiveISO) applied as a user would, installed by our providers
  * with Metal3, the hosts, assisted-service and the installed cluster simulated.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableLiveIsoTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
@@ -56,5 +61,30 @@ class HighlyAvailableLiveIsoTest {
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       assertThat(string(host, "spec", "image", "format")).isEqualTo("live-iso");
     }
+    // The real CAPM3 serves its deprecated v1beta1 through its conversion webhook: the same
+    // Metal3Machines, with the provider IDs it set, read at v1beta1.
+    assertThat(
+            cluster
+                .hub()
+                .genericKubernetesResources(
+                    "infrastructure.cluster.x-k8s.io/v1beta1", "Metal3Machine")
+                .inNamespace(cluster.namespace())
+                .list()
+                .getItems()
+                .stream()
+                .map(m -> string(m, "spec", "providerID")))
+        .containsExactlyInAnyOrderElementsOf(
+            cluster.list(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine").stream()
+                .map(m -> string(m, "spec", "providerID"))
+                .toList());
+    // And its validation webhook refuses a template that names no image.
+    GenericKubernetesResource noImage = new GenericKubernetesResource();
+    noImage.setApiVersion(ApiVersions.METAL3_INFRASTRUCTURE);
+    noImage.setKind("Metal3MachineTemplate");
+    noImage.setMetadata(
+        new ObjectMetaBuilder().withName("no-image").withNamespace(cluster.namespace()).build());
+    noImage.setAdditionalProperty("spec", Map.of("template", Map.of("spec", Map.of())));
+    assertThatThrownBy(() -> cluster.hub().resource(noImage).create())
+        .hasMessageContaining("either image or customDeploy is required");
   }
 }

@@ -9,12 +9,15 @@ import io.openshiftagent.simulator.ApiVersions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end, single-node OKD (the Go provider's single-node example): one control-plane Machine,
  * no workers, no VIPs, no pull secret. assisted-service installs as soon as the one host is
  * approved, and Cluster API reports the cluster Available with its one Machine Running.
  */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class SingleNodeTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
@@ -28,6 +31,8 @@ class SingleNodeTest {
 
     assertThat(cluster.controlPlaneMachines()).hasSize(1);
     cluster.assertMachinesMatchTheirNodes();
+    // The node identity the manifest asks for, as the Go provider's users get it.
+    cluster.assertNodesAsTheGoProviderNamesThem();
     GenericKubernetesResource install =
         cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-sno");
     assertThat(integer(install, -1, "spec", "provisionRequirements", "controlPlaneAgents"))

@@ -17,6 +17,7 @@ import io.openshiftagent.simulator.e2e.ClusterScenario;
 import io.openshiftagent.simulator.e2e.E2eWorld;
 import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,26 +33,35 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Crash anywhere: the HA flow (3 control-plane Machines, 2 workers, LiveISO) while each provider is
- * killed with SIGKILL at random moments and started again, at least {@link #KILLS} times each. Once
- * the cluster is Available the kills go on while the workers are scaled up and down, so that they
- * keep landing while the providers have work. Afterwards the cluster is Available and everything
- * the providers make exists exactly once per purpose, and no Machine ever had two approved Agents.
+ * killed with SIGKILL at random moments and started again, at least {@link #KILLS} times each, and
+ * the real CAPM3 and baremetal-operator {@link #METAL3_KILLS} times each. Once the cluster is
+ * Available the kills go on while the workers are scaled up and down, so that they keep landing
+ * while the providers have work. Afterwards the cluster is Available and everything the providers
+ * make exists exactly once per purpose, and no Machine ever had two approved Agents.
  *
  * <p>System properties: {@code crashAnywhere.seed} (replays a run's choices of moments; the seed is
  * logged), {@code crashAnywhere.kills} (per provider, default 30), {@code crashAnywhere.maxDelayMs}
  * (longest wait before a kill, default 2500).
  */
+@ResourceLock(E2eWorld.WORLD)
 class CrashAnywhereTest {
   private static final Logger LOG = LoggerFactory.getLogger(CrashAnywhereTest.class);
 
   private static final long SEED =
       Long.getLong("crashAnywhere.seed", new SecureRandom().nextLong());
   private static final int KILLS = Integer.getInteger("crashAnywhere.kills", 30);
+
+  /** CAPM3 and the baremetal-operator: fewer kills, further apart (see the test). */
+  private static final int METAL3_KILLS = Integer.getInteger("crashAnywhere.metal3Kills", 10);
+
+  private static final Duration METAL3_MAX_DELAY = Duration.ofSeconds(12);
+
   private static final Duration MAX_DELAY =
       Duration.ofMillis(Long.getLong("crashAnywhere.maxDelayMs", 2500));
 
@@ -61,6 +71,17 @@ class CrashAnywhereTest {
   private static final String CLUSTER = "test-multinode";
   private static final String WORKERS = CLUSTER + "-worker";
   private static final int CONTROL_PLANE_MACHINES = 3;
+
+  /**
+   * The last 4.20 patch release the world's registry holds: the control plane resolves each
+   * upgrade's release image there, so the day-2 upgrades stop at it.
+   */
+  private static final int LAST_PATCH_RELEASE =
+      ReleaseRegistry.shared().catalog().stream()
+          .filter(r -> r.architecture().equals("x86_64") && r.version().matches("4\\.20\\.\\d+"))
+          .mapToInt(r -> Integer.parseInt(r.version().substring("4.20.".length())))
+          .max()
+          .orElseThrow();
 
   /** 3 control-plane hosts, 2 workers and one spare for the day-2 scale-ups. */
   private static final int HOSTS = 6;
@@ -84,12 +105,40 @@ class CrashAnywhereTest {
     try (Changes changes = new Changes(cluster.hub(), cluster.namespace());
         Approvals approvals = new Approvals(cluster.hub(), cluster.namespace())) {
       Random seeds = new Random(SEED);
-      List<ProviderKiller> killers = new ArrayList<>();
+      List<ProcessKiller> killers = new ArrayList<>();
       for (ProviderJar jar : ProviderJar.values()) {
-        killers.add(new ProviderKiller(jar, world.world(), seeds.nextLong(), MAX_DELAY, changes));
+        killers.add(
+            new ProcessKiller(
+                world.world().process(jar),
+                jar.userAgentPrefix,
+                seeds.nextLong(),
+                MAX_DELAY,
+                Integer.MAX_VALUE,
+                changes));
       }
+      // The real Metal3 too: CAPM3 (its user agent is its controller's name) and the namespace's
+      // baremetal-operator (client-go's default: its binary's name). The operator's test mode keeps
+      // what its stand-in for Ironic is doing in the operator's memory, so a killed operator starts
+      // each host's provisioning (10 s) again: killed every few seconds it could never finish. So
+      // these two are killed METAL3_KILLS times each, up to METAL3_MAX_DELAY apart.
+      killers.add(
+          new ProcessKiller(
+              world.world().capm3(),
+              "cluster-api-provider-metal3-manager",
+              seeds.nextLong(),
+              METAL3_MAX_DELAY,
+              METAL3_KILLS,
+              changes));
+      killers.add(
+          new ProcessKiller(
+              world.world().bareMetalOperator(cluster.namespace()),
+              "baremetal-operator",
+              seeds.nextLong(),
+              METAL3_MAX_DELAY,
+              METAL3_KILLS,
+              changes));
       long started = System.nanoTime();
-      killers.forEach(ProviderKiller::start);
+      killers.forEach(ProcessKiller::start);
       cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"));
 
       Duration available = null;
@@ -98,15 +147,16 @@ class CrashAnywhereTest {
       int scalings = 0;
       int upgrades = 0;
       try {
-        while (available == null || killers.stream().anyMatch(k -> k.killCount() < KILLS)) {
+        while (available == null
+            || killers.stream().anyMatch(k -> k.killCount() < Math.min(KILLS, k.maxKills()))) {
           Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
           assertThat(elapsed)
               .as(
                   "kills per provider so far %s, cluster Available: %s",
                   killCounts(killers), available != null)
               .isLessThan(RUN_LIMIT);
-          for (ProviderKiller killer : killers) {
-            assertThat(killer.failure()).as("the killer of " + killer.jar().command).isNull();
+          for (ProcessKiller killer : killers) {
+            assertThat(killer.failure()).as("the killer of " + killer.name()).isNull();
           }
           if (cluster.isInstalled(CONTROL_PLANE_MACHINES + workers)
               && upgraded(cluster, patchRelease)) {
@@ -115,8 +165,10 @@ class CrashAnywhereTest {
               LOG.info("crash anywhere: Available after {} ms", available.toMillis());
             }
             // Day 2 while the kills go on, work for each provider in turn: the workers scaled
-            // 2 -> 3 -> 2 ... (bootstrap), an upgrade to the next patch release (control plane).
-            if ((scalings + upgrades) % 2 == 0) {
+            // 2 -> 3 -> 2 ... (bootstrap), an upgrade to the next patch release (control plane)
+            // while the world's release registry holds one; after that only scalings.
+            boolean canUpgrade = patchRelease < LAST_PATCH_RELEASE;
+            if ((scalings + upgrades) % 2 == 0 || !canUpgrade) {
               workers = workers == 2 ? 3 : 2;
               cluster.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", workers);
               scalings++;
@@ -134,8 +186,8 @@ class CrashAnywhereTest {
           Thread.sleep(250);
         }
       } finally {
-        killers.forEach(ProviderKiller::stopKilling); // both at once, even if one failed
-        for (ProviderKiller killer : killers) {
+        killers.forEach(ProcessKiller::stopKilling); // both at once, even if one failed
+        for (ProcessKiller killer : killers) {
           killer.stop();
         }
       }
@@ -294,30 +346,29 @@ class CrashAnywhereTest {
 
   // ---- figures ----
 
-  private static Map<String, Integer> killCounts(List<ProviderKiller> killers) {
-    return killers.stream()
-        .collect(Collectors.toMap(k -> k.jar().command, ProviderKiller::killCount));
+  private static Map<String, Integer> killCounts(List<ProcessKiller> killers) {
+    return killers.stream().collect(Collectors.toMap(k -> k.name(), ProcessKiller::killCount));
   }
 
-  private static Map<String, Long> startupKills(List<ProviderKiller> killers) {
+  private static Map<String, Long> startupKills(List<ProcessKiller> killers) {
     return killers.stream()
         .collect(
             Collectors.toMap(
-                k -> k.jar().command,
+                k -> k.name(),
                 k -> k.kills().stream().filter(kill -> kill.readyAfterRestart() == null).count()));
   }
 
   /** Per provider: how many kills came within {@link #WORK_IN_FLIGHT} of a write of its own. */
-  private static Map<String, Long> withWorkInFlight(List<ProviderKiller> killers) {
+  private static Map<String, Long> withWorkInFlight(List<ProcessKiller> killers) {
     List<AuditLog.Request> requests = AuditLog.read(world.world().hubAuditLog());
     return killers.stream()
         .collect(
             Collectors.toMap(
-                k -> k.jar().command,
+                k -> k.name(),
                 k -> {
                   List<Instant> writes =
                       requests.stream()
-                          .filter(r -> r.userAgent().startsWith(k.jar().userAgentPrefix))
+                          .filter(r -> r.userAgent().startsWith(k.userAgentPrefix()))
                           .filter(AuditLog.Request::isWrite)
                           .filter(
                               r ->
@@ -337,16 +388,16 @@ class CrashAnywhereTest {
                 }));
   }
 
-  private static Map<String, String> readyTimes(List<ProviderKiller> killers) {
+  private static Map<String, String> readyTimes(List<ProcessKiller> killers) {
     return killers.stream()
         .collect(
             Collectors.toMap(
-                k -> k.jar().command,
+                k -> k.name(),
                 k -> {
                   Percentiles p =
                       Percentiles.of(
                           k.kills().stream()
-                              .map(ProviderKiller.Kill::readyAfterRestart)
+                              .map(ProcessKiller.Kill::readyAfterRestart)
                               .filter(Objects::nonNull)
                               .map(Duration::toMillis)
                               .toList());

@@ -35,6 +35,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,21 +49,18 @@ import org.slf4j.LoggerFactory;
  * ClusterImageSets) beyond those from before. Logs, per stage, what existed when the deletion was
  * requested and how long the deletion took.
  */
+@ResourceLock(E2eWorld.WORLD)
 class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);
 
   /**
-   * Long enough for a watch to catch each stage before the flow moves on: the infrastructure, a
-   * host's provisioning (and deprovisioning) and boot take seconds, each installation step half a
-   * second. One API server for every installed cluster: the clusters' Node names (their Machines')
-   * are unique, and no stage needs an upgrade.
+   * Long enough for a watch to catch each stage before the flow moves on: a host's boot takes a
+   * second, each installation step half a second (the real baremetal-operator's provisioning takes
+   * its own seconds). One API server for every installed cluster: the clusters' Node names (their
+   * Machines') are unique, and no stage needs an upgrade.
    */
   private static final SimulatedDurations DURATIONS =
-      new SimulatedDurations(
-          Duration.ofSeconds(3),
-          Duration.ofSeconds(2),
-          Duration.ofSeconds(1),
-          Duration.ofMillis(500));
+      new SimulatedDurations(Duration.ofSeconds(1), Duration.ofMillis(500));
 
   @RegisterExtension
   static final E2eWorld world =
@@ -346,23 +344,25 @@ class DeletionAtAnyStageTest {
   }
 
   /**
-   * Waits until the namespace holds only what the user created and the Cluster did not own; on
-   * timeout, names each leftover with its deletion timestamp and finalizers.
+   * Waits until the namespace holds only what the user created and the Cluster did not own (and
+   * what the baremetal-operator keeps for the user's hosts); on timeout, names each leftover with
+   * its deletion timestamp and finalizers.
    */
   private static int awaitNothingLeft(ClusterScenario scenario) {
     AtomicInteger looks = new AtomicInteger();
     try {
       scenario.await(
-          "the namespace to hold only what the user created and the Cluster did not own",
+          "the namespace to hold only what the user created and the Cluster did not own (and"
+              + " what the baremetal-operator keeps for the user's hosts)",
           () ->
               looks.incrementAndGet() > 0
                   && scenario
                       .everythingInTheNamespace()
-                      .equals(scenario.createdAndNotOwnedByTheCluster()));
+                      .equals(scenario.whatDeletingTheClusterMustLeave()));
       return looks.get();
     } catch (AssertionError e) {
       Set<String> leftovers = new TreeSet<>(scenario.everythingInTheNamespace());
-      leftovers.removeAll(scenario.createdAndNotOwnedByTheCluster());
+      leftovers.removeAll(scenario.whatDeletingTheClusterMustLeave());
       throw new AssertionError(
           e.getMessage()
               + "; left: "

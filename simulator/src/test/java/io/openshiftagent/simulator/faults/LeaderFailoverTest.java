@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Two replicas of each provider, electing their leaders as the chart's replicas do. Mid-flow of an
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * shows that no standby wrote anything but its Lease before it led, and that no old leader wrote
  * after the new one led.
  */
+@ResourceLock(E2eWorld.WORLD)
 class LeaderFailoverTest {
   /** The providers' default Lease names, as the chart leaves them. */
   private static final Map<ProviderJar, String> LEASES =

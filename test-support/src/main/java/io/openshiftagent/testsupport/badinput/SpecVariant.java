@@ -70,7 +70,9 @@ public record SpecVariant(Kind kind, List<Change> changes) {
    * template) its path in the kind the template makes, as the CEL messages spell it.
    */
   public List<String> namesOf(Change change) {
-    if (change.edits().stream().allMatch(Change.Edit::fromObjectRoot)) {
+    // A change without edits (the shared text budget) is about the spec, like most changes.
+    if (!change.edits().isEmpty()
+        && change.edits().stream().allMatch(Change.Edit::fromObjectRoot)) {
       return List.of(change.field());
     }
     return List.of(

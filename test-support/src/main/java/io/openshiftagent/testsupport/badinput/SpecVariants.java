@@ -149,14 +149,14 @@ public final class SpecVariants {
         bootstrapCommands("postBootstrapCommands"),
         safePath("bootstrapCommandSentinelDir"),
         safePath("postBootstrapKubeconfigPath"),
-        boundedText("nodeRegistration.name", 253),
-        boundedText("nodeRegistration.providerID", 512),
+        withMetadataReferences("nodeRegistration.name", 253),
+        withMetadataReferences("nodeRegistration.providerID", 512),
         boundedList("nodeRegistration.kubeletExtraLabels", kubeletLabel(), 64),
         listWithBadItem(
             "nodeRegistration.kubeletExtraLabels",
             kubeletLabel(),
             Arbitraries.oneOf(
-                Arbitraries.of("novalue", "=value", "a=b=c", ""),
+                Arbitraries.of("novalue", "=value", "a=b=c", "", "k=$(hostname)", "k=${}"),
                 Values.textOfLength(511).map(s -> "k=" + s.replace("=", "-")))));
   }
 
@@ -270,9 +270,36 @@ public final class SpecVariants {
   }
 
   private static Arbitrary<String> kubeletLabel() {
-    Arbitrary<String> key = Values.text(1, 20).map(s -> s.replace("=", "-"));
-    Arbitrary<String> value = Values.text(0, 20).map(s -> s.replace("=", "-"));
+    Arbitrary<String> key = Values.text(1, 20).map(s -> noDollar(s.replace("=", "-")));
+    Arbitrary<String> value =
+        Arbitraries.oneOf(
+            Values.text(0, 20).map(s -> noDollar(s.replace("=", "-"))), metadataReference());
     return Combinators.combine(key, value).as((k, v) -> k + "=" + v);
+  }
+
+  /**
+   * A nodeRegistration value: text up to {@code max} characters whose '$' each start a metadata
+   * reference ($NAME or ${NAME}); any other '$' is refused, the Go provider's way to a shell.
+   */
+  private static Arbitrary<Change> withMetadataReferences(String field, int max) {
+    return Arbitraries.oneOf(
+        accepted(field, Values.text(0, 40).map(SpecVariants::noDollar)),
+        accepted(
+            field,
+            Combinators.combine(Values.text(0, 20).map(SpecVariants::noDollar), metadataReference())
+                .as((text, ref) -> text + ref)),
+        accepted(field, Values.textOfLength(max).map(SpecVariants::noDollar)),
+        rejected(field, Values.textOfLength(max + 1).map(SpecVariants::noDollar)),
+        rejected(field, "$(whoami)", "node-$", "${METADATA_NAME", "${9}", "$-x", "`id`$"));
+  }
+
+  private static Arbitrary<String> metadataReference() {
+    return Arbitraries.of(
+        "$METADATA_NAME", "${METADATA_UUID}", "$_x9", "${METADATA_LOCAL_HOSTNAME}");
+  }
+
+  private static String noDollar(String text) {
+    return text.replace('$', '-');
   }
 
   private static Arbitrary<Change> overrideAnnotation(Kind kind, String key) {

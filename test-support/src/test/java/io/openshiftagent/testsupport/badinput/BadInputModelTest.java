@@ -123,6 +123,41 @@ class BadInputModelTest {
   }
 
   @Test
+  void aTemplateOverTheSharedBudgetIsNamedThroughTheCauseOnItsEmbeddedConfig() {
+    // Each change within its own bound; together over the budget, which no one edit is to blame
+    // for.
+    SpecVariant variant =
+        new SpecVariant(
+            Kind.CONTROL_PLANE_TEMPLATE,
+            List.of(
+                Change.spec(
+                    "openshiftAssistedConfigSpec.postBootstrapCommands",
+                    List.of("echo"),
+                    Verdict.ACCEPTED,
+                    "one"),
+                Change.spec(
+                    "openshiftAssistedConfigSpec.additionalTrustBundle",
+                    "A".repeat(1048576),
+                    Verdict.ACCEPTED,
+                    "full")));
+    KubernetesClientException e =
+        new KubernetesClientException(
+            new StatusBuilder()
+                .withCode(422)
+                .withMessage("OpenshiftAssistedControlPlaneTemplate \"t\" is invalid")
+                .withNewDetails()
+                .withCauses(
+                    new StatusCauseBuilder()
+                        .withField("spec.template.spec.openshiftAssistedConfigSpec")
+                        .withMessage("additionalTrustBundle, preBootstrapCommands ... together")
+                        .build())
+                .endDetails()
+                .build());
+    assertThat(variant.verdict()).isEqualTo(Verdict.REJECTED);
+    assertThatCode(() -> Admission.checkRefusal(variant, e)).doesNotThrowAnyException();
+  }
+
+  @Test
   void theStoredSizeCountsWhatTheApiServerEscapes() {
     GenericKubernetesResource plain =
         new SpecVariant(

@@ -44,10 +44,12 @@ public class OpenshiftAssistedConfigSpec {
   static final String SAFE_ABSOLUTE_PATH =
       "self.matches('^/[a-zA-Z0-9_./-]+$') && !self.contains('/../') && !self.endsWith('/..')";
 
+  // No schema default: an unset mode is the bootstrap provider's DEFAULT_BOOT_MODE, so one setting
+  // gives manifests written for the Go provider (which has no such field) its disk-image flow.
   @JsonPropertyDescription(
       "How the host boots into discovery: LiveISO (Metal3 boots the InfraEnv's live ISO) or DiskImage"
-          + " (a disk image with the discovery ignition as user data).")
-  @Default("LiveISO")
+          + " (a disk image with the discovery ignition as user data). Unset: the bootstrap provider's"
+          + " default (its DEFAULT_BOOT_MODE, LiveISO unless set).")
   public BootMode bootMode;
 
   @JsonPropertyDescription("Proxy used by the discovery agent.")
@@ -122,8 +124,8 @@ public class OpenshiftAssistedConfigSpec {
   @JsonPropertyDescription("How the node registers: name, kubelet labels, provider ID.")
   public NodeRegistrationOptions nodeRegistration;
 
-  /** The boot mode, with the default applied for objects the API server has not defaulted. */
-  public BootMode effectiveBootMode() {
-    return bootMode == null ? BootMode.LIVE_ISO : bootMode;
+  /** The boot mode, or {@code providerDefault} when the spec leaves it out. */
+  public BootMode effectiveBootMode(BootMode providerDefault) {
+    return bootMode == null ? providerDefault : bootMode;
   }
 }

@@ -3,10 +3,16 @@ package io.openshiftagent.api.controlplane.v1alpha3;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.api.common.ListMapKeys;
 import io.openshiftagent.api.common.MachineDeletionSpec;
+import io.openshiftagent.api.common.MachineTaint;
 import io.openshiftagent.api.common.ObjectMetaTemplate;
 import java.util.List;
 
@@ -39,7 +45,12 @@ public class ControlPlaneMachineTemplate {
       "The infrastructure machine template to clone (Go provider layout; prefer spec.infrastructureRef).")
   public ContractVersionedObjectReference infrastructureRef;
 
-  @JsonPropertyDescription("Machine deletion timeouts (Go provider layout; prefer spec.deletion).")
+  // The Go provider's CRD defaults this object, so its manifests (which leave it out) get the
+  // same Machines from both providers.
+  @JsonPropertyDescription(
+      "Machine deletion timeouts (Go provider layout; prefer spec.deletion). Default, as in the Go"
+          + " provider: nodeDeletionTimeoutSeconds 10.")
+  @Default("{\"nodeDeletionTimeoutSeconds\":10}")
   public MachineDeletionSpec deletion;
 
   @JsonPropertyDescription(
@@ -61,6 +72,9 @@ public class ControlPlaneMachineTemplate {
   /** Machine spec fields in the Cluster API v1beta2 layout. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
+  @SchemaCustomizer(
+      value = ListMapKeys.class,
+      input = "readinessGates=conditionType;taints=key+effect")
   public static class MachineSpecTemplate {
     @JsonPropertyDescription(
         "The infrastructure machine template to clone, e.g. a Metal3MachineTemplate.")
@@ -70,8 +84,22 @@ public class ControlPlaneMachineTemplate {
     public MachineDeletionSpec deletion;
 
     @Size(max = 32)
-    @JsonPropertyDescription("Extra conditions a Machine needs before it is Ready.")
+    @JsonPropertyDescription(
+        "Extra conditions a Machine needs before it is Ready; changed in place on existing Machines.")
     public List<ReadinessGate> readinessGates;
+
+    @Size(max = 64)
+    @JsonPropertyDescription(
+        "Taints Cluster API keeps on the Machines' Nodes (Cluster API v1.13, feature gate"
+            + " MachineTaintPropagation); changed in place on existing Machines.")
+    public List<MachineTaint> taints;
+
+    @Min(0)
+    @Max(Integer.MAX_VALUE)
+    @JsonPropertyDescription(
+        "Seconds a Machine must be Ready before it counts as Available; changed in place on existing"
+            + " Machines.")
+    public Integer minReadySeconds;
   }
 
   /** An extra Machine condition that must be True for the Machine to be Ready. */

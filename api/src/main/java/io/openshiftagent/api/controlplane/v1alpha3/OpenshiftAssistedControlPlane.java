@@ -2,6 +2,7 @@ package io.openshiftagent.api.controlplane.v1alpha3;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Labels;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -9,7 +10,14 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** An OpenShift control plane installed by the assisted installer. */
+/**
+ * An OpenShift control plane installed by the assisted installer.
+ *
+ * <p>Once the cluster is installed (the control plane reports itself initialized), the fields that
+ * went into the ClusterDeployment cannot change: Hive's admission freezes its spec, so the new
+ * values could never reach the installed cluster. The rule sits on the whole object because only
+ * there can it see the status.
+ */
 @Group(ControlPlaneGroup.GROUP)
 @Version(ControlPlaneGroup.VERSION)
 @ShortNames({"oacp", "oacps"})
@@ -62,6 +70,26 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(
+    value = OpenshiftAssistedControlPlane.CLUSTER_DEPLOYMENT_FROZEN_RULE,
+    message =
+        "spec.config.baseDomain, spec.config.clusterName and spec.config.pullSecretRef cannot change once"
+            + " the cluster is installed (status.initialization.controlPlaneInitialized): Hive does not"
+            + " let the ClusterDeployment change, so the installed cluster keeps the values it has",
+    fieldPath = ".spec.config",
+    reason = "FieldValueForbidden")
 public class OpenshiftAssistedControlPlane
     extends CustomResource<OpenshiftAssistedControlPlaneSpec, OpenshiftAssistedControlPlaneStatus>
-    implements Namespaced {}
+    implements Namespaced {
+  static final String CLUSTER_DEPLOYMENT_FROZEN_RULE =
+      "!has(oldSelf.status) || !has(oldSelf.status.initialization)"
+          + " || !has(oldSelf.status.initialization.controlPlaneInitialized)"
+          + " || !oldSelf.status.initialization.controlPlaneInitialized"
+          + " || (self.spec.config.baseDomain == oldSelf.spec.config.baseDomain"
+          + " && has(self.spec.config.clusterName) == has(oldSelf.spec.config.clusterName)"
+          + " && (!has(self.spec.config.clusterName)"
+          + " || self.spec.config.clusterName == oldSelf.spec.config.clusterName)"
+          + " && has(self.spec.config.pullSecretRef) == has(oldSelf.spec.config.pullSecretRef)"
+          + " && (!has(self.spec.config.pullSecretRef)"
+          + " || self.spec.config.pullSecretRef == oldSelf.spec.config.pullSecretRef))";
+}

@@ -20,6 +20,19 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
     message =
         "spec.version must be the Kubernetes version of spec.distributionVersion: OpenShift 4.N runs"
             + " Kubernetes 1.(N+13), for example 4.20 runs v1.33")
+@ValidationRule(
+    value =
+        "!has(self.rollout) || !has(self.rollout.strategy) || self.rollout.strategy.type != 'RollingUpdate'"
+            + " || (has(self.replicas) && self.replicas >= 3)",
+    message =
+        "spec.rollout.strategy.type RollingUpdate needs spec.replicas of 3 or more: a single-node cluster"
+            + " cannot be replaced host by host (maxSurge 0 would delete its only node, maxSurge 1 would add a"
+            + " second control-plane node, which single-node OpenShift does not support); use OnDelete")
+@ValidationRule(
+    value = "!has(self.remediation) || (has(self.replicas) && self.replicas >= 3)",
+    message =
+        "spec.remediation needs spec.replicas of 3 or more: remediating the only Machine of a single-node"
+            + " cluster would delete its only etcd member")
 public class OpenshiftAssistedControlPlaneSpec {
   /** An OpenShift version the provider supports; the template checks it too. */
   static final String DISTRIBUTION_VERSION_RULE =
@@ -79,6 +92,15 @@ public class OpenshiftAssistedControlPlaneSpec {
   @JsonPropertyDescription("Cluster-wide OpenShift settings.")
   @Required
   public ClusterConfig config;
+
+  @JsonPropertyDescription(
+      "How control-plane Machines that no longer match the spec are replaced (OnDelete when unset).")
+  public RolloutSpec rollout;
+
+  @JsonPropertyDescription(
+      "Limits on replacing control-plane Machines a MachineHealthCheck marks unhealthy (highly"
+          + " available control planes only).")
+  public RemediationSpec remediation;
 
   /**
    * Desired control-plane Machines; one when unset, as Cluster API's own control planes default.

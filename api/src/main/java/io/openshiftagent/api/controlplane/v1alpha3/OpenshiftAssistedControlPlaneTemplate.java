@@ -5,6 +5,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Labels;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -15,8 +18,11 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.ListMapKeys;
 import io.openshiftagent.api.common.MachineDeletionSpec;
+import io.openshiftagent.api.common.MachineTaint;
 import io.openshiftagent.api.common.ObjectMetaTemplate;
+import java.util.List;
 
 /**
  * The control plane of a ClusterClass. The topology controller clones {@code spec.template.spec}
@@ -79,6 +85,10 @@ public class OpenshiftAssistedControlPlaneTemplate
     public OpenshiftAssistedConfigSpec openshiftAssistedConfigSpec;
 
     @Required public ClusterConfig config;
+
+    public RolloutSpec rollout;
+
+    public RemediationSpec remediation;
   }
 
   /**
@@ -95,7 +105,20 @@ public class OpenshiftAssistedControlPlaneTemplate
   /** Machine spec fields a template can carry. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)
+  @SchemaCustomizer(
+      value = ListMapKeys.class,
+      input = "readinessGates=conditionType;taints=key+effect")
   public static class MachineSpec {
     public MachineDeletionSpec deletion;
+
+    @Size(max = 32)
+    public List<ControlPlaneMachineTemplate.ReadinessGate> readinessGates;
+
+    @Size(max = 64)
+    public List<MachineTaint> taints;
+
+    @Min(0)
+    @Max(Integer.MAX_VALUE)
+    public Integer minReadySeconds;
   }
 }

@@ -30,6 +30,12 @@ public class MachineSpec extends UnknownFields {
 
   public List<ReadinessGate> readinessGates;
 
+  /** Taints Cluster API keeps on the Node (v1.13); as maps, so fields we do not model survive. */
+  public List<java.util.Map<String, Object>> taints;
+
+  /** Seconds the Machine must be Ready before it is Available. */
+  public Integer minReadySeconds;
+
   /** How the Machine gets its bootstrap data: a config object, or a ready-made data Secret. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Bootstrap extends UnknownFields {

@@ -23,6 +23,15 @@ public class MachineStatus extends UnknownFields {
 
   public Long observedGeneration;
 
+  /** What the Node's kubelet reports, copied by the Machine controller. */
+  public NodeInfo nodeInfo;
+
+  /** The Node's system information (only what we read). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class NodeInfo extends UnknownFields {
+    public String kubeletVersion;
+  }
+
   /** The Node of the Machine in the workload cluster. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class NodeReference extends UnknownFields {

@@ -2,6 +2,7 @@ package io.openshiftagent.api.external.metal3;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.SecretReference;
 import io.openshiftagent.api.external.UnknownFields;
 import java.util.List;
 
@@ -12,6 +13,12 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Metal3MachineStatus extends UnknownFields {
   public Initialization initialization;
+
+  /**
+   * The Secret with the metadata CAPM3 rendered from the Metal3DataTemplate (key {@code metaData},
+   * a YAML map), which the baremetal-operator puts on the host's config drive; unset without one.
+   */
+  public SecretReference metaData;
 
   /** metav1 conditions (v1beta2). */
   public List<Condition> conditions;

@@ -1,4 +1,4 @@
-package io.openshiftagent.delivery;
+package io.openshiftagent.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,8 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a real client (clusterctl, kubectl, a hack/ script) as a process and keeps its output. */
-final class Command {
+/**
+ * Runs a real client (clusterctl, kubectl, git, a hack/ script) as a process to its end and keeps
+ * its output.
+ */
+public final class Command {
   private final List<String> args = new ArrayList<>();
   private final Map<String, String> env = new HashMap<>();
   private String stdin;
@@ -24,44 +27,44 @@ final class Command {
     }
   }
 
-  static Command of(Object... args) {
+  public static Command of(Object... args) {
     return new Command(args);
   }
 
   /** Runs {@code command} to its end within {@code timeout}. */
-  static Result run(Duration timeout, List<String> command) {
+  public static Result run(Duration timeout, List<String> command) {
     return of(command.toArray()).timeout(timeout).run();
   }
 
   /** Runs {@code command}, feeding it {@code stdin}, to its end within {@code timeout}. */
-  static Result run(Duration timeout, String stdin, List<String> command) {
+  public static Result run(Duration timeout, String stdin, List<String> command) {
     return of(command.toArray()).stdin(stdin).timeout(timeout).run();
   }
 
-  Command env(String name, String value) {
+  public Command env(String name, String value) {
     env.put(name, value);
     return this;
   }
 
-  Command env(Map<String, String> values) {
+  public Command env(Map<String, String> values) {
     env.putAll(values);
     return this;
   }
 
-  Command stdin(String text) {
+  public Command stdin(String text) {
     stdin = text;
     return this;
   }
 
-  Command timeout(Duration value) {
+  public Command timeout(Duration value) {
     timeout = value;
     return this;
   }
 
   /** What a finished process left: its exit code and its standard output and error. */
-  record Result(List<String> command, int exitCode, String stdout, String stderr) {
+  public record Result(List<String> command, int exitCode, String stdout, String stderr) {
     /** This result; fails with everything the process printed if it did not exit 0. */
-    Result succeeded() {
+    public Result succeeded() {
       if (exitCode != 0) {
         throw new AssertionError(this.describe());
       }
@@ -69,11 +72,11 @@ final class Command {
     }
 
     /** The standard output; fails with everything the process printed if it did not exit 0. */
-    String ok() {
+    public String ok() {
       return succeeded().stdout();
     }
 
-    String describe() {
+    public String describe() {
       return String.join(" ", command)
           + " exited "
           + exitCode
@@ -85,11 +88,11 @@ final class Command {
   }
 
   /** Runs the command; fails with everything it printed unless it exits 0. */
-  String ok() {
+  public String ok() {
     return run().ok();
   }
 
-  Result run() {
+  public Result run() {
     try {
       Path out = Files.createTempFile("command", ".out");
       Path err = Files.createTempFile("command", ".err");

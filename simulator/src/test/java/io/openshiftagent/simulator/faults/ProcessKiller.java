@@ -1,7 +1,6 @@
 package io.openshiftagent.simulator.faults;
 
-import io.openshiftagent.simulator.World;
-import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.simulator.WorldProcess;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -11,14 +10,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kills one provider (SIGKILL) again and again at random moments and starts it again, until told to
- * stop; the provider runs when {@link #stop} returns. Each round waits until the restarted provider
- * is ready, then picks a moment: either a random delay, or shortly after the next change in the
+ * Kills one process of the world (SIGKILL: one of our providers, or CAPM3 or the
+ * baremetal-operator) again and again at random moments and starts it again, until told to stop;
+ * the process runs when {@link #stop} returns. Each round waits until the restarted provider is
+ * ready, then picks a moment: either a random delay, or shortly after the next change in the
  * namespace, when the provider is most likely mid-reconcile. One kill in {@value
  * #STARTUP_KILL_ONE_IN} is followed by another one during the next process's startup.
  */
-final class ProviderKiller implements Runnable {
-  private static final Logger LOG = LoggerFactory.getLogger(ProviderKiller.class);
+final class ProcessKiller implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(ProcessKiller.class);
 
   /** The most a kill waits after a change it was told of: providers react within this. */
   private static final int AFTER_CHANGE_MAX_MS = 400;
@@ -35,23 +35,36 @@ final class ProviderKiller implements Runnable {
    */
   record Kill(Instant at, String moment, Duration readyAfterRestart) {}
 
-  private final ProviderJar jar;
-  private final World world;
+  private final WorldProcess process;
+  private final String userAgentPrefix;
   private final Random random;
   private final Duration maxDelay;
+  private final int maxKills;
   private final Changes changes;
   private final List<Kill> kills = new CopyOnWriteArrayList<>();
   private final Thread thread;
   private volatile boolean stopping;
   private volatile Throwable failure;
 
-  ProviderKiller(ProviderJar jar, World world, long seed, Duration maxDelay, Changes changes) {
-    this.jar = jar;
-    this.world = world;
+  /**
+   * @param userAgentPrefix how the hub's audit log names the process's requests
+   * @param maxDelay the longest wait before a kill
+   * @param maxKills after this many kills it stops by itself (the process runs on)
+   */
+  ProcessKiller(
+      WorldProcess process,
+      String userAgentPrefix,
+      long seed,
+      Duration maxDelay,
+      int maxKills,
+      Changes changes) {
+    this.process = process;
+    this.userAgentPrefix = userAgentPrefix;
+    this.maxKills = maxKills;
     this.random = new Random(seed);
     this.maxDelay = maxDelay;
     this.changes = changes;
-    this.thread = new Thread(this, "killer-" + jar.command);
+    this.thread = new Thread(this, "killer-" + process.name());
   }
 
   void start() {
@@ -61,21 +74,21 @@ final class ProviderKiller implements Runnable {
   @Override
   public void run() {
     try {
-      while (!stopping) {
+      while (!stopping && kills.size() < maxKills) {
         String moment = waitForAMoment();
         if (stopping) {
           return;
         }
         Instant at = Instant.now();
-        world.killProvider(jar);
+        process.kill();
         if (random.nextInt(STARTUP_KILL_ONE_IN) == 0) {
           killDuringStartup();
         }
-        Duration ready = world.restartProvider(jar);
+        Duration ready = process.restart();
         kills.add(new Kill(at, moment, ready));
         LOG.info(
             "killed {} ({}), #{}; ready again {} ms after its restart",
-            jar.command,
+            process.name(),
             moment,
             kills.size(),
             ready.toMillis());
@@ -84,7 +97,7 @@ final class ProviderKiller implements Runnable {
       Thread.currentThread().interrupt();
     } catch (Throwable e) {
       failure = e;
-      LOG.error("killing {} failed", jar.command, e);
+      LOG.error("killing {} failed", process.name(), e);
     }
   }
 
@@ -93,14 +106,17 @@ final class ProviderKiller implements Runnable {
    * reconciles start), at a random instant of its usual startup.
    */
   private void killDuringStartup() throws Exception {
-    world.provider(jar).restart();
+    process.startWithoutWaiting();
     long delay = random.nextLong(STARTUP_MAX.toMillis() + 1);
     Thread.sleep(delay);
     Instant at = Instant.now();
-    world.killProvider(jar);
+    process.kill();
     kills.add(new Kill(at, "during startup, " + delay + " ms after its start", null));
     LOG.info(
-        "killed {} during startup, {} ms after its start, #{}", jar.command, delay, kills.size());
+        "killed {} during startup, {} ms after its start, #{}",
+        process.name(),
+        delay,
+        kills.size());
   }
 
   /**
@@ -133,12 +149,20 @@ final class ProviderKiller implements Runnable {
     return kills.size();
   }
 
+  int maxKills() {
+    return maxKills;
+  }
+
   List<Kill> kills() {
     return List.copyOf(kills);
   }
 
-  ProviderJar jar() {
-    return jar;
+  String name() {
+    return process.name();
+  }
+
+  String userAgentPrefix() {
+    return userAgentPrefix;
   }
 
   /** Kills no more; the kill under way, if any, still ends with the provider restarted. */
@@ -151,10 +175,10 @@ final class ProviderKiller implements Runnable {
     stopKilling();
     thread.join(Duration.ofMinutes(2).toMillis());
     if (thread.isAlive()) {
-      throw new AssertionError("the killer of " + jar.command + " did not stop");
+      throw new AssertionError("the killer of " + process.name() + " did not stop");
     }
     if (failure != null) {
-      throw new AssertionError("killing " + jar.command + " failed", failure);
+      throw new AssertionError("killing " + process.name() + " failed", failure);
     }
   }
 

@@ -1,0 +1,310 @@
+package io.openshiftagent.controlplane.release;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
+import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.controlplane.cluster.MirrorRegistryManifests;
+import io.openshiftagent.registry.PullSecret;
+import io.openshiftagent.registry.RegistriesConf;
+import io.openshiftagent.registry.ReleaseArchitectures;
+import io.openshiftagent.registry.ReleaseImages;
+import io.openshiftagent.registry.ResolutionCache;
+import io.openshiftagent.registry.TrustedCertificates;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The release image of a control plane as it is written (ClusterImageSet, upgrade requests): what
+ * its spec and annotations request, resolved to a digest with the cluster's pull secret, its
+ * mirrors and trusted CAs (docs/release-images.md). Reads nothing itself: the caller hands it the
+ * objects, the pull secret and mirrors only to be read when a registry must be asked.
+ */
+public final class ReleaseImageResolution {
+  /** A new value looks the tag up again. */
+  public static final String RESOLVE_ANNOTATION =
+      "controlplane.cluster.x-k8s.io/resolve-release-image";
+
+  /** {@code tag}: write the tag, ask no registry. */
+  public static final String REFERENCE_ANNOTATION =
+      "controlplane.cluster.x-k8s.io/release-image-reference";
+
+  static final String PULL_SECRET_NOT_FOUND = "PullSecretNotFound";
+  static final String PULL_SECRET_INVALID = "PullSecretInvalid";
+  static final String IMAGE_REGISTRY_CONFIG_INVALID = "ImageRegistryConfigInvalid";
+  static final String TRUSTED_CA_BUNDLE_INVALID = "TrustedCABundleInvalid";
+
+  /** Per registry request: connecting, and each answer. */
+  static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(10);
+
+  private final ReleaseImages images;
+  private final HubCaBundle hubCaBundle;
+  private final Clock clock;
+
+  ReleaseImageResolution(ReleaseImages images, HubCaBundle hubCaBundle, Clock clock) {
+    this.images = images;
+    this.hubCaBundle = hubCaBundle;
+    this.clock = clock;
+  }
+
+  /**
+   * As the provider resolves: each registry request bounded by {@link #REGISTRY_TIMEOUT}, sent with
+   * {@code userAgent}; failures retried after 10 s, doubling up to 5 minutes; at most 1000
+   * resolutions remembered.
+   */
+  public static ReleaseImageResolution overRegistries(String userAgent, HubCaBundle hubCaBundle) {
+    Clock clock = Clock.systemUTC();
+    ResolutionCache cache =
+        new ResolutionCache(clock, Duration.ofSeconds(10), Duration.ofMinutes(5), 1000);
+    return new ReleaseImageResolution(
+        ReleaseImages.overRegistries(REGISTRY_TIMEOUT, userAgent, cache, clock),
+        hubCaBundle,
+        clock);
+  }
+
+  /**
+   * What the cluster's objects say.
+   *
+   * @param requested the pull spec {@link ReleaseImage} gives
+   * @param cpuArchitectures of the cluster's configs (control plane and workers)
+   * @param pullSecret reads {@code spec.config.pullSecretRef}'s Secret (empty: none, or missing)
+   * @param registryConfig reads {@code spec.config.imageRegistryRef}'s ConfigMap (same)
+   */
+  public record Inputs(
+      OpenshiftAssistedControlPlane cp,
+      String requested,
+      Collection<String> cpuArchitectures,
+      Supplier<Optional<Secret>> pullSecret,
+      Supplier<Optional<ConfigMap>> registryConfig) {
+
+    /** What the scope holds: the release of {@code spec.distributionVersion} for its configs. */
+    public static Inputs of(ControlPlaneScope scope) {
+      OpenshiftAssistedControlPlane cp = scope.cp();
+      List<String> architectures = scope.cpuArchitectures();
+      return new Inputs(
+          cp,
+          ReleaseImage.of(
+              cp, OpenShiftVersion.parse(cp.getSpec().distributionVersion), architectures),
+          architectures,
+          scope::pullSecret,
+          scope::imageRegistryConfig);
+    }
+  }
+
+  /** The outcome: an image to write, or a reason to wait. */
+  public sealed interface Outcome permits Use, Wait {}
+
+  /**
+   * Write {@code image}; record {@code status}; {@code ReleaseImageResolved=True} with {@code
+   * reason} and {@code message}; {@code newlyResolved}: a registry was asked (an Event).
+   */
+  public record Use(
+      String image,
+      OpenshiftAssistedControlPlaneStatus.ReleaseImage status,
+      String reason,
+      String message,
+      boolean newlyResolved)
+      implements Outcome {}
+
+  /**
+   * Write nothing that names the release; {@code ReleaseImageResolved=False}; look again after
+   * {@code retryAfter} (null: when the objects change); {@code lookedUp}: a registry was asked and
+   * failed just now (an Event).
+   */
+  public record Wait(String reason, String message, Duration retryAfter, boolean lookedUp)
+      implements Outcome {}
+
+  public Outcome resolve(Inputs in) {
+    Map<String, String> annotations =
+        in.cp().getMetadata().getAnnotations() == null
+            ? Map.of()
+            : in.cp().getMetadata().getAnnotations();
+    boolean keepTag = "tag".equalsIgnoreCase(annotations.get(REFERENCE_ANNOTATION));
+    String token = annotations.getOrDefault(RESOLVE_ANNOTATION, "");
+    ReleaseImages.Recorded recorded =
+        recorded(in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage);
+    Optional<ReleaseImages.Answer> known =
+        images.withoutLookup(in.requested(), keepTag, token, recorded);
+    if (known.isPresent()) {
+      return outcome(known.get());
+    }
+    return lookUp(in, keepTag, token, recorded);
+  }
+
+  private Outcome lookUp(
+      Inputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
+    var config = in.cp().getSpec().config;
+    String pullSecretName =
+        config == null || config.pullSecretRef == null ? null : config.pullSecretRef.name;
+    PullSecret pullSecret = PullSecret.none();
+    if (pullSecretName != null) {
+      Optional<Secret> secret = in.pullSecret().get();
+      if (secret.isEmpty()) {
+        return new Wait(
+            PULL_SECRET_NOT_FOUND,
+            "Secret " + pullSecretName + " (spec.config.pullSecretRef) not found; create it",
+            null,
+            false);
+      }
+      try {
+        pullSecret = pullSecret(secret.get());
+      } catch (IllegalArgumentException e) {
+        return new Wait(
+            PULL_SECRET_INVALID,
+            "Secret "
+                + pullSecretName
+                + " (spec.config.pullSecretRef) key .dockerconfigjson: "
+                + e.getMessage(),
+            null,
+            false);
+      }
+    }
+    String registryConfigName =
+        config == null || config.imageRegistryRef == null ? null : config.imageRegistryRef.name;
+    Map<String, String> registryData = Map.of();
+    if (registryConfigName != null) {
+      Optional<ConfigMap> found = in.registryConfig().get();
+      if (found.isEmpty()) {
+        return new Wait(
+            IMAGE_REGISTRY_CONFIG_INVALID,
+            "ConfigMap "
+                + registryConfigName
+                + " (spec.config.imageRegistryRef) not found; create it",
+            null,
+            false);
+      }
+      registryData = found.get().getData() == null ? Map.of() : found.get().getData();
+    }
+    RegistriesConf mirrors;
+    TrustedCertificates mirrorCa;
+    try {
+      String conf = registryData.get(MirrorRegistryManifests.REGISTRIES_CONF_KEY);
+      mirrors = conf == null ? RegistriesConf.EMPTY : RegistriesConf.parse(conf);
+      mirrorCa =
+          TrustedCertificates.withBundles(
+              nonBlank(registryData.get(MirrorRegistryManifests.CA_BUNDLE_KEY)));
+    } catch (IllegalArgumentException e) {
+      return new Wait(
+          IMAGE_REGISTRY_CONFIG_INVALID,
+          "ConfigMap " + registryConfigName + " (spec.config.imageRegistryRef): " + e.getMessage(),
+          null,
+          false);
+    }
+    TrustedCertificates hubCa;
+    try {
+      hubCa = TrustedCertificates.withBundles(nonBlank(hubCaBundle.read().orElse(null)));
+    } catch (IllegalArgumentException e) {
+      return new Wait(
+          TRUSTED_CA_BUNDLE_INVALID,
+          "the hub's trusted CA bundle (" + hubCaBundle + "): " + e.getMessage(),
+          null,
+          false);
+    }
+    Set<String> architectures = new LinkedHashSet<>();
+    for (String arch : in.cpuArchitectures()) {
+      ReleaseArchitectures.oci(arch == null ? "x86_64" : arch).ifPresent(architectures::add);
+    }
+    if (architectures.isEmpty()) {
+      architectures.add("amd64");
+    }
+    return outcome(
+        images.answer(
+            new ReleaseImages.Request(
+                in.requested(),
+                architectures,
+                pullSecret,
+                mirrors,
+                hubCa.and(mirrorCa),
+                keepTag,
+                token,
+                recorded)));
+  }
+
+  private Outcome outcome(ReleaseImages.Answer answer) {
+    if (answer instanceof ReleaseImages.NotReady notReady) {
+      return new Wait(
+          notReady.reason(),
+          notReady.message(),
+          notReady.retryAt() == null
+              ? null
+              : Duration.between(clock.instant(), notReady.retryAt()).plusMillis(100),
+          notReady.lookedUp());
+    }
+    ReleaseImages.Ready ready = (ReleaseImages.Ready) answer;
+    OpenshiftAssistedControlPlaneStatus.ReleaseImage status =
+        new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
+    status.requested = ready.requested();
+    status.image = ready.image();
+    status.resolvedFrom = ready.resolvedFrom().isEmpty() ? null : ready.resolvedFrom();
+    status.resolvedAt = ready.resolvedAt().toString();
+    status.resolveRequest = ready.token().isEmpty() ? null : ready.token();
+    return new Use(ready.image(), status, ready.how(), message(ready), ready.lookedUp());
+  }
+
+  private static String message(ReleaseImages.Ready ready) {
+    return switch (ready.how()) {
+      case ReleaseImages.PINNED_BY_USER ->
+          ready.image()
+              + ": the digest given by annotation "
+              + ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION;
+      case ReleaseImages.TAG_KEPT ->
+          ready.image() + ": by tag, as annotation " + REFERENCE_ANNOTATION + " asks";
+      default ->
+          ready.requested()
+              + " is "
+              + ready.image()
+              + " (answered by "
+              + ready.resolvedFrom()
+              + " at "
+              + ready.resolvedAt()
+              + ")";
+    };
+  }
+
+  private static PullSecret pullSecret(Secret secret) {
+    String encoded = secret.getData() == null ? null : secret.getData().get(".dockerconfigjson");
+    if (encoded == null) {
+      throw new IllegalArgumentException("missing");
+    }
+    byte[] json;
+    try {
+      json = Base64.getDecoder().decode(encoded);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not base64");
+    }
+    return PullSecret.parse(json);
+  }
+
+  private static ReleaseImages.Recorded recorded(
+      OpenshiftAssistedControlPlaneStatus.ReleaseImage recorded) {
+    if (recorded == null || recorded.requested == null || recorded.image == null) {
+      return null;
+    }
+    Instant at;
+    try {
+      at = recorded.resolvedAt == null ? Instant.EPOCH : Instant.parse(recorded.resolvedAt);
+    } catch (java.time.format.DateTimeParseException e) {
+      at = Instant.EPOCH;
+    }
+    return new ReleaseImages.Recorded(
+        recorded.requested,
+        recorded.image,
+        recorded.resolvedFrom == null ? "" : recorded.resolvedFrom,
+        at,
+        recorded.resolveRequest == null ? "" : recorded.resolveRequest);
+  }
+
+  private static List<String> nonBlank(String... values) {
+    return java.util.Arrays.stream(values).filter(v -> v != null && !v.isBlank()).toList();
+  }
+}

@@ -1,0 +1,222 @@
+package io.openshiftagent.controlplane.machines;
+
+import static io.openshiftagent.controlplane.Fixtures.machine;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.MachineTaint;
+import io.openshiftagent.api.common.ObjectMetaTemplate;
+import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.capi.MachineSpec;
+import io.openshiftagent.controlplane.Fixtures;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * In-place propagation as merge patches: what the spec sets is set, what left the spec is removed,
+ * what others set is left alone.
+ */
+@SuppressWarnings("unchecked")
+class PropagatedFieldsTest {
+  private static OpenshiftAssistedControlPlane controlPlane(
+      Map<String, String> labels, Map<String, String> annotations) {
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane("ns", "cp", 3);
+    cp.getSpec().machineTemplate.metadata = new ObjectMetaTemplate();
+    cp.getSpec().machineTemplate.metadata.labels = labels;
+    cp.getSpec().machineTemplate.metadata.annotations = annotations;
+    return cp;
+  }
+
+  /** A Machine as it was made from {@code cp}, then changed by others as given. */
+  private static Machine madeFrom(OpenshiftAssistedControlPlane cp) {
+    Machine m = machine("m0", "2026-01-01T00:00:00Z", null);
+    PropagatedFields.Metadata metadata = PropagatedFields.forMachines(cp);
+    MachineSpec spec = PropagatedFields.desiredSpec(cp.getSpec().machineTemplate);
+    Map<String, String> labels = new HashMap<>(metadata.labels());
+    labels.put("cluster.x-k8s.io/control-plane", "");
+    Map<String, String> annotations = new HashMap<>(metadata.annotations());
+    annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(metadata, spec));
+    annotations.put(PropagatedFields.PRE_TERMINATE_HOOK, MachineFactory.HOOK_OWNER);
+    m.getMetadata().setLabels(labels);
+    m.getMetadata().setAnnotations(annotations);
+    m.getMetadata().setResourceVersion("42");
+    m.setSpec(spec);
+    return m;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> json(io.openshiftagent.api.external.OwnedFieldsPatch patch) {
+    return Serialization.unmarshal(patch.toJson(), Map.class);
+  }
+
+  @Test
+  void aMachineMadeFromTheSpecIsInStep() {
+    OpenshiftAssistedControlPlane cp = controlPlane(Map.of("team", "infra"), Map.of("a", "1"));
+    assertThat(PropagatedFields.machinePatch(madeFrom(cp), cp).isEmpty()).isTrue();
+  }
+
+  @Test
+  void changedAddedAndRemovedTemplateMetadataReachTheMachineAndOthersKeysStay() {
+    OpenshiftAssistedControlPlane before =
+        controlPlane(Map.of("team", "infra", "old", "x"), Map.of("note", "a"));
+    Machine machine = madeFrom(before);
+    machine.getMetadata().getLabels().put("set-by-someone-else", "yes");
+    machine.getMetadata().getAnnotations().put("their-annotation", "v");
+    OpenshiftAssistedControlPlane after =
+        controlPlane(Map.of("team", "platform", "new", "y"), Map.of());
+
+    Map<String, Object> patch = json(PropagatedFields.machinePatch(machine, after));
+
+    Map<String, Object> metadata = (Map<String, Object>) patch.get("metadata");
+    Map<String, Object> labels = (Map<String, Object>) metadata.get("labels");
+    assertThat(labels).containsEntry("team", "platform").containsEntry("new", "y");
+    assertThat(labels).containsKey("old");
+    assertThat(labels.get("old")).isNull();
+    assertThat(labels).doesNotContainKeys("set-by-someone-else", "cluster.x-k8s.io/control-plane");
+    Map<String, Object> annotations = (Map<String, Object>) metadata.get("annotations");
+    assertThat(annotations).containsKey("note");
+    assertThat(annotations.get("note")).isNull();
+    assertThat(annotations)
+        .doesNotContainKeys("their-annotation", PropagatedFields.PRE_TERMINATE_HOOK);
+    assertThat((String) annotations.get(PropagatedFields.PROPAGATED))
+        .isEqualTo(
+            "{\"labels\":[\"new\",\"team\"],\"annotations\":[],\"readinessGates\":[],\"taints\":[]}");
+    assertThat(patch).doesNotContainKey("spec");
+    assertThat(metadata)
+        .as("no list changed: no resourceVersion precondition")
+        .doesNotContainKey("resourceVersion");
+  }
+
+  @Test
+  void readinessGatesTaintsAndMinReadySecondsChangeInPlaceKeepingOthersItems() {
+    OpenshiftAssistedControlPlane before = controlPlane(null, null);
+    before.getSpec().machineTemplate.spec.readinessGates = List.of(gate("ours"));
+    before.getSpec().machineTemplate.spec.taints =
+        List.of(taint("example.com/a", MachineTaint.Effect.NoSchedule));
+    Machine machine = madeFrom(before);
+    List<MachineSpec.ReadinessGate> gates = new ArrayList<>(machine.getSpec().readinessGates);
+    MachineSpec.ReadinessGate theirs = new MachineSpec.ReadinessGate();
+    theirs.conditionType = "theirs";
+    gates.add(theirs);
+    machine.getSpec().readinessGates = gates;
+    List<Map<String, Object>> taints = new ArrayList<>(machine.getSpec().taints);
+    taints.add(
+        new LinkedHashMap<>(
+            Map.of("key", "their/taint", "effect", "NoExecute", "propagation", "Always")));
+    machine.getSpec().taints = taints;
+
+    OpenshiftAssistedControlPlane after = controlPlane(null, null);
+    after.getSpec().machineTemplate.spec.readinessGates = List.of(gate("ours-now"));
+    after.getSpec().machineTemplate.spec.taints = List.of();
+    after.getSpec().machineTemplate.spec.minReadySeconds = 30;
+
+    Map<String, Object> patch = json(PropagatedFields.machinePatch(machine, after));
+    Map<String, Object> spec = (Map<String, Object>) patch.get("spec");
+    assertThat((List<Map<String, Object>>) spec.get("readinessGates"))
+        .extracting(g -> g.get("conditionType"))
+        .containsExactly("theirs", "ours-now");
+    assertThat((List<Map<String, Object>>) spec.get("taints"))
+        .extracting(t -> t.get("key"))
+        .containsExactly("their/taint");
+    assertThat(spec).containsEntry("minReadySeconds", 30);
+    assertThat((Map<String, Object>) patch.get("metadata"))
+        .as("a list is rewritten only on the version it was read from")
+        .containsEntry("resourceVersion", "42");
+  }
+
+  @Test
+  void aMachineMadeBeforeRecordsGetsTheHookAndTheSpecButLosesNothing() {
+    OpenshiftAssistedControlPlane cp = controlPlane(Map.of("team", "infra"), null);
+    Machine legacy = machine("m0", "2026-01-01T00:00:00Z", null);
+    legacy.getMetadata().setLabels(new HashMap<>(Map.of("team", "infra", "extra", "1")));
+    legacy.setSpec(new MachineSpec());
+    Map<String, Object> patch = json(PropagatedFields.machinePatch(legacy, cp));
+    Map<String, Object> metadata = (Map<String, Object>) patch.get("metadata");
+    assertThat((Map<String, Object>) metadata.get("annotations"))
+        .containsEntry(PropagatedFields.PRE_TERMINATE_HOOK, MachineFactory.HOOK_OWNER)
+        .containsKey(PropagatedFields.PROPAGATED);
+    assertThat(metadata).doesNotContainKey("labels");
+  }
+
+  @Test
+  void configsGetTheControlPlanesOwnLabelsAndAnnotationsAsTheGoProviderGivesThem() {
+    OpenshiftAssistedControlPlane cp =
+        controlPlane(Map.of("team", "infra"), Map.of("shared", "template"));
+    cp.getMetadata()
+        .setLabels(
+            Map.of(
+                "team",
+                "ignored: the template wins",
+                "site",
+                "edge",
+                "cluster.x-k8s.io/cluster-name",
+                "c"));
+    cp.getMetadata()
+        .setAnnotations(
+            Map.of(
+                "shared",
+                "ignored",
+                "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override",
+                "{}",
+                "cluster.x-k8s.io/conversion-data",
+                "{...}",
+                "kubectl.kubernetes.io/last-applied-configuration",
+                "{...}",
+                "cluster.x-k8s.io/paused",
+                "",
+                RemediationData.IN_PROGRESS,
+                "{}"));
+    PropagatedFields.Metadata configs = PropagatedFields.forConfigs(cp);
+    assertThat(configs.labels())
+        .containsOnly(Map.entry("team", "infra"), Map.entry("site", "edge"));
+    assertThat(configs.annotations())
+        .containsOnly(
+            Map.entry("shared", "template"),
+            Map.entry(
+                "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override", "{}"));
+
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("m0")
+            .withLabels(Map.of("other", "x"))
+            .build());
+    Map<String, Object> patch = json(PropagatedFields.metadataPatch(config, configs));
+    assertThat((Map<String, Object>) ((Map<String, Object>) patch.get("metadata")).get("labels"))
+        .containsOnly(Map.entry("team", "infra"), Map.entry("site", "edge"));
+  }
+
+  @Test
+  void theInfrastructureMachineFollowsItsMachinesRecord() {
+    OpenshiftAssistedControlPlane before = controlPlane(Map.of("gone", "1", "kept", "1"), null);
+    Machine machine = madeFrom(before);
+    OpenshiftAssistedControlPlane after = controlPlane(Map.of("kept", "2"), null);
+    Map<String, Object> patch = json(PropagatedFields.infrastructurePatch(machine, after));
+    Map<String, Object> labels =
+        (Map<String, Object>) ((Map<String, Object>) patch.get("metadata")).get("labels");
+    assertThat(labels).containsEntry("kept", "2").containsKey("gone");
+    assertThat(labels.get("gone")).isNull();
+  }
+
+  private static ControlPlaneMachineTemplate.ReadinessGate gate(String type) {
+    ControlPlaneMachineTemplate.ReadinessGate gate =
+        new ControlPlaneMachineTemplate.ReadinessGate();
+    gate.conditionType = type;
+    return gate;
+  }
+
+  private static MachineTaint taint(String key, MachineTaint.Effect effect) {
+    MachineTaint taint = new MachineTaint();
+    taint.key = key;
+    taint.effect = effect;
+    taint.propagation = MachineTaint.Propagation.Always;
+    return taint;
+  }
+}

@@ -1,0 +1,394 @@
+package io.openshiftagent.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLException;
+
+/**
+ * Asks one registry for the manifest a tag (or digest) names, over the OCI distribution API: a
+ * {@code GET /v2/<repository>/manifests/<tag>}, anonymous first, then with the authentication the
+ * registry's {@code WWW-Authenticate} asks for (a bearer token from its token service, or basic),
+ * with the pull secret's credential. The digest is the SHA-256 of the bytes received (checked
+ * against {@code Docker-Content-Digest}). One try, each request bounded by the timeout: retrying is
+ * the caller's business. Credentials go only to the registry and its token service over TLS, and
+ * never into a message.
+ */
+public final class RegistryLookup {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ACCEPT =
+      String.join(
+          ", ",
+          "application/vnd.oci.image.index.v1+json",
+          "application/vnd.docker.distribution.manifest.list.v2+json",
+          "application/vnd.oci.image.manifest.v1+json",
+          "application/vnd.docker.distribution.manifest.v2+json");
+  private static final Pattern CHALLENGE_PARAMETER =
+      Pattern.compile("(\\w+)=\"([^\"]*)\"|(\\w+)=([^\\s,]+)");
+  private static final int MAX_CLIENTS = 64;
+
+  private final Duration timeout;
+  private final String userAgent;
+
+  /** One HTTP client (connection pool) per set of trusted CAs; insecure mirrors get their own. */
+  private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+
+  /**
+   * @param timeout how long connecting, or waiting for one response, may take
+   */
+  public RegistryLookup(Duration timeout, String userAgent) {
+    this.timeout = timeout;
+    this.userAgent = userAgent;
+  }
+
+  /**
+   * The manifest {@code image} names at its registry.
+   *
+   * @param insecure a registries.conf {@code insecure = true} mirror: unverified TLS, then HTTP
+   */
+  public Manifest manifest(
+      ImageReference image,
+      Optional<PullSecret.Credential> credential,
+      TrustedCertificates trust,
+      boolean insecure)
+      throws LookupFailure {
+    try {
+      try {
+        return fetch(image, credential, client(trust, insecure), "https", insecure);
+      } catch (LookupFailure e) {
+        if (!insecure || e.problem() != LookupFailure.Problem.TLS) {
+          throw e;
+        }
+        return fetch(image, credential, client(trust, true), "http", true);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LookupFailure(LookupFailure.Problem.ERROR, image, "interrupted", null);
+    }
+  }
+
+  private Manifest fetch(
+      ImageReference image,
+      Optional<PullSecret.Credential> credential,
+      HttpClient http,
+      String scheme,
+      boolean insecure)
+      throws LookupFailure, InterruptedException {
+    URI uri =
+        URI.create(
+            scheme
+                + "://"
+                + image.registry()
+                + "/v2/"
+                + image.repository()
+                + "/manifests/"
+                + image.qualifier());
+    HttpResponse<byte[]> response = send(http, image, uri, null);
+    if (response.statusCode() == 401) {
+      String authorization =
+          authorization(
+              http,
+              image,
+              credential,
+              response.headers().firstValue("WWW-Authenticate").orElse(""),
+              scheme.equals("https") || insecure);
+      response = send(http, image, uri, authorization);
+    }
+    return switch (response.statusCode()) {
+      case 200 -> manifest(image, response);
+      case 401 -> throw failure(LookupFailure.Problem.UNAUTHORIZED, image, "401 Unauthorized");
+      case 403 -> throw failure(LookupFailure.Problem.FORBIDDEN, image, "403 Forbidden");
+      case 404 ->
+          throw failure(
+              LookupFailure.Problem.NOT_FOUND,
+              image,
+              "manifest unknown (404" + errors(response) + ")");
+      default ->
+          throw failure(
+              LookupFailure.Problem.ERROR,
+              image,
+              "answered HTTP " + response.statusCode() + errors(response));
+    };
+  }
+
+  /** The Authorization header a 401's challenge asks for, or null when we have nothing to offer. */
+  private String authorization(
+      HttpClient http,
+      ImageReference image,
+      Optional<PullSecret.Credential> credential,
+      String challenge,
+      boolean mayReveal)
+      throws LookupFailure, InterruptedException {
+    String scheme = challenge.trim().split("\\s+", 2)[0];
+    Map<String, String> parameters = parameters(challenge.substring(scheme.length()));
+    if (scheme.equalsIgnoreCase("Basic")) {
+      return credential.filter(c -> mayReveal).map(RegistryLookup::basic).orElse(null);
+    }
+    if (!scheme.equalsIgnoreCase("Bearer") || !parameters.containsKey("realm")) {
+      return null;
+    }
+    URI realm = URI.create(parameters.get("realm"));
+    StringBuilder query = new StringBuilder();
+    if (parameters.containsKey("service")) {
+      query.append("service=").append(encode(parameters.get("service"))).append('&');
+    }
+    query
+        .append("scope=")
+        .append(
+            encode(parameters.getOrDefault("scope", "repository:" + image.repository() + ":pull")));
+    URI tokenUri = URI.create(realm + (realm.getQuery() == null ? "?" : "&") + query);
+    boolean sendCredential = credential.isPresent() && realm.getScheme().equals("https");
+    HttpResponse<byte[]> response =
+        send(http, image, tokenUri, sendCredential ? basic(credential.get()) : null);
+    switch (response.statusCode()) {
+      case 200 -> {}
+      case 401 ->
+          throw failure(
+              LookupFailure.Problem.UNAUTHORIZED,
+              image,
+              "its token service " + realm.getHost() + " refused the credentials (401)");
+      case 403 ->
+          throw failure(
+              LookupFailure.Problem.FORBIDDEN,
+              image,
+              "its token service " + realm.getHost() + " refused access (403)");
+      default ->
+          throw failure(
+              LookupFailure.Problem.ERROR,
+              image,
+              "its token service " + realm.getHost() + " answered HTTP " + response.statusCode());
+    }
+    try {
+      JsonNode body = JSON.readTree(response.body());
+      JsonNode token = body.hasNonNull("token") ? body.get("token") : body.get("access_token");
+      if (token == null || !token.isTextual() || token.asText().isEmpty()) {
+        throw failure(
+            LookupFailure.Problem.ERROR,
+            image,
+            "its token service " + realm.getHost() + " sent no token");
+      }
+      return "Bearer " + token.asText();
+    } catch (IOException e) {
+      throw failure(
+          LookupFailure.Problem.ERROR,
+          image,
+          "its token service " + realm.getHost() + " sent something other than JSON");
+    }
+  }
+
+  private HttpResponse<byte[]> send(
+      HttpClient http, ImageReference image, URI uri, String authorization)
+      throws LookupFailure, InterruptedException {
+    URI target = uri;
+    String auth = authorization;
+    for (int redirects = 0; ; redirects++) {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(target)
+              .timeout(timeout)
+              .header("Accept", ACCEPT)
+              .header("User-Agent", userAgent);
+      if (auth != null) {
+        request.header("Authorization", auth);
+      }
+      HttpResponse<byte[]> response;
+      try {
+        response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      } catch (IOException e) {
+        throw failure(ioProblem(e), image, ioDetail(e));
+      }
+      Optional<String> location = response.headers().firstValue("Location");
+      if (response.statusCode() / 100 != 3 || location.isEmpty() || redirects == 3) {
+        return response;
+      }
+      URI next = target.resolve(location.get());
+      // A redirect to another host (a CDN) does not get our credentials.
+      if (!next.getAuthority().equals(target.getAuthority())) {
+        auth = null;
+      }
+      target = next;
+    }
+  }
+
+  private static Manifest manifest(ImageReference image, HttpResponse<byte[]> response)
+      throws LookupFailure {
+    byte[] body = response.body();
+    String digest = "sha256:" + HexFormat.of().formatHex(PullSecret.sha256Bytes(body));
+    Optional<String> announced = response.headers().firstValue("Docker-Content-Digest");
+    if (announced.isPresent()
+        && announced.get().startsWith("sha256:")
+        && !announced.get().equals(digest)) {
+      throw failure(
+          LookupFailure.Problem.ERROR,
+          image,
+          "sent a manifest whose digest " + digest + " is not the announced " + announced.get());
+    }
+    if (image.hasDigest() && !image.digest().equals(digest)) {
+      throw failure(
+          LookupFailure.Problem.ERROR, image, "sent a manifest of another digest, " + digest);
+    }
+    JsonNode json;
+    try {
+      json = JSON.readTree(body);
+    } catch (IOException e) {
+      throw failure(LookupFailure.Problem.ERROR, image, "sent a manifest that is not JSON");
+    }
+    String mediaType =
+        json.hasNonNull("mediaType")
+            ? json.get("mediaType").asText()
+            : response.headers().firstValue("Content-Type").orElse("");
+    JsonNode manifests = json.get("manifests");
+    if (manifests == null || !manifests.isArray()) {
+      return new Manifest(digest, mediaType, List.of(), false);
+    }
+    List<String> architectures = new ArrayList<>();
+    for (JsonNode entry : manifests) {
+      JsonNode platform = entry.get("platform");
+      if (platform != null && "linux".equals(platform.path("os").asText())) {
+        String architecture = platform.path("architecture").asText();
+        if (!architecture.isEmpty() && !architectures.contains(architecture)) {
+          architectures.add(architecture);
+        }
+      }
+    }
+    return new Manifest(digest, mediaType, List.copyOf(architectures), true);
+  }
+
+  private HttpClient client(TrustedCertificates trust, boolean insecure) {
+    String key = insecure ? "insecure" : trust.fingerprint();
+    if (clients.size() > MAX_CLIENTS) {
+      clients.clear();
+    }
+    return clients.computeIfAbsent(
+        key,
+        k ->
+            HttpClient.newBuilder()
+                .sslContext(
+                    insecure ? TrustedCertificates.trustingAnyCertificate() : trust.sslContext())
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build());
+  }
+
+  private static Map<String, String> parameters(String challenge) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    Matcher m = CHALLENGE_PARAMETER.matcher(challenge);
+    while (m.find()) {
+      if (m.group(1) != null) {
+        parameters.put(m.group(1).toLowerCase(), m.group(2));
+      } else {
+        parameters.put(m.group(3).toLowerCase(), m.group(4));
+      }
+    }
+    return parameters;
+  }
+
+  /** The registry's own error codes and messages ({@code {"errors":[...]}}), if any. */
+  private static String errors(HttpResponse<byte[]> response) {
+    try {
+      JsonNode errors = JSON.readTree(response.body()).path("errors");
+      List<String> parts = new ArrayList<>();
+      for (JsonNode error : errors) {
+        parts.add(error.path("code").asText() + " " + error.path("message").asText());
+      }
+      return parts.isEmpty() ? "" : ": " + String.join(", ", parts).trim();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  private static String basic(PullSecret.Credential credential) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString(
+                (credential.username() + ":" + credential.password())
+                    .getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  private static LookupFailure failure(
+      LookupFailure.Problem problem, ImageReference image, String detail) {
+    return new LookupFailure(problem, image, detail, null);
+  }
+
+  static LookupFailure.Problem ioProblem(IOException e) {
+    if (causes(e).anyMatch(c -> c instanceof SSLException)) {
+      return LookupFailure.Problem.TLS;
+    }
+    if (causes(e).anyMatch(c -> c instanceof HttpTimeoutException)) {
+      return LookupFailure.Problem.TIMEOUT; // connect and response timeouts
+    }
+    if (causes(e)
+        .anyMatch(
+            c ->
+                c instanceof ConnectException
+                    || c instanceof UnknownHostException
+                    || c instanceof UnresolvedAddressException
+                    || c instanceof NoRouteToHostException)) {
+      return LookupFailure.Problem.UNREACHABLE;
+    }
+    return LookupFailure.Problem.ERROR;
+  }
+
+  private String ioDetail(IOException e) {
+    return switch (ioProblem(e)) {
+      case TLS -> "TLS failed: " + rootMessage(e);
+      case TIMEOUT -> "no answer within " + timeout.toSeconds() + " s";
+      case UNREACHABLE -> "cannot connect (" + unreachableCause(e) + ")";
+      default -> e.getClass().getSimpleName() + ": " + rootMessage(e);
+    };
+  }
+
+  /**
+   * Why nothing could be reached: java.net.http reports a name that does not resolve as a
+   * ConnectException caused by an UnresolvedAddressException, not an UnknownHostException.
+   */
+  private static String unreachableCause(IOException e) {
+    if (causes(e)
+        .anyMatch(
+            c -> c instanceof UnknownHostException || c instanceof UnresolvedAddressException)) {
+      return "unknown host";
+    }
+    if (causes(e).anyMatch(c -> c instanceof NoRouteToHostException)) {
+      return "no route to host";
+    }
+    return "connection refused";
+  }
+
+  private static Stream<Throwable> causes(Throwable e) {
+    return Stream.iterate(e, t -> t != null, Throwable::getCause).limit(10);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = causes(e).reduce((a, b) -> b).orElse(e);
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    int newline = message.indexOf('\n');
+    return (newline < 0 ? message : message.substring(0, newline)).trim();
+  }
+}

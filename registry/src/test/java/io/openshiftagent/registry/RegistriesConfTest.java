@@ -1,0 +1,112 @@
+package io.openshiftagent.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The pull order containers-registries.conf(5) gives, for tags and for digests. */
+class RegistriesConfTest {
+  private static final String DIGEST =
+      "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+  private static final RegistriesConf CONF =
+      RegistriesConf.parse(
+          """
+          # a disconnected hub's mirrors
+          unqualified-search-registries = ["registry.example"]
+
+          [[registry]]
+          prefix = "quay.io/openshift-release-dev"
+          location = "quay.io/openshift-release-dev"
+          [[registry.mirror]]
+          location = "mirror-a.example:5000/ocp" # tags and digests
+          [[registry.mirror]]
+          location = "mirror-b.example/ocp"
+          pull-from-mirror = "digest-only"
+          [[registry.mirror]]
+          location = "mirror-c.example/ocp"
+          pull-from-mirror = "tag-only"
+          insecure = true
+
+          [[registry]]
+          prefix = ""
+          location = "quay.io"
+          [[registry.mirror]]
+          location = "mirror-general.example/quay"
+
+          [[registry]]
+          location = "quay.io/okd"
+          mirror-by-digest-only = true
+          [[registry.mirror]]
+          location = "mirror-okd.example/okd"
+
+          [[registry]]
+          location = "blocked.example"
+          blocked = true
+          """);
+
+  private static List<String> order(String image) {
+    return CONF.pullOrder(ImageReference.parse(image)).stream()
+        .map(e -> e.reference() + (e.mirror() ? " mirror" : "") + (e.insecure() ? " insecure" : ""))
+        .toList();
+  }
+
+  @Test
+  void aTagGoesToTheMirrorsThatServeTagsInOrderThenToTheSource() {
+    assertThat(order("quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64"))
+        .containsExactly(
+            "mirror-a.example:5000/ocp/ocp-release:4.20.0-x86_64 mirror",
+            "mirror-c.example/ocp/ocp-release:4.20.0-x86_64 mirror insecure",
+            "quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64");
+  }
+
+  @Test
+  void aDigestGoesToTheMirrorsThatServeDigests() {
+    assertThat(order("quay.io/openshift-release-dev/ocp-release@" + DIGEST))
+        .containsExactly(
+            "mirror-a.example:5000/ocp/ocp-release@" + DIGEST + " mirror",
+            "mirror-b.example/ocp/ocp-release@" + DIGEST + " mirror",
+            "quay.io/openshift-release-dev/ocp-release@" + DIGEST);
+  }
+
+  @Test
+  void theMostSpecificPrefixWins() {
+    assertThat(order("quay.io/other/image:1"))
+        .containsExactly(
+            "mirror-general.example/quay/other/image:1 mirror", "quay.io/other/image:1");
+  }
+
+  @Test
+  void mirrorByDigestOnlyKeepsTagsAtTheSource() {
+    assertThat(order("quay.io/okd/scos-release:4.19.0-okd-scos.1"))
+        .containsExactly("quay.io/okd/scos-release:4.19.0-okd-scos.1");
+  }
+
+  @Test
+  void aPrefixMatchesWholePathComponentsOnly() {
+    assertThat(order("quay.io.example/a:1")).containsExactly("quay.io.example/a:1");
+  }
+
+  @Test
+  void aBlockedRegistryIsRefused() {
+    assertThatThrownBy(() -> order("blocked.example/a:1"))
+        .hasMessageContaining("blocks blocked.example (blocked = true)");
+  }
+
+  @Test
+  void anUnknownPullFromMirrorIsRefused() {
+    assertThatThrownBy(
+            () ->
+                RegistriesConf.parse(
+                    """
+                    [[registry]]
+                    location = "quay.io"
+                    [[registry.mirror]]
+                    location = "m.example"
+                    pull-from-mirror = "sometimes"
+                    """))
+        .hasMessageContaining("pull-from-mirror = \"sometimes\"");
+  }
+}

@@ -1,0 +1,391 @@
+package io.openshiftagent.simulator.e2e;
+
+import static io.openshiftagent.simulator.Fields.conditionTrue;
+import static io.openshiftagent.simulator.Fields.string;
+import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.AssistedServiceTrouble;
+import io.openshiftagent.simulator.Fields;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control-plane lifecycle of one installed HA cluster (3 control-plane hosts) with the real
+ * Cluster API manager (its MachineHealthCheck and Machine controllers), CAPM3 and BMO, and the
+ * simulated installed cluster's etcd operator: a MachineHealthCheck's unhealthy Machine replaced
+ * while a second failure waits; a RollingUpdate of every Machine one by one; an unsafe scale-down
+ * refused while etcd is degraded, done once it is healthy. Each step starts where the previous one
+ * left the cluster, which stays Available throughout.
+ */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ControlPlaneRemediationAndRolloutTest {
+  private static final Logger LOG =
+      LoggerFactory.getLogger(ControlPlaneRemediationAndRolloutTest.class);
+
+  @RegisterExtension static final E2eWorld world = new E2eWorld();
+
+  private static final String CONTROL_PLANE = "test-multinode";
+  private static final Set<String> WAITING_FOR_THE_FIRST =
+      Set.of(
+          "WaitingForMachineDeletion",
+          "WaitingForPreviousRemediation",
+          "WaitingForMachineProvisioning");
+
+  private static ClusterScenario cluster;
+  private static long started;
+
+  @BeforeAll
+  static void installCluster() {
+    started = System.nanoTime();
+    cluster = world.scenario("e2e-lifecycle", CONTROL_PLANE);
+    // 3 control-plane hosts and 2 spares for the replacements (a released host is reused).
+    cluster.enrolHosts(5);
+    cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "DiskImage", "WORKERS", "0"));
+    cluster.awaitInstalled(3);
+    cluster.await("etcd to have the 3 control-plane hosts as members", () -> membersMatchNodes(3));
+  }
+
+  @AfterAll
+  static void printDuration() {
+    LOG.info(
+        "ControlPlaneRemediationAndRolloutTest: {} s from the cluster's creation",
+        (System.nanoTime() - started) / 1_000_000_000);
+  }
+
+  @Test
+  @Order(1)
+  void aMachineHealthCheckReplacesAnUnhealthyHostWhileASecondFailureWaits() {
+    cluster.apply("/e2e/control-plane-health-check.yaml", Map.of());
+    List<GenericKubernetesResource> before = cluster.controlPlaneMachines();
+    Set<String> original = before.stream().map(ClusterScenario::name).collect(Collectors.toSet());
+    GenericKubernetesResource first = before.get(0);
+    GenericKubernetesResource second = before.get(1);
+    String firstNode = node(first);
+    String secondNode = node(second);
+    AtomicBoolean secondDeletedEarly = new AtomicBoolean();
+    // Holds the replacement without a host while the second failure comes: its bootstrap data
+    // cannot be made while assisted-service answers the discovery-ignition downloads with 503.
+    AssistedServiceTrouble trouble = world.world().assistedServiceTrouble();
+    trouble.fail(cluster.namespace(), AssistedServiceTrouble.Fault.SERVER_ERROR);
+
+    try (AvailableThroughout available = new AvailableThroughout(m -> {})) {
+      setNodeReady(firstNode, false);
+      cluster.await(
+          "the MachineHealthCheck to mark "
+              + name(first)
+              + ", the control plane to delete it, remove its etcd member and make its replacement",
+          () -> gone(first) && replacements(original).size() == 1);
+      String replacement = name(replacements(original).get(0));
+      assertThat(members()).doesNotContain(firstNode);
+      assertThat(removed()).containsExactly(firstNode);
+
+      // A second host fails while the first one's replacement is being provisioned.
+      setNodeReady(secondNode, false);
+      cluster.await(
+          "the second unhealthy Machine's remediation deferred, saying why",
+          () -> {
+            Map<String, Object> owner = condition(machine(name(second)), "OwnerRemediated");
+            return owner != null
+                && "RemediationDeferred".equals(owner.get("reason"))
+                && "WaitingForMachineProvisioning"
+                    .equals(reason(cluster.controlPlane(), "Remediating"));
+          });
+      assertThat((String) condition(cluster.controlPlane(), "Remediating").get("message"))
+          .contains(replacement)
+          .contains(name(second));
+      assertThat(isDeleting(second)).isFalse();
+      trouble.recover(cluster.namespace());
+
+      // The second goes only once the first's replacement has a Node.
+      cluster.await(
+          "both unhealthy Machines replaced, their members removed from etcd",
+          () -> {
+            if (isDeleting(second)
+                && replacements(original).stream().allMatch(m -> node(m) == null)) {
+              secondDeletedEarly.set(true);
+            }
+            return gone(second) && cluster.isInstalled(3) && membersMatchNodes(3);
+          });
+      assertThat(secondDeletedEarly).as("second deleted before the first was replaced").isFalse();
+      assertThat(available.lapses()).as("the control plane not Available at times").isEmpty();
+    } finally {
+      trouble.recover(cluster.namespace());
+    }
+    // The departed members were removed, in turn (a released host may join again later, as a new
+    // member under its old name); etcd's members are the control-plane Nodes, each with its
+    // Secrets and no others'.
+    assertThat(removed()).containsExactly(firstNode, secondNode);
+    List<String> members = members();
+    assertThat(cluster.nodesWithRole("control-plane")).containsExactlyInAnyOrderElementsOf(members);
+    assertThat(
+            cluster.workload().secrets().inNamespace("openshift-etcd").list().getItems().stream()
+                .map(s -> s.getMetadata().getName()))
+        .as("the etcd Secrets: only the members'")
+        .hasSize(3 * members.size())
+        .allMatch(s -> members.stream().anyMatch(m -> s.endsWith("-" + m)));
+    assertThat(string(cluster.controlPlane(), "status", "lastRemediation", "machine"))
+        .isEqualTo(name(second));
+    cluster.await(
+        "etcd reported healthy with 3 members and the quorum guard back on",
+        () -> conditionTrue(cluster.controlPlane(), "EtcdClusterHealthy") && !quorumGuardOff());
+  }
+
+  @Test
+  @Order(2)
+  void aRollingUpdateReplacesEveryHostOneByOneWhileAvailable() {
+    List<String> old = cluster.controlPlaneMachines().stream().map(ClusterScenario::name).toList();
+    Set<String> oldNodes =
+        cluster.controlPlaneMachines().stream()
+            .map(ControlPlaneRemediationAndRolloutTest::node)
+            .collect(Collectors.toSet());
+    int removedBefore = removed().size();
+    AtomicInteger most = new AtomicInteger();
+
+    try (AvailableThroughout available =
+        new AvailableThroughout(machines -> most.accumulateAndGet(machines, Math::max))) {
+      String after = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+      cluster.patch(
+          ApiVersions.CONTROL_PLANE,
+          "OpenshiftAssistedControlPlane",
+          CONTROL_PLANE,
+          Map.of(
+              "spec",
+              Map.of(
+                  "rollout", Map.of("after", after, "strategy", Map.of("type", "RollingUpdate")))));
+      cluster.await(
+          "every control-plane Machine replaced and up to date",
+          () ->
+              cluster.controlPlaneMachines().stream()
+                      .map(ClusterScenario::name)
+                      .noneMatch(old::contains)
+                  && cluster.isInstalled(3)
+                  && conditionTrue(cluster.controlPlane(), "MachinesUpToDate")
+                  && membersMatchNodes(3));
+      assertThat(available.lapses()).as("the control plane not Available at times").isEmpty();
+    }
+    // maxSurge 1: never more than one Machine beside the 3 replicas.
+    assertThat(most.get()).isEqualTo(4);
+    assertThat(reason(cluster.controlPlane(), "RollingOut")).isEqualTo("NotRollingOut");
+    // Each old host's etcd member was removed once its Machine was gone.
+    List<String> removed = removed();
+    assertThat(removed.subList(removedBefore, removed.size()))
+        .containsExactlyInAnyOrderElementsOf(oldNodes);
+  }
+
+  @Test
+  @Order(3)
+  void anUnsafeScaleDownWaitsForEtcdAndProceedsOnceHealthy() {
+    setReplicas(4);
+    cluster.awaitInstalled(4);
+    cluster.await("etcd to have the 4 control-plane hosts as members", () -> membersMatchNodes(4));
+    List<GenericKubernetesResource> machines = cluster.controlPlaneMachines();
+    GenericKubernetesResource victim = machines.get(0);
+    String degraded = node(machines.get(1));
+    cluster.markForDeletion(victim);
+    world.world().setEtcdMemberDegraded(cluster.namespace(), CONTROL_PLANE, degraded, true);
+    cluster.await(
+        "the control plane to report etcd unhealthy",
+        () -> "NotHealthy".equals(reason(cluster.controlPlane(), "EtcdClusterHealthy")));
+
+    setReplicas(3);
+    cluster.await(
+        "the scale-down refused for etcd's sake",
+        () -> "WaitingForEtcd".equals(reason(cluster.controlPlane(), "ScalingDown")));
+    Map<String, Object> refused = condition(cluster.controlPlane(), "ScalingDown");
+    assertThat((String) refused.get("message"))
+        .contains("would leave 2 healthy etcd members of 4")
+        .contains(degraded);
+    assertThat(isDeleting(victim)).isFalse();
+    assertThat(cluster.controlPlaneMachines()).hasSize(4);
+
+    world.world().setEtcdMemberDegraded(cluster.namespace(), CONTROL_PLANE, degraded, false);
+    cluster.await(
+        "the scale-down done once etcd is healthy",
+        () -> gone(victim) && cluster.isInstalled(3) && membersMatchNodes(3));
+    assertThat(members()).doesNotContain(node(victim)).contains(degraded);
+    assertThat(removed()).last().isEqualTo(node(victim));
+  }
+
+  // ---- what happens in the installed cluster ----
+
+  /** The kubelet stops (or starts again) posting Ready: the Node's Ready condition. */
+  private static void setNodeReady(String node, boolean ready) {
+    Map<String, Object> condition =
+        Map.of(
+            "type",
+            "Ready",
+            "status",
+            ready ? "True" : "False",
+            "reason",
+            ready ? "KubeletReady" : "KubeletNotReady",
+            "message",
+            ready ? "kubelet is posting ready status" : "container runtime is down",
+            "lastHeartbeatTime",
+            Fields.now(),
+            "lastTransitionTime",
+            Fields.now());
+    cluster
+        .workload()
+        .nodes()
+        .withName(node)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.STRATEGIC_MERGE),
+            Serialization.asJson(Map.of("status", Map.of("conditions", List.of(condition)))));
+  }
+
+  private static void setReplicas(int replicas) {
+    cluster.setSpec(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        CONTROL_PLANE,
+        "replicas",
+        replicas);
+  }
+
+  // ---- reading ----
+
+  private static List<String> members() {
+    return world.world().etcdMembers(cluster.namespace(), CONTROL_PLANE);
+  }
+
+  private static List<String> removed() {
+    return world.world().etcdMembersRemoved(cluster.namespace(), CONTROL_PLANE);
+  }
+
+  /** Etcd's members are exactly the Nodes of the control-plane Machines, {@code count} of them. */
+  private static boolean membersMatchNodes(int count) {
+    Set<String> nodes =
+        cluster.controlPlaneMachines().stream()
+            .map(ControlPlaneRemediationAndRolloutTest::node)
+            .filter(n -> n != null)
+            .collect(Collectors.toSet());
+    return nodes.size() == count && Set.copyOf(members()).equals(nodes);
+  }
+
+  /** The control-plane Machines made since {@code original} existed. */
+  private static List<GenericKubernetesResource> replacements(Set<String> original) {
+    return cluster.controlPlaneMachines().stream()
+        .filter(m -> !original.contains(name(m)))
+        .toList();
+  }
+
+  private static boolean quorumGuardOff() {
+    GenericKubernetesResource etcd =
+        cluster
+            .workload()
+            .genericKubernetesResources("operator.openshift.io/v1", "Etcd")
+            .withName("cluster")
+            .get();
+    return Fields.get(
+            etcd,
+            "spec",
+            "unsupportedConfigOverrides",
+            "useUnsupportedUnsafeNonHANonProductionUnstableEtcd")
+        != null;
+  }
+
+  private static GenericKubernetesResource machine(String name) {
+    return cluster.get(ApiVersions.CAPI, "Machine", name);
+  }
+
+  private static String node(GenericKubernetesResource machine) {
+    return string(machine, "status", "nodeRef", "name");
+  }
+
+  private static boolean gone(GenericKubernetesResource machine) {
+    return machine(name(machine)) == null;
+  }
+
+  private static boolean isDeleting(GenericKubernetesResource machine) {
+    GenericKubernetesResource current = machine(name(machine));
+    return current != null && current.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  private static Map<String, Object> condition(GenericKubernetesResource object, String type) {
+    return object == null
+        ? null
+        : Fields.conditions(object).stream()
+            .filter(c -> type.equals(c.get("type")))
+            .findFirst()
+            .orElse(null);
+  }
+
+  private static String reason(GenericKubernetesResource object, String type) {
+    Map<String, Object> condition = condition(object, type);
+    return condition == null ? null : (String) condition.get("reason");
+  }
+
+  /**
+   * Looks at the control plane every 250 ms in the background while a step runs: each time it is
+   * not Available is a lapse; {@code machines} is told how many control-plane Machines exist.
+   */
+  private static final class AvailableThroughout implements AutoCloseable {
+    private final List<String> lapses = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread looker;
+
+    AvailableThroughout(Consumer<Integer> machines) {
+      looker =
+          new Thread(
+              () -> {
+                while (running.get()) {
+                  Map<String, Object> available = condition(cluster.controlPlane(), "Available");
+                  if (available == null || !"True".equals(available.get("status"))) {
+                    lapses.add(String.valueOf(available));
+                  }
+                  machines.accept(cluster.controlPlaneMachines().size());
+                  try {
+                    Thread.sleep(250);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              },
+              "available-throughout");
+      looker.start();
+    }
+
+    List<String> lapses() {
+      return new ArrayList<>(lapses);
+    }
+
+    @Override
+    public void close() {
+      running.set(false);
+      looker.interrupt();
+      try {
+        looker.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package io.openshiftagent.simulator.e2e;
+
+import java.util.Comparator;
+import org.junit.jupiter.api.ClassDescriptor;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.ClassOrdererContext;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * The order in which the classes start (junit-platform.properties): those without a world first
+ * (they overlap with everything), then those that share the world (side by side), then those that
+ * need a world alone ({@link E2eWorld}). A class that needs the world alone waits for every class
+ * started before it, and holds back every class started after it: started last, it waits once.
+ */
+public final class WorldClassOrder implements ClassOrderer {
+  @Override
+  public void orderClasses(ClassOrdererContext context) {
+    context
+        .getClassDescriptors()
+        .sort(
+            Comparator.comparingInt(WorldClassOrder::rank)
+                .thenComparing(d -> d.getTestClass().getSimpleName()));
+  }
+
+  private static int rank(ClassDescriptor descriptor) {
+    return descriptor
+        .findAnnotation(ResourceLock.class)
+        .filter(lock -> E2eWorld.WORLD.equals(lock.value()))
+        .map(lock -> lock.mode() == ResourceAccessMode.READ ? 1 : 2)
+        .orElse(0);
+  }
+}
