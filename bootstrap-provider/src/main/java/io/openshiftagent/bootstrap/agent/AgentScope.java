@@ -28,9 +28,11 @@ import java.util.Optional;
 /**
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
  * (the InfraEnv's owners) → Cluster and the Machine's BareMetalHost, from the caches. A few reads
- * go to the API server, each only when the decision needs it: the host's metaData Secret (once per
- * Agent), and for the approval, whether its holder exists and which Agents are approved already
- * (read live: two hosts booted from one image must never both be approved).
+ * go to the API server, each only when the decision needs it: the config while the Agent is not
+ * approved yet (an approval cannot be taken back: it is decided on the config as it is now), the
+ * host's metaData Secret (once per Agent), and for the approval, whether its holder exists and
+ * which Agents are approved already (read live: two hosts booted from one image must never both be
+ * approved).
  */
 final class AgentScope {
   private final KubernetesClient client;
@@ -87,10 +89,19 @@ final class AgentScope {
     if (configRef.isEmpty() || machineName.isEmpty()) {
       return Optional.empty();
     }
-    // From the cache like the Cluster: a config changed after the approval brings its Agents back,
-    // and their fields follow it while assisted-service still accepts changes.
+    // Live while the Agent is not approved: an approval cannot be taken back, so it is decided on
+    // the config as it is now, whose overrides may have changed just before the host registered
+    // (BootstrapFlowTest: from the cache, an override added a moment before was missed and a
+    // too-large install ignition approved). Once approved, from the cache like the Cluster.
+    String configName = configRef.get().getName();
     OpenshiftAssistedConfig config =
-        caches.config(namespace, configRef.get().getName()).orElse(null);
+        Boolean.TRUE.equals(agent.getSpec().approved)
+            ? caches.config(namespace, configName).orElse(null)
+            : client
+                .resources(OpenshiftAssistedConfig.class)
+                .inNamespace(namespace)
+                .withName(configName)
+                .get();
     Machine machine = caches.machine(namespace, machineName.get()).orElse(null);
     if (config == null || machine == null) {
       return Optional.empty();
