@@ -70,8 +70,8 @@ public final class World implements AutoCloseable {
    * @param workloadPollInterval the control-plane provider's {@code WORKLOAD_POLL_INTERVAL}
    * @param serviceAccounts whether each provider runs as its own ServiceAccount under the RBAC of
    *     {@code config/}, as deployed; else as cluster admin
-   * @param leaderElection whether a single replica elects itself leader, as its Deployment does
-   *     (a provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
+   * @param leaderElection whether a single replica elects itself leader, as its Deployment does (a
+   *     provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
    * @param providerReplicas how many processes of each provider run; above one they elect their
    *     leader, as the chart's replicas do
    */
@@ -87,8 +87,8 @@ public final class World implements AutoCloseable {
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
      * provider as its ServiceAccount, as deployed (an identity with more rights hides mistakes: as
-     * cluster admin the bootstrap provider re-created a deleted config, ProviderServiceAccountTest),
-     * without leader election.
+     * cluster admin the bootstrap provider re-created a deleted config,
+     * ProviderServiceAccountTest), without leader election.
      */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
@@ -113,12 +113,24 @@ public final class World implements AutoCloseable {
 
     public Options withServiceAccounts(boolean value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, value, leaderElection, providerReplicas);
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          value,
+          leaderElection,
+          providerReplicas);
     }
 
     public Options withLeaderElection(boolean value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, serviceAccounts, value, providerReplicas);
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          value,
+          providerReplicas);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -134,7 +146,13 @@ public final class World implements AutoCloseable {
 
     public Options withProviderReplicas(int value) {
       return new Options(
-          durations, workDir, workloads, workloadPollInterval, serviceAccounts, leaderElection, value);
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          value);
     }
   }
 
@@ -150,6 +168,10 @@ public final class World implements AutoCloseable {
   private final Map<ProviderJar, Map<String, ProviderProcess>> replicas =
       new EnumMap<>(ProviderJar.class);
   private String leaseNamespace;
+
+  /** Where each provider elects its leader, if it does. */
+  private final Map<ProviderJar, String> leaseNamespaces = new EnumMap<>(ProviderJar.class);
+
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedService assistedService;
   private EtcdOperator etcdOperator;
@@ -312,6 +334,9 @@ public final class World implements AutoCloseable {
         leaseNamespace = hub.createNamespace("provider-leases");
       }
       leases = leaseNamespace;
+    }
+    if (leases != null) {
+      leaseNamespaces.put(jar, leases);
     }
     Map<String, ProviderProcess> started = new LinkedHashMap<>();
     for (int n = 0; n < count; n++) {
@@ -489,12 +514,13 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * Where the replicas' leader Leases are, with {@link Options#providerReplicas()} above one (their
-   * ServiceAccounts' namespaces with {@link Options#serviceAccounts()}).
+   * Where a provider's replicas elect their leader (with {@link Options#providerReplicas()} above
+   * one or {@link Options#leaderElection()}): its ServiceAccount's namespace with {@link
+   * Options#serviceAccounts()}, else one namespace for both providers.
    */
-  public String leaseNamespace() {
-    return Optional.ofNullable(leaseNamespace)
-        .orElseThrow(() -> new IllegalStateException("no shared lease namespace"));
+  public String leaseNamespace(ProviderJar jar) {
+    return Optional.ofNullable(leaseNamespaces.get(jar))
+        .orElseThrow(() -> new IllegalStateException(jar + " elects no leader"));
   }
 
   /** How long each provider took from its process's start to {@code /readyz} answering 200. */

@@ -251,7 +251,12 @@ class LeaderFailoverTest {
   }
 
   private static Lease lease(World world, ProviderJar jar) {
-    return world.hub().leases().inNamespace(world.leaseNamespace()).withName(LEASES.get(jar)).get();
+    return world
+        .hub()
+        .leases()
+        .inNamespace(world.leaseNamespace(jar))
+        .withName(LEASES.get(jar))
+        .get();
   }
 
   private static String holder(Lease lease) {
