@@ -167,7 +167,9 @@ public final class World implements AutoCloseable {
       new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, Map<String, ProviderProcess>> replicas =
       new EnumMap<>(ProviderJar.class);
-  private String leaseNamespace;
+
+  /** Where both providers elect their leaders when they run as cluster admin. */
+  private String sharedLeaseNamespace;
 
   /** Where each provider elects its leader, if it does. */
   private final Map<ProviderJar, String> leaseNamespaces = new EnumMap<>(ProviderJar.class);
@@ -320,30 +322,30 @@ public final class World implements AutoCloseable {
    */
   private void start(ProviderJar jar, Map<String, String> environment) {
     String kubeconfig = hub.kubeConfigYaml();
-    int count = options.providerReplicas();
-    boolean elect = count > 1 || options.leaderElection();
-    String leases = null;
+    ProviderServiceAccount account = null;
     if (options.serviceAccounts()) {
-      ProviderServiceAccount account = ProviderServiceAccount.install(hub.client(), jar);
+      account = ProviderServiceAccount.install(hub.client(), jar);
       serviceAccounts.put(jar, account);
       kubeconfig = account.kubeconfig(kubeconfig);
-      leases = elect ? account.namespace() : null;
     }
-    if (elect && leases == null) {
-      if (leaseNamespace == null) {
-        leaseNamespace = hub.createNamespace("provider-leases");
-      }
-      leases = leaseNamespace;
+    int count = options.providerReplicas();
+    if (count > 1 || options.leaderElection()) {
+      leaseNamespaces.put(jar, account != null ? account.namespace() : sharedLeaseNamespace());
     }
-    if (leases != null) {
-      leaseNamespaces.put(jar, leases);
-    }
+    String leases = leaseNamespaces.get(jar);
     Map<String, ProviderProcess> started = new LinkedHashMap<>();
     for (int n = 0; n < count; n++) {
       String pod = count == 1 ? jar.command : jar.command + "-" + n;
       started.put(pod, startReplica(jar, pod, kubeconfig, leases, environment));
     }
     replicas.put(jar, started);
+  }
+
+  private String sharedLeaseNamespace() {
+    if (sharedLeaseNamespace == null) {
+      sharedLeaseNamespace = hub.createNamespace("provider-leases");
+    }
+    return sharedLeaseNamespace;
   }
 
   /**

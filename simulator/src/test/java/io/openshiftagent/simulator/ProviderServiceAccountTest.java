@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -32,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * needs {@code create}, which the provider is not granted: the API server refuses it (403).
  */
 class ProviderServiceAccountTest {
-  private static final String NAMESPACE = "provider-identity";
+  private static final String CONFIG = "deleted-config";
 
   @Test
   void theBootstrapProviderCannotRecreateADeletedConfigByAddingItsFinalizer() {
@@ -45,20 +44,37 @@ class ProviderServiceAccountTest {
 
   private static void refusedAsDeployedAndDoneAsClusterAdmin(KubeApiServerEnvironment hub) {
     KubernetesClient admin = hub.client();
-    admin
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-        .serverSideApply();
+    String namespace = hub.createNamespace("provider-identity");
+    NonNamespaceOperation<
+            GenericKubernetesResource,
+            GenericKubernetesResourceList,
+            Resource<GenericKubernetesResource>>
+        configs = configs(admin, namespace);
     ProviderServiceAccount account = ProviderServiceAccount.install(admin, ProviderJar.BOOTSTRAP);
-    GenericKubernetesResource finalizerOnly = finalizerOnly("deleted-config");
     // Created and deleted, as Cluster API does when the Machine's infrastructure object fails.
-    GenericKubernetesResource created = finalizerOnly("deleted-config");
-    created.getMetadata().setFinalizers(List.of());
-    created.setAdditionalProperty("spec", Map.of());
-    configs(admin).resource(created).create();
-    configs(admin).withName("deleted-config").delete();
-    assertThat(configs(admin).withName("deleted-config").get()).as("gone: no finalizer").isNull();
+    configs
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion(ApiVersions.BOOTSTRAP)
+                .withKind("OpenshiftAssistedConfig")
+                .withNewMetadata()
+                .withName(CONFIG)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of()))
+                .build())
+        .create();
+    configs.withName(CONFIG).delete();
+    assertThat(configs.withName(CONFIG).get()).as("gone: no finalizer").isNull();
+    GenericKubernetesResource finalizerOnly =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(ApiVersions.BOOTSTRAP)
+            .withKind("OpenshiftAssistedConfig")
+            .withNewMetadata()
+            .withName(CONFIG)
+            .withNamespace(namespace)
+            .withFinalizers(GoProvider.CONFIG_FINALIZER)
+            .endMetadata()
+            .build();
 
     try (KubernetesClient provider =
         new KubernetesClientBuilder()
@@ -69,37 +85,25 @@ class ProviderServiceAccountTest {
               KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403))
           .hasMessageContaining("cannot create resource \"openshiftassistedconfigs\"");
     }
-    assertThat(configs(admin).withName("deleted-config").get()).isNull();
+    assertThat(configs.withName(CONFIG).get()).isNull();
 
     // With create allowed (cluster-admin, as a hand-made identity might be), the same apply
     // creates the object: what the missing verb prevents.
-    applyAsTheSdkDoes(admin, finalizerOnly("deleted-config"));
-    assertThat(configs(admin).withName("deleted-config").get()).isNotNull();
-    configs(admin)
-        .withName("deleted-config")
+    applyAsTheSdkDoes(admin, finalizerOnly);
+    assertThat(configs.withName(CONFIG).get()).isNotNull();
+    configs
+        .withName(CONFIG)
         .edit(
             c -> {
               c.getMetadata().setFinalizers(List.of());
               return c;
             });
-    configs(admin).withName("deleted-config").delete();
-  }
-
-  private static GenericKubernetesResource finalizerOnly(String name) {
-    return new GenericKubernetesResourceBuilder()
-        .withApiVersion(ApiVersions.BOOTSTRAP)
-        .withKind("OpenshiftAssistedConfig")
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(NAMESPACE)
-        .withFinalizers(GoProvider.CONFIG_FINALIZER)
-        .endMetadata()
-        .build();
+    configs.withName(CONFIG).delete();
   }
 
   /** What java-operator-sdk 5.2 sends to add its finalizer (ReconciliationDispatcher). */
   private static void applyAsTheSdkDoes(KubernetesClient client, GenericKubernetesResource object) {
-    configs(client)
+    configs(client, object.getMetadata().getNamespace())
         .resource(object)
         .patch(
             new PatchContext.Builder()
@@ -113,9 +117,9 @@ class ProviderServiceAccountTest {
           GenericKubernetesResource,
           GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>
-      configs(KubernetesClient client) {
+      configs(KubernetesClient client, String namespace) {
     return client
         .genericKubernetesResources(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig")
-        .inNamespace(NAMESPACE);
+        .inNamespace(namespace);
   }
 }
