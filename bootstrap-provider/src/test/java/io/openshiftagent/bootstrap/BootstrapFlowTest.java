@@ -739,7 +739,7 @@ class BootstrapFlowTest {
     return agent != null && Boolean.TRUE.equals(agent.getSpec().approved) ? agent : null;
   }
 
-  private static boolean isRefused(Agent agent) {
+  static boolean isRefused(Agent agent) {
     return agent != null
         && !Boolean.TRUE.equals(agent.getSpec().approved)
         && agent.getMetadata().getAnnotations() != null

@@ -48,9 +48,10 @@ final class AgentCaches {
   private InformerEventSource<InfraEnv, Agent> infraEnvs;
   private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
+  private IndexerResourceCache<Agent> agents;
 
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
-    IndexerResourceCache<Agent> agents = context.getPrimaryCache();
+    agents = context.getPrimaryCache();
     Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
     machines = informer(context, Machine.class, "machines", machine -> Set.of());
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
@@ -127,6 +128,11 @@ final class AgentCaches {
 
   Optional<OpenshiftAssistedConfig> config(String namespace, String name) {
     return cached(configs, namespace, name);
+  }
+
+  /** Our Agents of the config {@code namespace/name} (its label), from the cache. */
+  List<Agent> agentsOfConfig(String namespace, String name) {
+    return agents.byIndex(AGENTS_BY_CONFIG, Metadata.key(namespace, name));
   }
 
   Optional<Cluster> cluster(String namespace, String name) {

@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
@@ -135,26 +136,35 @@ public class AgentReconciler implements Reconciler<Agent> {
           scope.machine().getSpec().infrastructureRef.name);
       return UpdateControl.noUpdate();
     }
-    NodeIdentity identity =
-        NodeIdentity.of(
-            scope.config().getSpec().nodeRegistration,
-            Names.hostname(Metadata.name(scope.machine())),
-            metadata);
-    AgentDecision.DesiredAgent desired =
-        AgentDecision.desired(
-            scope.config(),
-            scope.machine(),
-            identity,
-            host.map(h -> h.getMetadata().getUid()).orElse(null));
-    Optional<String> tooLarge =
-        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
-    if (tooLarge.isPresent()) {
-      // The override annotation grew after the config was checked: the write would fail forever.
-      refuse(agent, context, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+    Optional<AgentDecision.DesiredAgent> desired =
+        decide(scope, scope.config(), host, metadata, context);
+    if (desired.isEmpty()) {
       return UpdateControl.noUpdate();
     }
-    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
-    boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(scope, patch);
+    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired.get());
+    boolean approving = false;
+    if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
+      String holder = claimApproval(scope);
+      if (Approval.approves(Metadata.name(agent), holder)) {
+        // An approval cannot be taken back: it is decided on the config as it is now, read once,
+        // just before the approving write (from the cache, an override added a moment before the
+        // host registered was missed and a too-large install ignition approved: BootstrapFlowTest).
+        Optional<OpenshiftAssistedConfig> current = scope.currentConfig();
+        if (current.isEmpty() || Pause.isPaused(scope.clusterOrNull(), current.get())) {
+          return UpdateControl.noUpdate(); // its deletion or pause event is on the way
+        }
+        desired = decide(scope, current.get(), host, metadata, context);
+        if (desired.isEmpty()) {
+          return UpdateControl.noUpdate();
+        }
+        // No resourceVersion here: which Agent is approved is fenced by the claim on the InfraEnv,
+        // and what else the patch sets is recomputed at every change of the Agent.
+        patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
+        approving = true;
+      } else {
+        notApproved(scope, holder, patch);
+      }
+    }
     if (!patch.isEmpty()) {
       Writes.recordPrimary(context, agent, patch.applyTo(client, agent));
       if (approving) {
@@ -162,7 +172,7 @@ public class AgentReconciler implements Reconciler<Agent> {
         LOG.info(
             "approved Agent {} as {} of Machine {}",
             Metadata.name(agent),
-            desired.role(),
+            desired.get().role(),
             Metadata.name(scope.machine()));
       }
     }
@@ -180,18 +190,43 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /**
-   * Adds the approval to {@code patch} if this Agent holds its InfraEnv's approval; otherwise,
-   * once, the reason it is not approved (with an Event).
+   * What the Agent must say according to {@code config}, or empty when that is refused (recorded on
+   * the Agent): an install ignition too large for an Agent would fail its write forever.
    */
-  private boolean approve(AgentScope scope, OwnedFieldsPatch patch) {
-    Agent agent = scope.agent();
-    String holder = claimApproval(scope);
-    if (Approval.approves(Metadata.name(agent), holder)) {
-      // No resourceVersion here: which Agent is approved is fenced by the claim on the InfraEnv,
-      // and what else the patch sets is recomputed at every change of the Agent.
-      patch.set(true, "spec", "approved");
-      return true;
+  private Optional<AgentDecision.DesiredAgent> decide(
+      AgentScope scope,
+      OpenshiftAssistedConfig config,
+      Optional<BareMetalHost> host,
+      Optional<HostMetadata> metadata,
+      Context<Agent> context) {
+    NodeIdentity identity =
+        NodeIdentity.of(
+            config.getSpec().nodeRegistration,
+            Names.hostname(Metadata.name(scope.machine())),
+            metadata);
+    AgentDecision.DesiredAgent desired =
+        AgentDecision.desired(
+            config,
+            scope.machine(),
+            identity,
+            host.map(h -> h.getMetadata().getUid()).orElse(null));
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
+    if (tooLarge.isPresent()) {
+      // The override annotation grew after the config was checked: the write would fail forever.
+      refuse(
+          scope.agent(),
+          context,
+          Reasons.INSTALL_IGNITION_TOO_LARGE,
+          "not approved: " + tooLarge.get());
+      return Optional.empty();
     }
+    return Optional.of(desired);
+  }
+
+  /** Adds to {@code patch}, once, why the Agent is not approved (with an Event). */
+  private void notApproved(AgentScope scope, String holder, OwnedFieldsPatch patch) {
+    Agent agent = scope.agent();
     if (Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
       String why =
           Approval.notApprovedBecause(
@@ -199,7 +234,6 @@ public class AgentReconciler implements Reconciler<Agent> {
       patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
       events.warning(agent, "NotApproved", "Approve", why);
     }
-    return false;
   }
 
   /**

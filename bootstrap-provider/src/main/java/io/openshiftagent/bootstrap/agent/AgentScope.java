@@ -27,17 +27,17 @@ import java.util.Optional;
 
 /**
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
- * (the InfraEnv's owners) → Cluster and the Machine's BareMetalHost, from the caches. A few reads
- * go to the API server, each only when the decision needs it: the config while the Agent is not
- * approved yet (an approval cannot be taken back: it is decided on the config as it is now), the
- * host's metaData Secret (once per Agent), and for the approval, whether its holder exists and
- * which Agents are approved already (read live: two hosts booted from one image must never both be
- * approved).
+ * (the InfraEnv's owners) → Cluster and the Machine's BareMetalHost, and the other Agents of the
+ * InfraEnv, from the caches. A few reads go to the API server, each only when the decision needs
+ * it: the config once, just before an approval (an approval cannot be taken back: it is decided on
+ * the config as it is now), the host's metaData Secret (once per Agent), whether the holder of a
+ * claim on the approval still exists, and the claim itself after our claim lost a race.
  */
 final class AgentScope {
   private final KubernetesClient client;
   private final Agent agent;
   private final InfraEnv infraEnv;
+  private final AgentCaches caches;
   private final OpenshiftAssistedConfig config;
   private final Machine machine;
   private final Optional<Cluster> cluster;
@@ -47,6 +47,7 @@ final class AgentScope {
 
   private AgentScope(
       KubernetesClient client,
+      AgentCaches caches,
       Agent agent,
       InfraEnv infraEnv,
       OpenshiftAssistedConfig config,
@@ -56,6 +57,7 @@ final class AgentScope {
       Optional<SecretReference> metaDataSecret,
       Map<String, HostMetadata> hostMetadata) {
     this.client = client;
+    this.caches = caches;
     this.agent = agent;
     this.infraEnv = infraEnv;
     this.config = config;
@@ -89,19 +91,8 @@ final class AgentScope {
     if (configRef.isEmpty() || machineName.isEmpty()) {
       return Optional.empty();
     }
-    // Live while the Agent is not approved: an approval cannot be taken back, so it is decided on
-    // the config as it is now, whose overrides may have changed just before the host registered
-    // (BootstrapFlowTest: from the cache, an override added a moment before was missed and a
-    // too-large install ignition approved). Once approved, from the cache like the Cluster.
-    String configName = configRef.get().getName();
     OpenshiftAssistedConfig config =
-        Boolean.TRUE.equals(agent.getSpec().approved)
-            ? caches.config(namespace, configName).orElse(null)
-            : client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(namespace)
-                .withName(configName)
-                .get();
+        caches.config(namespace, configRef.get().getName()).orElse(null);
     Machine machine = caches.machine(namespace, machineName.get()).orElse(null);
     if (config == null || machine == null) {
       return Optional.empty();
@@ -111,6 +102,7 @@ final class AgentScope {
     return Optional.of(
         new AgentScope(
             client,
+            caches,
             agent,
             infraEnv.get(),
             config,
@@ -129,8 +121,14 @@ final class AgentScope {
     return infraEnv;
   }
 
+  /** The config, from the cache. */
   OpenshiftAssistedConfig config() {
     return config;
+  }
+
+  /** The config as stored now (empty once deleted): what an approval is decided on. */
+  Optional<OpenshiftAssistedConfig> currentConfig() {
+    return Optional.ofNullable(client.resource(config).get());
   }
 
   Machine machine() {
@@ -192,15 +190,16 @@ final class AgentScope {
         != null;
   }
 
-  /** Another Agent of the InfraEnv that is approved already, read now. */
+  /**
+   * Another Agent of the InfraEnv that is approved already (by a person), from the cache: each of
+   * our approvals is fenced by the InfraEnv's claim instead, and an Agent the Go provider approved
+   * holds the claim since the takeover (ConfigWrites.adoptFromGoProvider).
+   */
   Optional<String> otherApprovedAgent() {
-    return client
-        .resources(Agent.class)
-        .inNamespace(agent.getMetadata().getNamespace())
-        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnv.getMetadata().getName())
-        .list()
-        .getItems()
-        .stream()
+    return caches.agentsOfConfig(agent.getMetadata().getNamespace(), Metadata.name(config)).stream()
+        .filter(
+            other ->
+                Metadata.name(infraEnv).equals(Metadata.label(other, ExternalKinds.INFRAENV_LABEL)))
         .filter(other -> !other.getMetadata().getName().equals(agent.getMetadata().getName()))
         .filter(other -> other.getSpec() != null && Boolean.TRUE.equals(other.getSpec().approved))
         .map(other -> other.getMetadata().getName())

@@ -27,6 +27,7 @@ import io.openshiftagent.provider.reconcile.Refusal;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -62,9 +63,10 @@ final class ConfigWrites {
 
   /**
    * Takes over a config the Go provider made: its data Secret gets our labels (our cache selects by
-   * them), its InfraEnv our boot mode (the Go provider's flow is DiskImage) and agent labels, and
-   * its Agents not yet approved our labels, so that this provider approves them; then the Go
-   * provider's finalizer goes. Every write is idempotent: an interrupted adoption is done again.
+   * them), its InfraEnv our boot mode (the Go provider's flow is DiskImage), agent labels and, for
+   * an Agent the Go provider approved, our approval claim, and its Agents not yet approved our
+   * labels, so that this provider approves them; then the Go provider's finalizer goes. Every write
+   * is idempotent: an interrupted adoption is done again.
    *
    * @return the scope, with the data Secret seen if it exists
    */
@@ -107,14 +109,30 @@ final class ConfigWrites {
                     "annotations",
                     Names.BOOT_MODE_ANNOTATION);
               }
+              List<Agent> agents =
+                  client
+                      .resources(Agent.class)
+                      .inNamespace(namespace)
+                      .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv))
+                      .list()
+                      .getItems();
+              // An Agent the Go provider approved holds the approval: our Agent cache (by our
+              // labels) does not hold it, the InfraEnv's claim then does.
+              agents.stream()
+                  .filter(agent -> Boolean.TRUE.equals(agent.getSpec().approved))
+                  .findFirst()
+                  .filter(
+                      approved ->
+                          !Metadata.hasAnnotation(infraEnv, Names.APPROVED_AGENT_ANNOTATION))
+                  .ifPresent(
+                      approved ->
+                          patch.set(
+                              Metadata.name(approved),
+                              "metadata",
+                              "annotations",
+                              Names.APPROVED_AGENT_ANNOTATION));
               patch.applyTo(client, infraEnv);
-              client
-                  .resources(Agent.class)
-                  .inNamespace(namespace)
-                  .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv))
-                  .list()
-                  .getItems()
-                  .stream()
+              agents.stream()
                   .filter(agent -> !Boolean.TRUE.equals(agent.getSpec().approved))
                   .forEach(agent -> labelsPatch(labels).applyTo(client, agent));
             });
