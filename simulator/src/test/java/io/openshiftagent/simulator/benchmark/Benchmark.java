@@ -7,6 +7,7 @@ import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ProviderRequests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.openshiftagent.simulator.benchmark;
 
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ProviderRequests;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

@@ -1,7 +1,5 @@
-package io.openshiftagent.simulator.benchmark;
+package io.openshiftagent.testsupport;
 
-import io.openshiftagent.testsupport.AuditLog;
-import io.openshiftagent.testsupport.ProviderJar;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +8,7 @@ import java.util.TreeMap;
 /**
  * Our two providers' requests to the hub, as its audit log records them (their user agents name
  * them: docs/operations.md), per Machine of the clusters they installed: what the benchmark and the
- * end-to-end request budget (docs/benchmarks.md) count and print.
+ * end-to-end request budget (simulator's HubFootprintTest; docs/benchmarks.md) count and print.
  *
  * @param requests the providers' requests in the window counted, in the order received
  * @param machines the Machines installed in that window
