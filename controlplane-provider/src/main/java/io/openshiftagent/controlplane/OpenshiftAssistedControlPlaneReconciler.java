@@ -157,6 +157,10 @@ public class OpenshiftAssistedControlPlaneReconciler
     status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
     preflight.conditions().forEach(status::set);
     if (!preflight.proceed()) {
+      if (cluster.isPresent() && cp.getSpec().machineTemplate != null) {
+        // Most often waiting for the infrastructure: meanwhile, what the Machines' templates need.
+        infrastructure.prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
+      }
       UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
       return report(cp, status.toPatch(false), context)
           .map(control::rescheduleAfter)
