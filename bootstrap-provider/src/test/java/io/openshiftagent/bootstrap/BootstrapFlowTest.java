@@ -240,9 +240,9 @@ class BootstrapFlowTest {
         .containsEntry("metal3.io/uuid", worker.bmh().getMetadata().getUid());
 
     // What happened is on the objects, not in Events (docs/operations.md): the progress in the
-    // conditions, the approval in the Agent and its InfraEnv's claim, the detachment in the
+    // conditions, the approval in the Agent and its config's claim, the detachment in the
     // host's annotation, which names us. The flow wrote no Event.
-    assertThat(world.infraEnv("ocp1-cp-0").getMetadata().getAnnotations())
+    assertThat(world.config("ocp1-cp-0").getMetadata().getAnnotations())
         .containsEntry(Names.APPROVED_AGENT_ANNOTATION, "agent-cp-0");
     assertThat(eventReasons(world)).isEmpty();
   }

@@ -140,12 +140,12 @@ final class AgentCaches {
   }
 
   /**
-   * Records the approval claim we just wrote on an InfraEnv, so that a reconcile before its event
-   * sees the claim instead of trying it again against the InfraEnv of before (a conflict, then a
-   * live read).
+   * Records the approval claim we just wrote on a config, so that a reconcile before its event sees
+   * the claim instead of trying it again against the config of before (a conflict, then a live
+   * read).
    */
-  void written(InfraEnv before, InfraEnv patched) {
-    infraEnvs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
+  void written(OpenshiftAssistedConfig before, OpenshiftAssistedConfig patched) {
+    configs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
   }
 
   /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */

@@ -13,7 +13,6 @@ import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
-import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.Reasons;
@@ -144,31 +143,37 @@ public class AgentReconciler implements Reconciler<Agent> {
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired.get());
     boolean approving = false;
     if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
-      String holder = claimApproval(scope);
-      if (Approval.approves(Metadata.name(agent), holder)) {
-        // An approval cannot be taken back: it is decided on the config as it is now, read once,
-        // just before the approving write (from the cache, an override added a moment before the
-        // host registered was missed and a too-large install ignition approved: BootstrapFlowTest).
-        Optional<OpenshiftAssistedConfig> current = scope.currentConfig();
-        if (current.isEmpty() || Pause.isPaused(scope.clusterOrNull(), current.get())) {
+      Claim claim = claimApproval(scope);
+      if (claim.retry()) {
+        // The config changed since the cache saw it, and again since we read it: look again soon.
+        return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_CHANGED_RETRY);
+      }
+      if (Approval.approves(Metadata.name(agent), claim.holder())) {
+        // An approval cannot be taken back: it is decided on the config as it is stored now, which
+        // the claim proved (from the cache alone, an override added a moment before the host
+        // registered was missed and a too-large install ignition approved: BootstrapFlowTest).
+        OpenshiftAssistedConfig current = claim.config();
+        if (current == null || Pause.isPaused(scope.clusterOrNull(), current)) {
           return UpdateControl.noUpdate(); // its deletion or pause event is on the way
         }
-        desired = decide(scope, current.get(), host, metadata, context);
-        if (desired.isEmpty()) {
-          return UpdateControl.noUpdate();
+        if (current != scope.config()) {
+          desired = decide(scope, current, host, metadata, context);
+          if (desired.isEmpty()) {
+            return UpdateControl.noUpdate();
+          }
         }
-        // No resourceVersion here: which Agent is approved is fenced by the claim on the InfraEnv,
+        // No resourceVersion here: which Agent is approved is fenced by the claim on the config,
         // and what else the patch sets is recomputed at every change of the Agent.
         patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
         approving = true;
       } else {
-        notApproved(scope, holder, patch);
+        notApproved(scope, claim.holder(), patch);
       }
     }
     if (!patch.isEmpty()) {
       Writes.recordPrimary(context, agent, patch.applyTo(client, agent));
       if (approving) {
-        // No Event: the Agent's spec.approved and its InfraEnv's claim annotation record it.
+        // No Event: the Agent's spec.approved and its config's claim annotation record it.
         LOG.info(
             "approved Agent {} as {} of Machine {}",
             Metadata.name(agent),
@@ -237,35 +242,52 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /**
-   * The Agent holding the InfraEnv's approval, claiming it for this Agent when nobody holds it. The
-   * claim is a compare-and-swap on the InfraEnv's resourceVersion, so two concurrent reconciles
-   * cannot both win.
+   * Who holds the approval of the Agent's InfraEnv and, when this Agent does, its config as stored
+   * now; {@code retry}: the config kept changing under the claim.
    */
-  private String claimApproval(AgentScope scope) {
+  private record Claim(String holder, OpenshiftAssistedConfig config, boolean retry) {}
+
+  /**
+   * The Agent holding the approval, claiming it for this Agent when nobody holds it. The claim is
+   * an annotation on the config (on the InfraEnv before: still honoured), set by a compare-and-swap
+   * on the config's resourceVersion: two concurrent reconciles cannot both win, and a claim won
+   * proves that the config the approval is decided on is the stored one. After a conflict the
+   * config is read once and the claim tried once more on it.
+   */
+  private Claim claimApproval(AgentScope scope) {
     String agent = Metadata.name(scope.agent());
-    Approval.Holder holder =
-        Approval.holder(
-            agent,
-            Metadata.annotation(scope.infraEnv(), Names.APPROVED_AGENT_ANNOTATION),
-            scope::agentExists,
-            scope::otherApprovedAgent);
-    if (holder instanceof Approval.Held held) {
-      return held.agent();
-    }
-    try {
-      InfraEnv claimed =
-          new OwnedFieldsPatch()
-              .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
-              .requireResourceVersion(scope.infraEnv().getMetadata().getResourceVersion())
-              .applyTo(client, scope.infraEnv());
-      caches.written(scope.infraEnv(), claimed);
-      return agent;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
+    OpenshiftAssistedConfig config = scope.config();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Approval.Holder holder =
+          Approval.holder(
+              agent, scope.claim(config), scope::agentExists, scope::otherApprovedAgent);
+      if (holder instanceof Approval.Held held) {
+        // Claimed for this Agent already (the approval was not written yet): decided on the
+        // config as stored now.
+        return held.agent().equals(agent)
+            ? new Claim(agent, attempt == 0 ? scope.currentConfig().orElse(null) : config, false)
+            : new Claim(held.agent(), null, false);
       }
-      return scope.currentHolder();
+      try {
+        OpenshiftAssistedConfig claimed =
+            new OwnedFieldsPatch()
+                .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
+                .requireResourceVersion(config.getMetadata().getResourceVersion())
+                .applyTo(client, config);
+        caches.written(config, claimed);
+        return new Claim(agent, claimed, false);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        Optional<OpenshiftAssistedConfig> current = scope.currentConfig();
+        if (current.isEmpty()) {
+          return new Claim(null, null, false); // deleted: its event ends this
+        }
+        config = current.get();
+      }
     }
+    return new Claim(null, null, true);
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */

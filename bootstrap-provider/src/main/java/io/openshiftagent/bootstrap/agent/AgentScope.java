@@ -29,9 +29,9 @@ import java.util.Optional;
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
  * (the InfraEnv's owners) → Cluster and the Machine's BareMetalHost, and the other Agents of the
  * InfraEnv, from the caches. A few reads go to the API server, each only when the decision needs
- * it: the config once, just before an approval (an approval cannot be taken back: it is decided on
- * the config as it is now), the host's metaData Secret (once per Agent), whether the holder of a
- * claim on the approval still exists, and the claim itself after our claim lost a race.
+ * it: the host's metaData Secret (once per Agent), whether the holder of a claim on the approval
+ * still exists, and the config when our claim on it met a conflict or was made before (an approval
+ * cannot be taken back: it is decided on the config as it is stored now).
  */
 final class AgentScope {
   private final KubernetesClient client;
@@ -206,9 +206,14 @@ final class AgentScope {
         .findFirst();
   }
 
-  /** The InfraEnv's approval holder as stored now, after our claim lost a race. */
-  String currentHolder() {
-    InfraEnv latest = client.resource(infraEnv).get();
-    return latest == null ? null : Metadata.annotation(latest, Names.APPROVED_AGENT_ANNOTATION);
+  /**
+   * The Agent {@code config} names as the holder of the approval, or the InfraEnv (where the claim
+   * was kept before, and where the takeover from the Go provider records its approved Agent).
+   */
+  String claim(OpenshiftAssistedConfig config) {
+    String claimed = Metadata.annotation(config, Names.APPROVED_AGENT_ANNOTATION);
+    return claimed != null
+        ? claimed
+        : Metadata.annotation(infraEnv, Names.APPROVED_AGENT_ANNOTATION);
   }
 }
