@@ -72,7 +72,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final ControlPlaneCaches caches = new ControlPlaneCaches();
   private final WorkloadLooks workloadLooks;
   private final DeletionsInFlight deletions = new DeletionsInFlight();
-  private final StatusCoalescing statusWrites = new StatusCoalescing(clock);
+  private final StatusCoalescing statusWrites = new StatusCoalescing(clock::instant);
 
   /**
    * Makes the Machines of one scale-up in parallel, those of several control planes at once: with 4

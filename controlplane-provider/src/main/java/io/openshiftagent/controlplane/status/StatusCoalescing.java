@@ -3,12 +3,12 @@ package io.openshiftagent.controlplane.status;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * When a control plane's changed status is written. A change of what only reads as detail (the
@@ -23,11 +23,14 @@ public final class StatusCoalescing {
   /** At most one write of details per control plane in this time. */
   public static final Duration WINDOW = Duration.ofSeconds(1);
 
-  private final Clock clock;
+  private final Supplier<Instant> now;
   private final Map<String, Instant> lastWrite = new ConcurrentHashMap<>();
 
-  public StatusCoalescing(Clock clock) {
-    this.clock = clock;
+  /**
+   * @param now the time now (a clock's instant)
+   */
+  public StatusCoalescing(Supplier<Instant> now) {
+    this.now = now;
   }
 
   /** Empty: write {@code desired} now; otherwise how long to wait before looking again. */
@@ -37,13 +40,13 @@ public final class StatusCoalescing {
     if (last == null || !onlyDetailsChanged(cp.getStatus(), desired)) {
       return Optional.empty();
     }
-    Duration left = WINDOW.minus(Duration.between(last, clock.instant()));
+    Duration left = WINDOW.minus(Duration.between(last, now.get()));
     return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
   }
 
   /** The status of {@code cp} was written now. */
   public void written(OpenshiftAssistedControlPlane cp) {
-    lastWrite.put(cp.getMetadata().getUid(), clock.instant());
+    lastWrite.put(cp.getMetadata().getUid(), now.get());
   }
 
   /** {@code cp} is gone. */

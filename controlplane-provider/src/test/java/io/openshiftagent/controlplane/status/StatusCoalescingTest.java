@@ -6,11 +6,10 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,8 +63,8 @@ class StatusCoalescingTest {
 
   @Test
   void detailsWaitForTheEndOfTheWindowAfterAWrite() {
-    MutableClock clock = new MutableClock();
-    StatusCoalescing coalescing = new StatusCoalescing(clock);
+    AtomicReference<Instant> now = new AtomicReference<>(T0);
+    StatusCoalescing coalescing = new StatusCoalescing(now::get);
     OpenshiftAssistedControlPlane cp = cp(status(s -> {}));
     OpenshiftAssistedControlPlaneStatus details = status(s -> s.readyReplicas = 3);
     OpenshiftAssistedControlPlaneStatus more =
@@ -74,13 +73,13 @@ class StatusCoalescingTest {
     // Never written by this process: at once.
     assertThat(coalescing.deferral(cp, details)).isEmpty();
     coalescing.written(cp);
-    clock.now = T0.plusMillis(300);
+    now.set(T0.plusMillis(300));
     assertThat(coalescing.deferral(cp, details)).contains(Duration.ofMillis(700));
     assertThat(coalescing.deferral(cp, more)).isEmpty();
-    clock.now = T0.plus(StatusCoalescing.WINDOW);
+    now.set(T0.plus(StatusCoalescing.WINDOW));
     assertThat(coalescing.deferral(cp, details)).isEmpty();
     // Another control plane has a window of its own.
-    clock.now = T0.plusMillis(300);
+    now.set(T0.plusMillis(300));
     OpenshiftAssistedControlPlane other = cp(status(s -> {}));
     other.getMetadata().setUid("other");
     assertThat(coalescing.deferral(other, details)).isEmpty();
@@ -112,24 +111,5 @@ class StatusCoalescingTest {
       String status, String reason, String installerState) {
     return Conditions.set(
         List.of(), "Available", status, reason, "installer state: " + installerState, 1L, T0);
-  }
-
-  private static final class MutableClock extends Clock {
-    Instant now = T0;
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }
