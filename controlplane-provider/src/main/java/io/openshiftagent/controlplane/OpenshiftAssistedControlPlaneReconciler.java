@@ -22,6 +22,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.cluster.Kubeconfig;
+import io.openshiftagent.controlplane.cluster.PublishedKubeconfigs;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
@@ -73,6 +74,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final WorkloadLooks workloadLooks;
   private final DeletionsInFlight deletions = new DeletionsInFlight();
   private final StatusCoalescing statusWrites = new StatusCoalescing(clock::instant);
+  private final PublishedKubeconfigs kubeconfigs = new PublishedKubeconfigs(clock::instant);
 
   /**
    * Makes the Machines of one scale-up in parallel, those of several control planes at once: with 4
@@ -190,16 +192,19 @@ public class OpenshiftAssistedControlPlaneReconciler
     boolean workloadLookDue =
         workloadLooks.due(cp)
             || release instanceof ReleaseImageResolution.Use use && use.newlyResolved();
-    // Once published, the kubeconfig is refreshed when the installed cluster is looked at, not at
-    // every event: nothing tells us when assisted-service's copy changes.
+    // Once published, the kubeconfig is compared with assisted-service's copy when the installed
+    // cluster is looked at, at most every PublishedKubeconfigs.REFRESH: nothing tells us when that
+    // copy changes, and assisted-service writes it once. In between, a look connects with ours.
+    Optional<String> known = status.initialized() ? kubeconfigs.current(cp) : Optional.empty();
     Optional<String> published =
-        !status.initialized() || workloadLookDue
+        !status.initialized() || workloadLookDue && known.isEmpty()
             ? kubeconfig.publish(scope, status)
             : Optional.empty();
+    published.ifPresent(content -> kubeconfigs.published(cp, content));
     machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     if (status.initialized() && workloadLookDue) {
       upgrades.reconcile(
-          scope, status, published.isPresent() ? published : Kubeconfig.read(scope), release);
+          scope, status, published.or(() -> known).or(() -> Kubeconfig.read(scope)), release);
       workloadLooks.looked(cp);
     }
     status.set(
@@ -270,6 +275,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     if (control.isRemoveFinalizer()) {
       workloadLooks.forget(cp);
       statusWrites.forget(cp);
+      kubeconfigs.forget(cp);
     }
     return control;
   }
