@@ -33,10 +33,11 @@ import io.openshiftagent.controlplane.release.ReleaseImagePhase;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.status.Availability;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
-import io.openshiftagent.controlplane.status.StatusCoalescing;
+import io.openshiftagent.controlplane.status.StatusDetails;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.time.Duration;
@@ -233,14 +234,8 @@ public class OpenshiftAssistedControlPlaneReconciler
       Duration retry = wait.retryAfter() != null ? wait.retryAfter() : workloadPollInterval;
       again = Optional.of(again.map(d -> d.compareTo(retry) < 0 ? d : retry).orElse(retry));
     }
-    again = earliest(again, statusLater);
+    again = StatusCoalescing.earliest(again, statusLater);
     return again.map(control::rescheduleAfter).orElse(control);
-  }
-
-  private static Optional<Duration> earliest(Optional<Duration> a, Optional<Duration> b) {
-    return a.isEmpty()
-        ? b
-        : b.isEmpty() ? a : Optional.of(a.get().compareTo(b.get()) < 0 ? a.get() : b.get());
   }
 
   /** Registries see the provider's user agent, as the API server does. */
@@ -251,7 +246,8 @@ public class OpenshiftAssistedControlPlaneReconciler
 
   /**
    * Writes the status when it changed (the one status writer, {@link ControlPlaneStatus}), unless
-   * {@link StatusCoalescing} holds it back: then returns when to look again.
+   * {@link StatusCoalescing} holds back a change of {@link StatusDetails} only: then returns when
+   * to look again.
    */
   private Optional<Duration> report(
       OpenshiftAssistedControlPlane cp,
@@ -260,7 +256,9 @@ public class OpenshiftAssistedControlPlaneReconciler
     if (Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))) {
       return Optional.empty();
     }
-    Optional<Duration> later = statusWrites.deferral(cp, patch.getStatus());
+    Optional<Duration> later =
+        statusWrites.deferral(
+            cp, StatusDetails.onlyDetailsChanged(cp.getStatus(), patch.getStatus()));
     if (later.isEmpty()) {
       Writes.applyPrimaryStatus(context, cp, patch);
       statusWrites.written(cp);

@@ -145,7 +145,11 @@ public class OpenshiftAssistedConfigReconciler
   public DeleteControl cleanup(
       OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
     diskImage.forget(config);
-    return cleanup.cleanup(observe(config));
+    DeleteControl control = cleanup.cleanup(observe(config));
+    if (control.isRemoveFinalizer()) {
+      status.forget(config);
+    }
+    return control;
   }
 
   private ConfigScope observe(OpenshiftAssistedConfig config) {

@@ -2,21 +2,16 @@ package io.openshiftagent.controlplane.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.openshiftagent.api.common.Conditions;
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Details coalesce within the window; anything else is written at once. */
-class StatusCoalescingTest {
+/** Only messages and the ready, available and up-to-date counts are details. */
+class StatusDetailsTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
   @ParameterizedTest(name = "{0}: details only = {1}")
@@ -58,40 +53,7 @@ class StatusCoalescingTest {
                 default -> throw new IllegalArgumentException(change);
               }
             });
-    assertThat(StatusCoalescing.onlyDetailsChanged(stored, desired)).isEqualTo(detailsOnly);
-  }
-
-  @Test
-  void detailsWaitForTheEndOfTheWindowAfterAWrite() {
-    AtomicReference<Instant> now = new AtomicReference<>(T0);
-    StatusCoalescing coalescing = new StatusCoalescing(now::get);
-    OpenshiftAssistedControlPlane cp = cp(status(s -> {}));
-    OpenshiftAssistedControlPlaneStatus details = status(s -> s.readyReplicas = 3);
-    OpenshiftAssistedControlPlaneStatus more =
-        status(s -> s.conditions = available("True", "Available", "installed"));
-
-    // Never written by this process: at once.
-    assertThat(coalescing.deferral(cp, details)).isEmpty();
-    coalescing.written(cp);
-    now.set(T0.plusMillis(300));
-    assertThat(coalescing.deferral(cp, details)).contains(Duration.ofMillis(700));
-    assertThat(coalescing.deferral(cp, more)).isEmpty();
-    now.set(T0.plus(StatusCoalescing.WINDOW));
-    assertThat(coalescing.deferral(cp, details)).isEmpty();
-    // Another control plane has a window of its own.
-    now.set(T0.plusMillis(300));
-    OpenshiftAssistedControlPlane other = cp(status(s -> {}));
-    other.getMetadata().setUid("other");
-    assertThat(coalescing.deferral(other, details)).isEmpty();
-    coalescing.forget(cp);
-    assertThat(coalescing.deferral(cp, details)).isEmpty();
-  }
-
-  private static OpenshiftAssistedControlPlane cp(OpenshiftAssistedControlPlaneStatus status) {
-    OpenshiftAssistedControlPlane cp = new OpenshiftAssistedControlPlane();
-    cp.setMetadata(new ObjectMetaBuilder().withName("ocp1").withUid("uid-1").build());
-    cp.setStatus(status);
-    return cp;
+    assertThat(StatusDetails.onlyDetailsChanged(stored, desired)).isEqualTo(detailsOnly);
   }
 
   private static OpenshiftAssistedControlPlaneStatus status(
