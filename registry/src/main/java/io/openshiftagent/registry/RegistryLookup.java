@@ -36,6 +36,9 @@ import javax.net.ssl.SSLException;
  * against {@code Docker-Content-Digest}). One try, each request bounded by the timeout: retrying is
  * the caller's business. Credentials go only to the registry and its token service over TLS, and
  * never into a message.
+ *
+ * <p>Over 350 lines: the protocol's steps (challenge, token, manifest, digest check) and the error
+ * each can give are one exchange; each error keeps its own clear message.
  */
 public final class RegistryLookup {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -28,6 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * once the installation finalizes, and moves to the release of {@code spec.desiredUpdate} when that
  * changes (history entry Partial, the kubelets updated in place pool by pool by the {@link
  * MachineConfigOperator}, then Completed).
+ *
+ * <p>Over 350 lines: the kubelets and the Cluster Version Operator share one view of each installed
+ * cluster (its Nodes, its release, its pools), which is kept in one place.
  */
 final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;

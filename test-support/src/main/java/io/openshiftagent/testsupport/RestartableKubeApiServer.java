@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The caller closes it, which deletes etcd's data and the keys (the logs stay); it is also
  * stopped when the JVM exits.
+ *
+ * <p>Over 350 lines: etcd and the API server are started, stopped and checked together, with the
+ * certificates both need; they are one restartable unit.
  */
 public final class RestartableKubeApiServer implements ApiServer, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RestartableKubeApiServer.class);

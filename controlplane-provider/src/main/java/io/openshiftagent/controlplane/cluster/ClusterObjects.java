@@ -44,6 +44,10 @@ import java.util.Set;
 /**
  * The objects that describe the cluster to assisted-service: ClusterImageSet, mirror-registry
  * manifests, ClusterDeployment and AgentClusterInstall.
+ *
+ * <p>Over 350 lines: the four objects are built and written together because each names the others
+ * (the image set, the manifests ConfigMap, the install's ref to the deployment); split, their
+ * naming rules would be read in two places.
  */
 public final class ClusterObjects {
   static final String ACI_CONSUMER_LABEL =

@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * Remediation}), else a rolling update step ({@link Rollout}), else a scaling step ({@link
  * MachineScaling}), each deletion checked against etcd first; and reports the Machines ({@link
  * MachineStatus}).
+ *
+ * <p>Over 350 lines: it holds the order of the steps above, which is the safety argument (etcd
+ * first, one step per reconcile); every step's decision lives in its own class.
  */
 public final class ControlPlaneMachines {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneMachines.class);

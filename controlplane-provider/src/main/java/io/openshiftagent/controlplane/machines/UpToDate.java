@@ -8,6 +8,7 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.provider.contract.ObjectNames;
+import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.Map;
 import java.util.Optional;
 
@@ -62,8 +63,8 @@ public final class UpToDate {
           "its OpenshiftAssistedConfig differs from spec.openshiftAssistedConfigSpec");
     }
     if (infraMachine != null && desiredTemplate != null) {
-      String name = annotation(infraMachine, CLONED_FROM_NAME);
-      String groupKind = annotation(infraMachine, CLONED_FROM_GROUP_KIND);
+      String name = Metadata.annotation(infraMachine, CLONED_FROM_NAME);
+      String groupKind = Metadata.annotation(infraMachine, CLONED_FROM_GROUP_KIND);
       if (!desiredTemplate.name.equals(name)
           || !(desiredTemplate.kind + "." + desiredTemplate.apiGroup).equals(groupKind)) {
         return Optional.of(
@@ -84,15 +85,10 @@ public final class UpToDate {
    * defaults it.
    */
   private static String configHashOf(HasMetadata config) {
-    String recorded = annotation(config, CONFIG_HASH_ANNOTATION);
+    String recorded = Metadata.annotation(config, CONFIG_HASH_ANNOTATION);
     if (recorded != null || !(config instanceof OpenshiftAssistedConfig made)) {
       return recorded;
     }
     return configHash(made.getSpec());
-  }
-
-  private static String annotation(HasMetadata object, String key) {
-    Map<String, String> annotations = object.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(key);
   }
 }
