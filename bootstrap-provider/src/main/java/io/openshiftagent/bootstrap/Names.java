@@ -14,7 +14,10 @@ public final class Names {
   /** Label on every object we create for a config, and on its Agents: the config's name. */
   public static final String CONFIG_LABEL = "bootstrap.cluster.x-k8s.io/openshiftAssistedConfig";
 
-  /** Annotation on an InfraEnv: the one Agent we approved for it (compare-and-swap claim). */
+  /**
+   * Annotation on a config: the one Agent we approved for its InfraEnv (a compare-and-swap claim).
+   * Before issue 18 it was on the InfraEnv, where it is still honoured.
+   */
   public static final String APPROVED_AGENT_ANNOTATION =
       "bootstrap.cluster.x-k8s.io/approved-agent";
 

@@ -161,10 +161,87 @@ class GoProviderCompatibilityTest {
 
   @Test
   void aConfigTheGoProviderMadeIsTakenOverWithoutMakingAnythingAgain() throws Exception {
-    // As the Go provider leaves a worker: its finalizer, the status it reported, a data Secret
-    // without labels and an InfraEnv without agent labels, and a host still waiting for approval;
-    // the Cluster paused while the providers are swapped (the documented procedure).
+    // A worker the Go provider left, with a host still waiting for approval.
     World world = new World(env, "takeover");
+    GoWorker go = goProviderWorker(world);
+    Secret data = go.data();
+    InfraEnv infraEnv = go.infraEnv();
+    Agent waiting =
+        world.agent(
+            "agent-w-0",
+            Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
+            infraEnv.getSpec().clusterRef);
+    world.setPaused(false);
+
+    OpenshiftAssistedConfig taken =
+        await(
+            "the Go provider's finalizer gone",
+            () -> {
+              OpenshiftAssistedConfig c = world.config("ocp1-w-0");
+              return c.getMetadata().getFinalizers().contains(GoProvider.CONFIG_FINALIZER)
+                  ? null
+                  : c;
+            });
+    assertThat(taken.getMetadata().getFinalizers())
+        .containsExactly("openshiftassistedconfigs.bootstrap.cluster.x-k8s.io/finalizer");
+    await(
+        "ready",
+        () ->
+            Reasons.SECRET_AVAILABLE.equals(
+                world.reason("ocp1-w-0", Reasons.DATA_SECRET_AVAILABLE)));
+    // Nothing made again: the same data Secret (now labelled) and InfraEnv, no download.
+    Secret labelled = world.get(Secret.class, "ocp1-w-0");
+    assertThat(labelled.getMetadata().getUid()).isEqualTo(data.getMetadata().getUid());
+    assertThat(labelled.getMetadata().getLabels()).containsEntry(Names.CONFIG_LABEL, "ocp1-w-0");
+    assertThat(labelled.getData()).isEqualTo(data.getData());
+    InfraEnv adopted = world.infraEnv("ocp1-w-0");
+    assertThat(adopted.getMetadata().getUid()).isEqualTo(infraEnv.getMetadata().getUid());
+    assertThat(adopted.getMetadata().getAnnotations())
+        .containsEntry(Names.BOOT_MODE_ANNOTATION, "DiskImage");
+    assertThat(adopted.getSpec().agentLabels).containsEntry(Names.CONFIG_LABEL, "ocp1-w-0");
+    assertThat(downloads).isEmpty();
+    assertThat(world.get(Metal3Machine.class, "ocp1-w-0").getSpec().image.diskFormat)
+        .isEqualTo("qcow2");
+    // The host that waited for the Go provider's approval gets ours.
+    Agent approved = await("approved", () -> BootstrapFlowTest.approved(world.agent("agent-w-0")));
+    assertThat(approved.getMetadata().getUid()).isEqualTo(waiting.getMetadata().getUid());
+    assertThat(approved.getSpec().role).isEqualTo("worker");
+  }
+
+  @Test
+  void anAgentTheGoProviderApprovedKeepsTheApprovalOfItsInfraEnv() {
+    // The Go provider approved one host; a second host booted the same image. Our Agent cache holds
+    // only Agents with our labels, which the takeover gives to the waiting ones alone.
+    World world = new World(env, "takeover-approved");
+    InfraEnv infraEnv = goProviderWorker(world).infraEnv();
+    Agent goApproved =
+        world.agent(
+            "agent-w-0",
+            Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
+            infraEnv.getSpec().clusterRef);
+    goApproved.getSpec().approved = true;
+    world.client.resource(goApproved).update();
+    world.agent(
+        "agent-w-1",
+        Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
+        infraEnv.getSpec().clusterRef);
+    world.setPaused(false);
+
+    await("the second host refused", () -> BootstrapFlowTest.isRefused(world.agent("agent-w-1")));
+    assertThat(world.agent("agent-w-1").getSpec().approved).isFalse();
+    assertThat(world.infraEnv("ocp1-w-0").getMetadata().getAnnotations())
+        .containsEntry(Names.APPROVED_AGENT_ANNOTATION, "agent-w-0");
+  }
+
+  /** What the Go provider made for a worker: config, data Secret, InfraEnv. */
+  private record GoWorker(Secret data, InfraEnv infraEnv) {}
+
+  /**
+   * As the Go provider leaves a worker: its finalizer, the status it reported, a data Secret
+   * without labels and an InfraEnv without agent labels; the Cluster paused while the providers are
+   * swapped (the documented procedure), unpaused by the test.
+   */
+  private static GoWorker goProviderWorker(World world) {
     world.cluster(true);
     world.infrastructureProvisioned();
     world.clusterDeploymentAndInstall("insufficient");
@@ -223,47 +300,7 @@ class GoProviderCompatibilityTest {
     infraEnv.getSpec().pullSecretRef =
         new io.fabric8.kubernetes.api.model.LocalObjectReference("my-pull-secret");
     infraEnv.getSpec().imageType = "full-iso";
-    infraEnv = world.client.resource(infraEnv).create();
-    Agent waiting =
-        world.agent(
-            "agent-w-0",
-            Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
-            infraEnv.getSpec().clusterRef);
-    world.setPaused(false);
-
-    OpenshiftAssistedConfig taken =
-        await(
-            "the Go provider's finalizer gone",
-            () -> {
-              OpenshiftAssistedConfig c = world.config("ocp1-w-0");
-              return c.getMetadata().getFinalizers().contains(GoProvider.CONFIG_FINALIZER)
-                  ? null
-                  : c;
-            });
-    assertThat(taken.getMetadata().getFinalizers())
-        .containsExactly("openshiftassistedconfigs.bootstrap.cluster.x-k8s.io/finalizer");
-    await(
-        "ready",
-        () ->
-            Reasons.SECRET_AVAILABLE.equals(
-                world.reason("ocp1-w-0", Reasons.DATA_SECRET_AVAILABLE)));
-    // Nothing made again: the same data Secret (now labelled) and InfraEnv, no download.
-    Secret labelled = world.get(Secret.class, "ocp1-w-0");
-    assertThat(labelled.getMetadata().getUid()).isEqualTo(data.getMetadata().getUid());
-    assertThat(labelled.getMetadata().getLabels()).containsEntry(Names.CONFIG_LABEL, "ocp1-w-0");
-    assertThat(labelled.getData()).isEqualTo(data.getData());
-    InfraEnv adopted = world.infraEnv("ocp1-w-0");
-    assertThat(adopted.getMetadata().getUid()).isEqualTo(infraEnv.getMetadata().getUid());
-    assertThat(adopted.getMetadata().getAnnotations())
-        .containsEntry(Names.BOOT_MODE_ANNOTATION, "DiskImage");
-    assertThat(adopted.getSpec().agentLabels).containsEntry(Names.CONFIG_LABEL, "ocp1-w-0");
-    assertThat(downloads).isEmpty();
-    assertThat(world.get(Metal3Machine.class, "ocp1-w-0").getSpec().image.diskFormat)
-        .isEqualTo("qcow2");
-    // The host that waited for the Go provider's approval gets ours.
-    Agent approved = await("approved", () -> BootstrapFlowTest.approved(world.agent("agent-w-0")));
-    assertThat(approved.getMetadata().getUid()).isEqualTo(waiting.getMetadata().getUid());
-    assertThat(approved.getSpec().role).isEqualTo("worker");
+    return new GoWorker(data, world.client.resource(infraEnv).create());
   }
 
   @Test

@@ -172,7 +172,8 @@ final class World {
    */
   MachineHost machineHost(String name, boolean controlPlane) {
     BareMetalHost bmh = new BareMetalHost();
-    bmh.setMetadata(meta("bmh-" + name, Map.of()));
+    // Claimed by CAPM3, which labels the host with its cluster's name.
+    bmh.setMetadata(meta("bmh-" + name, Map.of(ExternalKinds.CLUSTER_NAME_LABEL, clusterName)));
     bmh.setSpec(new BareMetalHostSpec());
     bmh.getSpec().online = true;
     bmh = client.resource(bmh).create();

@@ -15,11 +15,13 @@ import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,21 +32,26 @@ import java.util.stream.Collectors;
 /**
  * What the Agent controller watches besides Agents. Machines are cached to map their Metal3Machines
  * back to Agents: the Metal3Machine names the BareMetalHost whose UID the Node is labelled with,
- * and Metal3 may record it only after the host registered. InfraEnvs are cached only to be read
- * without a request; Clusters and configs also bring back their Agents when a pause ends.
+ * and Metal3 may record it only after the host registered. The hosts themselves are cached as far
+ * as a cluster uses them: CAPM3 labels the host it claims with the cluster's name (a hub may hold
+ * many hosts no cluster uses). InfraEnvs are cached only to be read without a request; Clusters and
+ * configs also bring back their Agents when a pause ends.
  */
 final class AgentCaches {
   static final String AGENTS_BY_CONFIG = "agents-by-config";
   static final String AGENTS_BY_CLUSTER = "agents-by-cluster";
+  static final String METAL3_MACHINES_BY_HOST = "metal3machines-by-host";
 
   private InformerEventSource<Machine, Agent> machines;
   private InformerEventSource<Metal3Machine, Agent> metal3Machines;
+  private InformerEventSource<BareMetalHost, Agent> hosts;
   private InformerEventSource<InfraEnv, Agent> infraEnvs;
   private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
+  private IndexerResourceCache<Agent> agents;
 
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
-    IndexerResourceCache<Agent> agents = context.getPrimaryCache();
+    agents = context.getPrimaryCache();
     Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
     machines = informer(context, Machine.class, "machines", machine -> Set.of());
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
@@ -55,6 +62,24 @@ final class AgentCaches {
             "metal3machines",
             m3m -> agentsOf(agents, m3m),
             options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged));
+    metal3Machines.addIndexers(
+        Map.of(
+            METAL3_MACHINES_BY_HOST,
+            m3m -> Hosts.hostReference(m3m).map(List::of).orElse(List.of())));
+    // The UID (for the Node's label) and whether the host is detached: its metadata.
+    hosts =
+        informer(
+            context,
+            BareMetalHost.class,
+            "baremetalhosts",
+            host ->
+                metal3Machines.byIndex(METAL3_MACHINES_BY_HOST, Metadata.key(host)).stream()
+                    .flatMap(m3m -> agentsOf(agents, m3m).stream())
+                    .collect(Collectors.toSet()),
+            options ->
+                options
+                    .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                    .withOnUpdateFilter(RelevantChange::ofMetadata));
     infraEnvs =
         informer(
             context,
@@ -64,20 +89,24 @@ final class AgentCaches {
             options -> options.withLabelSelector(Names.CONFIG_LABEL));
     Informers.indexByLabel(agents, AGENTS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
-    // Agents then get what they missed while paused.
+    // Agents then get what they missed while paused. A config's spec and annotations are what its
+    // Agents are made of. Neither one's status is read here: Cluster API's and our own status
+    // writes wake no Agent (each would read its host again once installed).
     clusters =
         informer(
             context,
             Cluster.class,
             "clusters",
-            cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)));
+            cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)),
+            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
     configs =
         informer(
             context,
             OpenshiftAssistedConfig.class,
             "configs",
-            config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)));
-    return List.of(machines, metal3Machines, infraEnvs, clusters, configs);
+            config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)),
+            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
+    return List.of(machines, metal3Machines, hosts, infraEnvs, clusters, configs);
   }
 
   Optional<Machine> machine(String namespace, String name) {
@@ -88,6 +117,11 @@ final class AgentCaches {
     return cached(metal3Machines, namespace, name);
   }
 
+  /** The host named {@code namespace/name}, if a cluster uses it. */
+  Optional<BareMetalHost> host(String namespacedName) {
+    return Hosts.hostId(namespacedName).flatMap(id -> hosts.get(id));
+  }
+
   Optional<InfraEnv> infraEnv(String namespace, String name) {
     return cached(infraEnvs, namespace, name);
   }
@@ -96,8 +130,22 @@ final class AgentCaches {
     return cached(configs, namespace, name);
   }
 
+  /** Our Agents of the config {@code namespace/name} (its label), from the cache. */
+  List<Agent> agentsOfConfig(String namespace, String name) {
+    return agents.byIndex(AGENTS_BY_CONFIG, Metadata.key(namespace, name));
+  }
+
   Optional<Cluster> cluster(String namespace, String name) {
     return cached(clusters, namespace, name);
+  }
+
+  /**
+   * Records the approval claim we just wrote on a config, so that a reconcile before its event sees
+   * the claim instead of trying it again against the config of before (a conflict, then a live
+   * read).
+   */
+  void written(OpenshiftAssistedConfig before, OpenshiftAssistedConfig patched) {
+    configs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
   }
 
   /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */

@@ -10,8 +10,10 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
@@ -23,6 +25,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -58,18 +61,18 @@ public class AgentReconciler implements Reconciler<Agent> {
    */
   static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
 
-  /** A conflicting write of the Agent's may have changed only what we do not wake up for. */
-  static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
+  /** How soon a detachment refused for a changed host is tried again, from the cache then. */
+  static final Duration HOST_CHANGED_RETRY = Duration.ofMillis(500);
 
   private final KubernetesClient client;
   private final EventRecorder events;
   private final HostDetachment hosts;
   private final AgentCaches caches = new AgentCaches();
 
-  /** Host UIDs by Agent UID and host: the most recent few thousand Agents' (see AgentScope). */
-  private final Map<String, String> hostUids = mostRecent();
-
-  /** Host metadata by Agent UID and host, as {@link #hostUids}. */
+  /**
+   * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
+   * (see AgentScope).
+   */
   private final Map<String, HostMetadata> hostMetadata = mostRecent();
 
   /** A thread-safe map that keeps its 10,000 most recently added entries. */
@@ -97,7 +100,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   public AgentReconciler(KubernetesClient client, EventRecorder events) {
     this.client = client;
     this.events = events;
-    this.hosts = new HostDetachment(client, events);
+    this.hosts = new HostDetachment(client);
   }
 
   @Override
@@ -107,8 +110,7 @@ public class AgentReconciler implements Reconciler<Agent> {
 
   @Override
   public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
-    Optional<AgentScope> observed =
-        AgentScope.observe(agent, caches, client, hostUids, hostMetadata);
+    Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
       return UpdateControl.noUpdate();
@@ -118,10 +120,10 @@ public class AgentReconciler implements Reconciler<Agent> {
       return UpdateControl.noUpdate();
     }
     boolean metal3 = Hosts.isMetal3(scope.machine());
-    Optional<AgentScope.Host> host = metal3 ? scope.host() : Optional.empty();
+    Optional<BareMetalHost> host = metal3 ? scope.host() : Optional.empty();
     if (host.isEmpty() && metal3) {
       // Without the host's UID the Node could not be matched to its Machine: not approved yet.
-      // The Metal3Machine's event brings us back once Metal3 has recorded its host.
+      // The Metal3Machine's or the host's event brings us back once CAPM3 has claimed it.
       return UpdateControl.noUpdate();
     }
     // A Metal3 host's metadata is known here: its name, labels and provider ID are resolved now.
@@ -133,62 +135,103 @@ public class AgentReconciler implements Reconciler<Agent> {
           scope.machine().getSpec().infrastructureRef.name);
       return UpdateControl.noUpdate();
     }
-    NodeIdentity identity =
-        NodeIdentity.of(
-            scope.config().getSpec().nodeRegistration,
-            Names.hostname(Metadata.name(scope.machine())),
-            metadata);
-    AgentDecision.DesiredAgent desired =
-        AgentDecision.desired(
-            scope.config(), scope.machine(), identity, host.map(AgentScope.Host::uid).orElse(null));
-    Optional<String> tooLarge =
-        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
-    if (tooLarge.isPresent()) {
-      // The override annotation grew after the config was checked: the write would fail forever.
-      refuse(agent, Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+    Optional<AgentDecision.DesiredAgent> desired =
+        decide(scope, scope.config(), host, metadata, context);
+    if (desired.isEmpty()) {
       return UpdateControl.noUpdate();
     }
-    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired);
-    boolean approving = !Boolean.TRUE.equals(agent.getSpec().approved) && approve(scope, patch);
-    if (!patch.isEmpty()) {
-      try {
-        patch.applyTo(client, agent);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-        // Changed meanwhile, perhaps only in what wakes no reconcile: look again shortly.
-        return UpdateControl.<Agent>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+    OwnedFieldsPatch patch = AgentDecision.patch(agent, desired.get());
+    boolean approving = false;
+    if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
+      Claim claim = claimApproval(scope);
+      if (claim.retry()) {
+        // The config changed since the cache saw it, and again since we read it: look again soon.
+        return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_CHANGED_RETRY);
       }
+      if (Approval.approves(Metadata.name(agent), claim.holder())) {
+        // An approval cannot be taken back: it is decided on the config as it is stored now, which
+        // the claim proved (from the cache alone, an override added a moment before the host
+        // registered was missed and a too-large install ignition approved: BootstrapFlowTest).
+        OpenshiftAssistedConfig current = claim.config();
+        if (current == null || Pause.isPaused(scope.clusterOrNull(), current)) {
+          return UpdateControl.noUpdate(); // its deletion or pause event is on the way
+        }
+        if (current != scope.config()) {
+          desired = decide(scope, current, host, metadata, context);
+          if (desired.isEmpty()) {
+            return UpdateControl.noUpdate();
+          }
+        }
+        // No resourceVersion here: which Agent is approved is fenced by the claim on the config,
+        // and what else the patch sets is recomputed at every change of the Agent.
+        patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
+        approving = true;
+      } else {
+        notApproved(scope, claim.holder(), patch);
+      }
+    }
+    if (!patch.isEmpty()) {
+      Writes.recordPrimary(context, agent, patch.applyTo(client, agent));
       if (approving) {
-        String machine = Metadata.name(scope.machine());
-        LOG.info("approved Agent {} for Machine {}", Metadata.name(agent), machine);
-        events.normal(
-            agent,
-            "Approved",
-            "Approve",
-            "approved as " + desired.role() + " of Machine " + machine);
+        // No Event: the Agent's spec.approved and its config's claim annotation record it.
+        LOG.info(
+            "approved Agent {} as {} of Machine {}",
+            Metadata.name(agent),
+            desired.get().role(),
+            Metadata.name(scope.machine()));
       }
     }
     // A Machine being deleted needs its host attached again (see the config controller).
-    host.flatMap(AgentScope.Host::current)
-        .filter(h -> HostDetachment.needed(h, Metadata.isDeleting(scope.machine())))
-        .ifPresent(hosts::detach);
+    Optional<BareMetalHost> toDetach =
+        host.filter(
+            h ->
+                bootsFromDisk(agent)
+                    && HostDetachment.needed(h, Metadata.isDeleting(scope.machine())));
+    if (toDetach.isPresent() && !hosts.detach(toDetach.get())) {
+      // Changed since the cache saw it (perhaps detached by someone else): look again shortly.
+      return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_CHANGED_RETRY);
+    }
     return UpdateControl.noUpdate();
   }
 
   /**
-   * Adds the approval to {@code patch} if this Agent holds its InfraEnv's approval; otherwise,
-   * once, the reason it is not approved (with an Event).
+   * What the Agent must say according to {@code config}, or empty when that is refused (recorded on
+   * the Agent): an install ignition too large for an Agent would fail its write forever.
    */
-  private boolean approve(AgentScope scope, OwnedFieldsPatch patch) {
-    Agent agent = scope.agent();
-    String holder = claimApproval(scope);
-    if (Approval.approves(Metadata.name(agent), holder)) {
-      patch.set(true, "spec", "approved");
-      patch.requireResourceVersion(agent.getMetadata().getResourceVersion());
-      return true;
+  private Optional<AgentDecision.DesiredAgent> decide(
+      AgentScope scope,
+      OpenshiftAssistedConfig config,
+      Optional<BareMetalHost> host,
+      Optional<HostMetadata> metadata,
+      Context<Agent> context) {
+    NodeIdentity identity =
+        NodeIdentity.of(
+            config.getSpec().nodeRegistration,
+            Names.hostname(Metadata.name(scope.machine())),
+            metadata);
+    AgentDecision.DesiredAgent desired =
+        AgentDecision.desired(
+            config,
+            scope.machine(),
+            identity,
+            host.map(h -> h.getMetadata().getUid()).orElse(null));
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
+    if (tooLarge.isPresent()) {
+      // The override annotation grew after the config was checked: the write would fail forever.
+      refuse(
+          scope.agent(),
+          context,
+          Reasons.INSTALL_IGNITION_TOO_LARGE,
+          "not approved: " + tooLarge.get());
+      return Optional.empty();
     }
+    return Optional.of(desired);
+  }
+
+  /** Adds to {@code patch}, once, why the Agent is not approved (with an Event). */
+  private void notApproved(AgentScope scope, String holder, OwnedFieldsPatch patch) {
+    Agent agent = scope.agent();
     if (Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION) == null) {
       String why =
           Approval.notApprovedBecause(
@@ -196,47 +239,68 @@ public class AgentReconciler implements Reconciler<Agent> {
       patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
       events.warning(agent, "NotApproved", "Approve", why);
     }
-    return false;
   }
 
   /**
-   * The Agent holding the InfraEnv's approval, claiming it for this Agent when nobody holds it. The
-   * claim is a compare-and-swap on the InfraEnv's resourceVersion, so two concurrent reconciles
-   * cannot both win.
+   * Who holds the approval of the Agent's InfraEnv and, when this Agent does, its config as stored
+   * now; {@code retry}: the config kept changing under the claim.
    */
-  private String claimApproval(AgentScope scope) {
+  private record Claim(String holder, OpenshiftAssistedConfig config, boolean retry) {}
+
+  /**
+   * The Agent holding the approval, claiming it for this Agent when nobody holds it. The claim is
+   * an annotation on the config (on the InfraEnv before: still honoured), set by a compare-and-swap
+   * on the config's resourceVersion: two concurrent reconciles cannot both win, and a claim won
+   * proves that the config the approval is decided on is the stored one. After a conflict the
+   * config is read once and the claim tried once more on it.
+   */
+  private Claim claimApproval(AgentScope scope) {
     String agent = Metadata.name(scope.agent());
-    Approval.Holder holder =
-        Approval.holder(
-            agent,
-            Metadata.annotation(scope.infraEnv(), Names.APPROVED_AGENT_ANNOTATION),
-            scope::agentExists,
-            scope::otherApprovedAgent);
-    if (holder instanceof Approval.Held held) {
-      return held.agent();
-    }
-    try {
-      new OwnedFieldsPatch()
-          .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
-          .requireResourceVersion(scope.infraEnv().getMetadata().getResourceVersion())
-          .applyTo(client, scope.infraEnv());
-      return agent;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
+    OpenshiftAssistedConfig config = scope.config();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Approval.Holder holder =
+          Approval.holder(
+              agent, scope.claim(config), scope::agentExists, scope::otherApprovedAgent);
+      if (holder instanceof Approval.Held held) {
+        // Claimed for this Agent already (the approval was not written yet): decided on the
+        // config as stored now.
+        return held.agent().equals(agent)
+            ? new Claim(agent, attempt == 0 ? scope.currentConfig().orElse(null) : config, false)
+            : new Claim(held.agent(), null, false);
       }
-      return scope.currentHolder();
+      try {
+        OpenshiftAssistedConfig claimed =
+            new OwnedFieldsPatch()
+                .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
+                .requireResourceVersion(config.getMetadata().getResourceVersion())
+                .applyTo(client, config);
+        caches.written(config, claimed);
+        return new Claim(agent, claimed, false);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        Optional<OpenshiftAssistedConfig> current = scope.currentConfig();
+        if (current.isEmpty()) {
+          return new Claim(null, null, false); // deleted: its event ends this
+        }
+        config = current.get();
+      }
     }
+    return new Claim(null, null, true);
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */
-  private void refuse(Agent agent, String reason, String why) {
+  private void refuse(Agent agent, Context<Agent> context, String reason, String why) {
     if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
-    new OwnedFieldsPatch()
-        .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
-        .applyTo(client, agent);
+    Writes.recordPrimary(
+        context,
+        agent,
+        new OwnedFieldsPatch()
+            .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
+            .applyTo(client, agent));
     events.warning(agent, reason, "Approve", why);
   }
 

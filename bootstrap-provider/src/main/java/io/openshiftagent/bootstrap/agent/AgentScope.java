@@ -27,64 +27,56 @@ import java.util.Optional;
 
 /**
  * What one reconcile of an Agent reads: Agent → InfraEnv (its label) → our config and the Machine
- * (the InfraEnv's owners) → Cluster, from the caches. A few reads go to the API server, each only
- * when the decision needs it: the config while the Agent is not approved yet (an approval cannot be
- * taken back: it is decided on the config as it is now, whose overrides may have changed just
- * before the host registered), the BareMetalHost (not cached), and for the approval, whether its
- * holder exists and which Agents are approved already (read live: two hosts booted from one image
- * must never both be approved).
+ * (the InfraEnv's owners) → Cluster and the Machine's BareMetalHost, and the other Agents of the
+ * InfraEnv, from the caches. A few reads go to the API server, each only when the decision needs
+ * it: the host's metaData Secret (once per Agent), whether the holder of a claim on the approval
+ * still exists, and the config when our claim on it met a conflict or was made before (an approval
+ * cannot be taken back: it is decided on the config as it is stored now).
  */
 final class AgentScope {
-  /**
-   * The Machine's BareMetalHost as far as an Agent needs it: its UID, and (to detach it) itself.
-   */
-  record Host(String uid, Optional<BareMetalHost> current) {}
-
   private final KubernetesClient client;
   private final Agent agent;
   private final InfraEnv infraEnv;
+  private final AgentCaches caches;
   private final OpenshiftAssistedConfig config;
   private final Machine machine;
   private final Optional<Cluster> cluster;
-  private final Optional<String> hostReference;
+  private final Optional<BareMetalHost> host;
   private final Optional<SecretReference> metaDataSecret;
-  private final Map<String, String> hostUids;
   private final Map<String, HostMetadata> hostMetadata;
 
   private AgentScope(
       KubernetesClient client,
+      AgentCaches caches,
       Agent agent,
       InfraEnv infraEnv,
       OpenshiftAssistedConfig config,
       Machine machine,
       Optional<Cluster> cluster,
-      Optional<String> hostReference,
+      Optional<BareMetalHost> host,
       Optional<SecretReference> metaDataSecret,
-      Map<String, String> hostUids,
       Map<String, HostMetadata> hostMetadata) {
     this.client = client;
+    this.caches = caches;
     this.agent = agent;
     this.infraEnv = infraEnv;
     this.config = config;
     this.machine = machine;
     this.cluster = cluster;
-    this.hostReference = hostReference;
+    this.host = host;
     this.metaDataSecret = metaDataSecret;
-    this.hostUids = hostUids;
     this.hostMetadata = hostMetadata;
   }
 
   /**
    * The Agent's owners, or empty when it belongs to no Machine of ours (yet).
    *
-   * @param hostUids host UIDs already read, by Agent UID and host (they never change)
    * @param hostMetadata host metadata already read, by Agent UID and host (neither changes)
    */
   static Optional<AgentScope> observe(
       Agent agent,
       AgentCaches caches,
       KubernetesClient client,
-      Map<String, String> hostUids,
       Map<String, HostMetadata> hostMetadata) {
     String namespace = agent.getMetadata().getNamespace();
     Optional<InfraEnv> infraEnv =
@@ -99,15 +91,8 @@ final class AgentScope {
     if (configRef.isEmpty() || machineName.isEmpty()) {
       return Optional.empty();
     }
-    String configName = configRef.get().getName();
     OpenshiftAssistedConfig config =
-        Boolean.TRUE.equals(agent.getSpec().approved)
-            ? caches.config(namespace, configName).orElse(null)
-            : client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(namespace)
-                .withName(configName)
-                .get();
+        caches.config(namespace, configRef.get().getName()).orElse(null);
     Machine machine = caches.machine(namespace, machineName.get()).orElse(null);
     if (config == null || machine == null) {
       return Optional.empty();
@@ -117,14 +102,14 @@ final class AgentScope {
     return Optional.of(
         new AgentScope(
             client,
+            caches,
             agent,
             infraEnv.get(),
             config,
             machine,
             caches.cluster(namespace, ClusterRefs.clusterName(machine)),
-            metal3Machine.flatMap(Hosts::hostReference),
+            metal3Machine.flatMap(Hosts::hostReference).flatMap(caches::host),
             metal3Machine.map(m -> m.getStatus() == null ? null : m.getStatus().metaData),
-            hostUids,
             hostMetadata));
   }
 
@@ -136,8 +121,14 @@ final class AgentScope {
     return infraEnv;
   }
 
+  /** The config, from the cache. */
   OpenshiftAssistedConfig config() {
     return config;
+  }
+
+  /** The config as stored now (empty once deleted): what an approval is decided on. */
+  Optional<OpenshiftAssistedConfig> currentConfig() {
+    return Optional.ofNullable(client.resource(config).get());
   }
 
   Machine machine() {
@@ -149,23 +140,11 @@ final class AgentScope {
   }
 
   /**
-   * The host the Machine's Metal3Machine names, or empty while Metal3 has not recorded one. Its UID
-   * is read once per Agent; once the Agent boots from disk, the host is read as it is now.
+   * The host the Machine's Metal3Machine names, from the cache, or empty while CAPM3 has not
+   * claimed one (its claim labels the host with the cluster's name, which is what the cache holds).
    */
-  Optional<Host> host() {
-    if (hostReference.isEmpty()) {
-      return Optional.empty();
-    }
-    String key = agent.getMetadata().getUid() + " " + hostReference.get();
-    String knownUid = hostUids.get(key);
-    boolean detaching = AgentReconciler.bootsFromDisk(agent);
-    if (knownUid != null && !detaching) {
-      return Optional.of(new Host(knownUid, Optional.empty()));
-    }
-    Optional<BareMetalHost> current = Hosts.read(client, hostReference.get());
-    current.ifPresent(h -> hostUids.put(key, h.getMetadata().getUid()));
-    return current.map(
-        h -> new Host(h.getMetadata().getUid(), detaching ? Optional.of(h) : Optional.empty()));
+  Optional<BareMetalHost> host() {
+    return host;
   }
 
   /**
@@ -174,15 +153,14 @@ final class AgentScope {
    * names, read only when the node registration references metadata. Empty while that Secret cannot
    * be read: the Agent waits (CAPM3 creates it before it names it, so this is a passing state).
    */
-  Optional<HostMetadata> hostMetadata(Host host) {
-    String key = agent.getMetadata().getUid() + " " + hostReference.orElseThrow();
+  Optional<HostMetadata> hostMetadata(BareMetalHost host) {
+    String key = agent.getMetadata().getUid() + " " + Metadata.key(host);
     HostMetadata known = hostMetadata.get(key);
     if (known != null) {
       return Optional.of(known);
     }
-    String reference = hostReference.get();
-    String hostNamespace = reference.substring(0, reference.indexOf('/'));
-    String hostName = reference.substring(reference.indexOf('/') + 1);
+    String hostNamespace = host.getMetadata().getNamespace();
+    String hostName = host.getMetadata().getName();
     String rendered = null;
     if (NodeIdentity.referencesMetadata(config.getSpec().nodeRegistration)
         && metaDataSecret.isPresent()) {
@@ -196,7 +174,8 @@ final class AgentScope {
           new String(
               Base64.getDecoder().decode(secret.getData().get("metaData")), StandardCharsets.UTF_8);
     }
-    HostMetadata metadata = HostMetadata.metal3(host.uid(), hostNamespace, hostName, rendered);
+    HostMetadata metadata =
+        HostMetadata.metal3(host.getMetadata().getUid(), hostNamespace, hostName, rendered);
     hostMetadata.put(key, metadata);
     return Optional.of(metadata);
   }
@@ -211,24 +190,30 @@ final class AgentScope {
         != null;
   }
 
-  /** Another Agent of the InfraEnv that is approved already, read now. */
+  /**
+   * Another Agent of the InfraEnv that is approved already (by a person), from the cache: each of
+   * our approvals is fenced by the InfraEnv's claim instead, and an Agent the Go provider approved
+   * holds the claim since the takeover (ConfigWrites.adoptFromGoProvider).
+   */
   Optional<String> otherApprovedAgent() {
-    return client
-        .resources(Agent.class)
-        .inNamespace(agent.getMetadata().getNamespace())
-        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnv.getMetadata().getName())
-        .list()
-        .getItems()
-        .stream()
+    return caches.agentsOfConfig(agent.getMetadata().getNamespace(), Metadata.name(config)).stream()
+        .filter(
+            other ->
+                Metadata.name(infraEnv).equals(Metadata.label(other, ExternalKinds.INFRAENV_LABEL)))
         .filter(other -> !other.getMetadata().getName().equals(agent.getMetadata().getName()))
         .filter(other -> other.getSpec() != null && Boolean.TRUE.equals(other.getSpec().approved))
         .map(other -> other.getMetadata().getName())
         .findFirst();
   }
 
-  /** The InfraEnv's approval holder as stored now, after our claim lost a race. */
-  String currentHolder() {
-    InfraEnv latest = client.resource(infraEnv).get();
-    return latest == null ? null : Metadata.annotation(latest, Names.APPROVED_AGENT_ANNOTATION);
+  /**
+   * The Agent {@code config} names as the holder of the approval, or the InfraEnv (where the claim
+   * was kept before, and where the takeover from the Go provider records its approved Agent).
+   */
+  String claim(OpenshiftAssistedConfig config) {
+    String claimed = Metadata.annotation(config, Names.APPROVED_AGENT_ANNOTATION);
+    return claimed != null
+        ? claimed
+        : Metadata.annotation(infraEnv, Names.APPROVED_AGENT_ANNOTATION);
   }
 }

@@ -6,10 +6,12 @@ import static io.openshiftagent.provider.reconcile.Informers.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -23,21 +25,26 @@ import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
  * What the config controller watches, and which configs each event concerns: the Machine and its
  * Metal3Machine, the Cluster, the ClusterDeployment and AgentClusterInstall (found through the
  * Clusters naming their control plane) and what we create (InfraEnv, Secrets). The scope reads them
- * here, from memory.
+ * here, from memory. An update wakes a config only when it changes what {@link ConfigSteps} reads:
+ * metadata and spec, and of the status only the Cluster's infrastructure, the installer's state and
+ * the InfraEnv's image URLs (Cluster API and assisted-service rewrite the rest often).
  */
 final class ConfigCaches {
   static final String CONFIGS_BY_CLUSTER = "configs-by-cluster";
@@ -56,7 +63,8 @@ final class ConfigCaches {
     IndexerResourceCache<OpenshiftAssistedConfig> configs = context.getPrimaryCache();
     Informers.indexByLabel(configs, CONFIGS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
 
-    machines = informer(context, Machine.class, "machines", ConfigCaches::configOf);
+    machines =
+        informer(context, Machine.class, "machines", ConfigCaches::configOf, metadataChanges());
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     // The Metal3Machine is made after the Machine; the live ISO is set on it once it exists.
     metal3Machines =
@@ -67,14 +75,20 @@ final class ConfigCaches {
             m3m ->
                 machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
                     .flatMap(machine -> configOf(machine).stream())
-                    .collect(Collectors.toSet()));
+                    .collect(Collectors.toSet()),
+            metadataChanges());
     clusters =
         informer(
             context,
             Cluster.class,
             "clusters",
             cluster ->
-                configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)));
+                configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)),
+            options ->
+                options.withOnUpdateFilter(
+                    (updated, old) ->
+                        RelevantChange.ofMetadataOr(
+                            updated, old, ClusterRefs::infrastructureProvisioned)));
     clusters.addIndexers(
         Map.of(
             CLUSTERS_BY_CONTROL_PLANE,
@@ -88,15 +102,26 @@ final class ConfigCaches {
             context,
             ClusterDeployment.class,
             "clusterdeployments",
-            cd -> configsOfControlPlane(configs, cd));
+            cd -> configsOfControlPlane(configs, cd),
+            metadataChanges());
     installs =
         informer(
             context,
             AgentClusterInstall.class,
             "agentclusterinstalls",
-            aci -> configsOfControlPlane(configs, aci));
-    infraEnvs = ours(context, InfraEnv.class, "infraenvs");
-    secrets = ours(context, Secret.class, "secrets");
+            aci -> configsOfControlPlane(configs, aci),
+            options ->
+                options.withOnUpdateFilter(
+                    (updated, old) ->
+                        RelevantChange.ofMetadataOr(updated, old, InstallerStates::of)));
+    infraEnvs =
+        ours(
+            context,
+            InfraEnv.class,
+            "infraenvs",
+            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls));
+    // Only whether the data Secret exists is read.
+    secrets = ours(context, Secret.class, "secrets", RelevantChange::ofMetadata);
     return List.of(
         machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
@@ -165,12 +190,21 @@ final class ConfigCaches {
 
   /** What we create for a config: labelled with it, and owned by it. */
   private static <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
-      EventSourceContext<OpenshiftAssistedConfig> context, Class<R> kind, String name) {
+      EventSourceContext<OpenshiftAssistedConfig> context,
+      Class<R> kind,
+      String name,
+      OnUpdateFilter<R> relevant) {
     return informer(
         context,
         kind,
         name,
         Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
-        options -> options.withLabelSelector(Names.CONFIG_LABEL));
+        options -> options.withLabelSelector(Names.CONFIG_LABEL).withOnUpdateFilter(relevant));
+  }
+
+  /** Only a change of the metadata or spec wakes the configs: the status is not read. */
+  private static <R extends HasMetadata>
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> metadataChanges() {
+    return options -> options.withOnUpdateFilter(RelevantChange::ofMetadata);
   }
 }

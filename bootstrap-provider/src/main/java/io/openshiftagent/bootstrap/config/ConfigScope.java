@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -19,7 +18,6 @@ import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.SharedNames;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
-import io.openshiftagent.provider.reconcile.OwnerReferences;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -69,8 +67,7 @@ record ConfigScope(
             .flatMap(name -> caches.metal3Machine(namespace, name));
     return new ConfigScope(
         config,
-        OwnerReferences.find(config, ExternalKinds.CAPI_GROUP, Kinds.MACHINE_POOL)
-            .map(r -> r.getName()),
+        Kinds.owningMachinePool(config),
         defaultBootMode,
         machine,
         cluster,

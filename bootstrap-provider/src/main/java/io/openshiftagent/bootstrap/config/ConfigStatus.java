@@ -1,25 +1,26 @@
 package io.openshiftagent.bootstrap.config;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.common.Conditions;
-import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.StatusCoalescing;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The one writer of OpenshiftAssistedConfig status: where a reconcile ended ({@link Outcome})
  * becomes the Paused, DataSecretAvailable and Ready conditions and the data secret name, applied
- * server-side by java-operator-sdk only when they changed.
+ * server-side only when they changed ({@link Writes#applyPrimaryStatus}). A change of the wait's
+ * reason or message alone is a detail ({@link StatusCoalescing}): a config goes through several
+ * waits in a few seconds, and Cluster API acts only on the data Secret being ready.
  */
 final class ConfigStatus {
-  private final EventRecorder events;
-
-  ConfigStatus(EventRecorder events) {
-    this.events = events;
-  }
+  private final StatusCoalescing writes = new StatusCoalescing(Instant::now);
 
   /** Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready. */
   record Outcome(
@@ -105,35 +106,58 @@ final class ConfigStatus {
     }
   }
 
-  /** The status write (if anything changed) and the next look (if the outcome asks for one). */
-  UpdateControl<OpenshiftAssistedConfig> report(OpenshiftAssistedConfig config, Outcome outcome) {
+  /** Writes the status (if anything changed); returns the next look (if the outcome asks one). */
+  UpdateControl<OpenshiftAssistedConfig> report(
+      OpenshiftAssistedConfig config, Outcome outcome, Context<OpenshiftAssistedConfig> context) {
     OpenshiftAssistedConfigStatus current =
         config.getStatus() == null ? new OpenshiftAssistedConfigStatus() : config.getStatus();
     OpenshiftAssistedConfigStatus status = outcome.applyTo(copy(current), config, Instant.now());
-    boolean becameReady =
-        !Conditions.isTrue(current.conditions, Reasons.DATA_SECRET_AVAILABLE)
-            && Conditions.isTrue(status.conditions, Reasons.DATA_SECRET_AVAILABLE);
-    if (becameReady) {
-      events.normal(
-          config,
-          "BootstrapDataReady",
-          "Provision",
-          "bootstrap data Secret " + status.dataSecretName + " is ready");
+    Optional<Duration> later = Optional.empty();
+    if (!Serialization.asJson(status).equals(Serialization.asJson(current))) {
+      later = writes.deferral(config, onlyDetailsChanged(config.getStatus(), status));
+      if (later.isEmpty()) {
+        // Server-side apply of a fresh object that holds only the status we own.
+        OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
+        patch.getMetadata().setName(config.getMetadata().getName());
+        patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
+        patch.setStatus(status);
+        Writes.applyPrimaryStatus(context, config, patch);
+        writes.written(config);
+      }
     }
-    UpdateControl<OpenshiftAssistedConfig> control;
-    if (Serialization.asJson(status).equals(Serialization.asJson(current))) {
-      control = UpdateControl.noUpdate();
-    } else {
-      // Server-side apply of a fresh object that holds only the status we own.
-      OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
-      patch.getMetadata().setName(config.getMetadata().getName());
-      patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
-      patch.setStatus(status);
-      control = UpdateControl.patchStatus(patch);
+    UpdateControl<OpenshiftAssistedConfig> control = UpdateControl.noUpdate();
+    return StatusCoalescing.earliest(Optional.ofNullable(outcome.recheckAfter()), later)
+        .map(control::rescheduleAfter)
+        .orElse(control);
+  }
+
+  /** {@code config} is gone. */
+  void forget(OpenshiftAssistedConfig config) {
+    writes.forget(config);
+  }
+
+  /**
+   * Whether {@code desired} differs from {@code stored} only in the reasons and messages of
+   * conditions whose status stays: which wait it is, not whether the data is ready or paused.
+   */
+  static boolean onlyDetailsChanged(
+      OpenshiftAssistedConfigStatus stored, OpenshiftAssistedConfigStatus desired) {
+    return stored != null
+        && Serialization.asJson(withoutDetails(stored))
+            .equals(Serialization.asJson(withoutDetails(desired)));
+  }
+
+  private static OpenshiftAssistedConfigStatus withoutDetails(
+      OpenshiftAssistedConfigStatus status) {
+    OpenshiftAssistedConfigStatus copy = copy(status);
+    if (copy.conditions != null) {
+      copy.conditions.forEach(
+          condition -> {
+            condition.setReason(null);
+            condition.setMessage(null);
+          });
     }
-    return outcome.recheckAfter() == null
-        ? control
-        : control.rescheduleAfter(outcome.recheckAfter());
+    return copy;
   }
 
   /** Whether the config reported its bootstrap data created (it is never taken back). */

@@ -21,6 +21,8 @@ import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -283,6 +285,17 @@ final class ConfigSteps {
     return image != null
         && isoUrl.equals(image.url)
         && Metal3MachineSpec.DISK_FORMAT_LIVE_ISO.equals(image.diskFormat);
+  }
+
+  /** What the steps read of an InfraEnv's status: the URLs of its image. */
+  static List<String> imageUrls(InfraEnv infraEnv) {
+    InfraEnvStatus status = infraEnv.getStatus();
+    return status == null
+        ? List.of()
+        : Arrays.asList(
+            status.isoDownloadURL,
+            status.bootArtifacts == null ? null : status.bootArtifacts.discoveryIgnitionURL,
+            status.debugInfo == null ? null : status.debugInfo.eventsURL);
   }
 
   private static Optional<String> isoUrl(InfraEnv infraEnv) {

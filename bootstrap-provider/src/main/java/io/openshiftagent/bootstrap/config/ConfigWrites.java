@@ -27,6 +27,7 @@ import io.openshiftagent.provider.reconcile.Refusal;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -62,9 +63,10 @@ final class ConfigWrites {
 
   /**
    * Takes over a config the Go provider made: its data Secret gets our labels (our cache selects by
-   * them), its InfraEnv our boot mode (the Go provider's flow is DiskImage) and agent labels, and
-   * its Agents not yet approved our labels, so that this provider approves them; then the Go
-   * provider's finalizer goes. Every write is idempotent: an interrupted adoption is done again.
+   * them), its InfraEnv our boot mode (the Go provider's flow is DiskImage), agent labels and, for
+   * an Agent the Go provider approved, our approval claim, and its Agents not yet approved our
+   * labels, so that this provider approves them; then the Go provider's finalizer goes. Every write
+   * is idempotent: an interrupted adoption is done again.
    *
    * @return the scope, with the data Secret seen if it exists
    */
@@ -107,14 +109,30 @@ final class ConfigWrites {
                     "annotations",
                     Names.BOOT_MODE_ANNOTATION);
               }
+              List<Agent> agents =
+                  client
+                      .resources(Agent.class)
+                      .inNamespace(namespace)
+                      .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv))
+                      .list()
+                      .getItems();
+              // An Agent the Go provider approved holds the approval: our Agent cache (by our
+              // labels) does not hold it, the InfraEnv's claim then does.
+              agents.stream()
+                  .filter(agent -> Boolean.TRUE.equals(agent.getSpec().approved))
+                  .findFirst()
+                  .filter(
+                      approved ->
+                          !Metadata.hasAnnotation(infraEnv, Names.APPROVED_AGENT_ANNOTATION))
+                  .ifPresent(
+                      approved ->
+                          patch.set(
+                              Metadata.name(approved),
+                              "metadata",
+                              "annotations",
+                              Names.APPROVED_AGENT_ANNOTATION));
               patch.applyTo(client, infraEnv);
-              client
-                  .resources(Agent.class)
-                  .inNamespace(namespace)
-                  .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv))
-                  .list()
-                  .getItems()
-                  .stream()
+              agents.stream()
                   .filter(agent -> !Boolean.TRUE.equals(agent.getSpec().approved))
                   .forEach(agent -> labelsPatch(labels).applyTo(client, agent));
             });
@@ -172,15 +190,6 @@ final class ConfigWrites {
               created -> {
                 caches.created(created);
                 LOG.info("created InfraEnv {} ({})", Metadata.name(created), describe(step.gate()));
-                events.normal(
-                    config,
-                    "InfraEnvCreated",
-                    "Provision",
-                    "created InfraEnv "
-                        + Metadata.name(created)
-                        + " ("
-                        + describe(step.gate())
-                        + ")");
               });
       return new Written(scope.withInfraEnv(infraEnv));
     } catch (KubernetesClientException e) {
@@ -212,14 +221,10 @@ final class ConfigWrites {
             .set(Metal3MachineSpec.DISK_FORMAT_LIVE_ISO, "spec", "image", "diskFormat")
             .set("", "spec", "image", "checksum")
             .applyTo(client, metal3Machine);
-    events.normal(
-        scope.config(),
-        "LiveISOSet",
-        "Provision",
-        "Metal3Machine "
-            + Metadata.name(metal3Machine)
-            + " now boots the discovery ISO of InfraEnv "
-            + Metadata.name(scope.infraEnv().get()));
+    LOG.info(
+        "Metal3Machine {} boots the discovery ISO of InfraEnv {}",
+        Metadata.key(metal3Machine),
+        Metadata.name(scope.infraEnv().get()));
     return scope.withMetal3Machine(patched);
   }
 

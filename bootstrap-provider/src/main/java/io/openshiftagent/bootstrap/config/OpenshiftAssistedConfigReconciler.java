@@ -1,6 +1,7 @@
 package io.openshiftagent.bootstrap.config;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -9,6 +10,8 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.bootstrap.config.ConfigSteps.AdoptFromGoProvider;
@@ -21,7 +24,9 @@ import io.openshiftagent.bootstrap.config.ConfigSteps.Report;
 import io.openshiftagent.bootstrap.config.ConfigSteps.Step;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
+import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.time.Instant;
 import java.util.List;
 
@@ -35,10 +40,37 @@ import java.util.List;
  * conditions. Every wait is a condition reason; a watch brings the next event.
  */
 // Not generation-aware: the pause and override annotations change no generation, and CAPI core
-// writes our labels. Our own status writes come back as one no-op reconcile.
-@ControllerConfiguration(name = "openshiftassistedconfig", generationAwareEventProcessing = false)
+// writes our labels. The status is ours alone: our own status writes wake no reconcile. A config
+// nothing owns yet is left alone, as Cluster API's kubeadm bootstrap provider does: Cluster API
+// makes each config for a Machine and links the two a moment later, and that link is the event.
+@ControllerConfiguration(
+    name = "openshiftassistedconfig",
+    generationAwareEventProcessing = false,
+    informer =
+        @Informer(
+            onAddFilter = OpenshiftAssistedConfigReconciler.LinkedByClusterApi.class,
+            onUpdateFilter = OpenshiftAssistedConfigReconciler.ConfigChange.class))
 public class OpenshiftAssistedConfigReconciler
     implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
+  /**
+   * A config Cluster API has linked to its owner: a Machine, or a MachinePool (refused, with a
+   * condition that says so).
+   */
+  public static final class LinkedByClusterApi implements OnAddFilter<OpenshiftAssistedConfig> {
+    @Override
+    public boolean accept(OpenshiftAssistedConfig config) {
+      return Kinds.owningMachine(config).isPresent() || Kinds.owningMachinePool(config).isPresent();
+    }
+  }
+
+  /** Which updates of a config matter: all but those of its status. */
+  public static final class ConfigChange implements OnUpdateFilter<OpenshiftAssistedConfig> {
+    @Override
+    public boolean accept(OpenshiftAssistedConfig updated, OpenshiftAssistedConfig old) {
+      return RelevantChange.ofMetadata(updated, old);
+    }
+  }
+
   /** More than the steps there are: adopt, reattach, InfraEnv, ISO or download, and the report. */
   static final int MAX_STEPS = 8;
 
@@ -61,8 +93,8 @@ public class OpenshiftAssistedConfigReconciler
     this.client = client;
     this.defaultBootMode = defaultBootMode;
     this.diskImage = new DiskImageBoot(discoveryIgnition);
-    this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client, events));
-    this.status = new ConfigStatus(events);
+    this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client));
+    this.status = new ConfigStatus();
     this.cleanup = new ConfigCleanup(client, caches, writes, events);
   }
 
@@ -80,7 +112,7 @@ public class OpenshiftAssistedConfigReconciler
     for (int steps = 0; steps < MAX_STEPS; steps++) {
       Step step = ConfigSteps.next(scope);
       if (step instanceof Report report) {
-        return status.report(config, report.outcome());
+        return status.report(config, report.outcome(), context);
       } else if (step instanceof AdoptFromGoProvider) {
         scope = writes.adoptFromGoProvider(scope);
       } else if (step instanceof ReattachHost) {
@@ -88,7 +120,7 @@ public class OpenshiftAssistedConfigReconciler
       } else if (step instanceof CreateInfraEnv create) {
         ConfigWrites.Result result = writes.createInfraEnv(scope, create);
         if (result instanceof ConfigWrites.Refused refused) {
-          return status.report(config, refused.outcome());
+          return status.report(config, refused.outcome(), context);
         }
         scope = ((ConfigWrites.Written) result).scope();
       } else if (step instanceof BootLiveIso boot) {
@@ -98,7 +130,7 @@ public class OpenshiftAssistedConfigReconciler
       } else if (step instanceof DownloadIgnition download) {
         DiskImageBoot.Result result = diskImage.download(config, download);
         if (result instanceof DiskImageBoot.Failed failed) {
-          return status.report(config, failed.outcome());
+          return status.report(config, failed.outcome(), context);
         }
         scope = writes.dataSecret(scope, ((DiskImageBoot.Data) result).ignition());
       } else {
@@ -113,7 +145,11 @@ public class OpenshiftAssistedConfigReconciler
   public DeleteControl cleanup(
       OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
     diskImage.forget(config);
-    return cleanup.cleanup(observe(config));
+    DeleteControl control = cleanup.cleanup(observe(config));
+    if (control.isRemoveFinalizer()) {
+      status.forget(config);
+    }
+    return control;
   }
 
   private ConfigScope observe(OpenshiftAssistedConfig config) {

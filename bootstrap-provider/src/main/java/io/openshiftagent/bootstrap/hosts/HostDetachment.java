@@ -1,10 +1,13 @@
 package io.openshiftagent.bootstrap.hosts;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.bootstrap.Names;
-import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Metadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Detaches a host once the installer has written its disk, so that the baremetal-operator never
@@ -13,12 +16,12 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
  * only once the baremetal-operator has deprovisioned the host, which it does not do while detached.
  */
 public final class HostDetachment {
-  private final KubernetesClient client;
-  private final EventRecorder events;
+  private static final Logger LOG = LoggerFactory.getLogger(HostDetachment.class);
 
-  public HostDetachment(KubernetesClient client, EventRecorder events) {
+  private final KubernetesClient client;
+
+  public HostDetachment(KubernetesClient client) {
     this.client = client;
-    this.events = events;
   }
 
   /** Whether an installed host must be detached now: not yet, and its Machine is staying. */
@@ -26,15 +29,28 @@ public final class HostDetachment {
     return !Hosts.isDetached(host) && !machineDeleting;
   }
 
-  public void detach(BareMetalHost host) {
-    new OwnedFieldsPatch()
-        .set(Names.DETACHED_BY, "metadata", "annotations", Names.BMH_DETACHED_ANNOTATION)
-        .applyTo(client, host);
-    events.normal(
-        host,
-        "Detached",
-        "Detach",
-        "the installer wrote the disk; detached so the discovery ISO is not booted again");
+  /**
+   * Detaches the host as {@code host} shows it; false when it changed since (a conflict): someone
+   * else's detachment, read from a cache that lagged, must not be overwritten by ours.
+   */
+  public boolean detach(BareMetalHost host) {
+    try {
+      new OwnedFieldsPatch()
+          .set(Names.DETACHED_BY, "metadata", "annotations", Names.BMH_DETACHED_ANNOTATION)
+          .requireResourceVersion(host.getMetadata().getResourceVersion())
+          .applyTo(client, host);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        return false;
+      }
+      throw e;
+    }
+    // No Event: the annotation's value names us.
+    LOG.info(
+        "detached BareMetalHost {}: the installer wrote its disk, the discovery ISO is not booted"
+            + " again",
+        Metadata.key(host));
+    return true;
   }
 
   /** Gives a host we detached back to the baremetal-operator; others' detachments stay. */

@@ -1,6 +1,7 @@
 package io.openshiftagent.bootstrap.hosts;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
@@ -49,20 +50,28 @@ public final class Hosts {
   }
 
   /**
-   * The host named {@code namespace/name}, read now: neither provider caches BareMetalHosts, of
-   * which a hub may hold thousands that are none of ours.
+   * The host named {@code namespace/name}, read now: when its Machine goes, it must be given back
+   * as it is (the Agent controller reads the hosts clusters use from its cache).
    */
   public static Optional<BareMetalHost> read(KubernetesClient client, String namespacedName) {
+    return hostId(namespacedName)
+        .map(
+            id ->
+                client
+                    .resources(BareMetalHost.class)
+                    .inNamespace(id.getNamespace().orElseThrow())
+                    .withName(id.getName())
+                    .get());
+  }
+
+  /** The namespace and name a host reference ({@code namespace/name}) names, if well formed. */
+  public static Optional<ResourceID> hostId(String namespacedName) {
     int slash = namespacedName.indexOf('/');
-    if (slash <= 0) {
-      return Optional.empty();
-    }
-    return Optional.ofNullable(
-        client
-            .resources(BareMetalHost.class)
-            .inNamespace(namespacedName.substring(0, slash))
-            .withName(namespacedName.substring(slash + 1))
-            .get());
+    return slash <= 0
+        ? Optional.empty()
+        : Optional.of(
+            new ResourceID(
+                namespacedName.substring(slash + 1), namespacedName.substring(0, slash)));
   }
 
   public static boolean isDetachedByUs(BareMetalHost host) {

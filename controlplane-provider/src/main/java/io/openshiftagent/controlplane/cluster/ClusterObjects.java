@@ -209,36 +209,41 @@ public final class ClusterObjects {
     if (imageSetsEnsured.contains(ensured)) {
       return name;
     }
-    Optional<ClusterImageSet> existing = scope.clusterImageSet(name);
-    if (existing.isEmpty()) {
-      ClusterImageSet set = new ClusterImageSet();
-      set.setMetadata(
-          new ObjectMetaBuilder().withName(name).withLabels(imageSetLabels(scope)).build());
-      set.setSpec(new ClusterImageSet.Spec(releaseImage));
-      client.resource(set).create();
-    } else {
-      String owner = Metadata.label(existing.get(), NAMESPACE_LABEL);
-      if (owner != null && !owner.equals(scope.namespace())) {
-        // The Go provider's set of a control plane of the same name in another namespace, taken
-        // over there: used as it is, never changed from here.
-        imageSetsEnsured.add(ensured);
-        return name;
-      }
-      OwnedFieldsPatch patch = new OwnedFieldsPatch();
-      if (owner == null) {
-        // Made by the Go provider: ours from now on, so our deletion removes it.
-        imageSetLabels(scope).forEach((k, v) -> patch.set(v, "metadata", "labels", k));
-      }
-      if (existing.get().getSpec() == null
-          || !releaseImage.equals(existing.get().getSpec().releaseImage)) {
-        patch.set(releaseImage, "spec", "releaseImage");
-      }
-      if (!patch.isEmpty()) {
-        patch.applyTo(client, existing.get());
-      }
+    ClusterImageSet set = new ClusterImageSet();
+    set.setMetadata(
+        new ObjectMetaBuilder().withName(name).withLabels(imageSetLabels(scope)).build());
+    set.setSpec(new ClusterImageSet.Spec(releaseImage));
+    // Created without a look first: a new cluster's is missing. One that exists (a restart, an
+    // upgrade, the Go provider's) is read only then.
+    if (Writes.create(client, set).isEmpty()) {
+      scope
+          .clusterImageSet(name)
+          .ifPresent(existing -> updateClusterImageSet(scope, existing, releaseImage));
     }
     imageSetsEnsured.add(ensured);
     return name;
+  }
+
+  /** Makes an existing ClusterImageSet name {@code releaseImage}, if it is ours to change. */
+  private void updateClusterImageSet(
+      ControlPlaneScope scope, ClusterImageSet existing, String releaseImage) {
+    String owner = Metadata.label(existing, NAMESPACE_LABEL);
+    if (owner != null && !owner.equals(scope.namespace())) {
+      // The Go provider's set of a control plane of the same name in another namespace, taken
+      // over there: used as it is, never changed from here.
+      return;
+    }
+    OwnedFieldsPatch patch = new OwnedFieldsPatch();
+    if (owner == null) {
+      // Made by the Go provider: ours from now on, so our deletion removes it.
+      imageSetLabels(scope).forEach((k, v) -> patch.set(v, "metadata", "labels", k));
+    }
+    if (existing.getSpec() == null || !releaseImage.equals(existing.getSpec().releaseImage)) {
+      patch.set(releaseImage, "spec", "releaseImage");
+    }
+    if (!patch.isEmpty()) {
+      patch.applyTo(client, existing);
+    }
   }
 
   /** The labels that make a ClusterImageSet this control plane's. */

@@ -15,6 +15,7 @@ import io.openshiftagent.controlplane.Names;
 import io.openshiftagent.controlplane.status.Availability;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -67,24 +68,26 @@ public final class Kubeconfig {
               + " yet");
       return Optional.empty();
     }
-    Optional<Secret> existing = scope.secret(name);
-    if (existing.isEmpty()) {
-      client
-          .resource(
-              new SecretBuilder()
-                  .withMetadata(
-                      new ObjectMetaBuilder()
-                          .withName(name)
-                          .withNamespace(scope.namespace())
-                          .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
-                          .withOwnerReferences(OwnerReferences.controller(scope.cp()))
-                          .build())
-                  .withType(ExternalKinds.CLUSTER_SECRET_TYPE)
-                  .withData(Map.of(VALUE_KEY, encoded))
-                  .build())
-          .create();
-    } else if (!encoded.equals(value(existing, VALUE_KEY))) {
-      new OwnedFieldsPatch().set(encoded, "data", VALUE_KEY).applyTo(client, existing.get());
+    // Before the first publication it is missing: created without a look; afterwards it is
+    // compared with assisted-service's copy.
+    Optional<Secret> existing = status.initialized() ? scope.secret(name) : Optional.empty();
+    Secret desired =
+        new SecretBuilder()
+            .withMetadata(
+                new ObjectMetaBuilder()
+                    .withName(name)
+                    .withNamespace(scope.namespace())
+                    .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+                    .withOwnerReferences(OwnerReferences.controller(scope.cp()))
+                    .build())
+            .withType(ExternalKinds.CLUSTER_SECRET_TYPE)
+            .withData(Map.of(VALUE_KEY, encoded))
+            .build();
+    if (existing.isPresent() || Writes.create(client, desired).isEmpty()) {
+      existing = existing.or(() -> scope.secret(name));
+      if (existing.isPresent() && !encoded.equals(value(existing, VALUE_KEY))) {
+        new OwnedFieldsPatch().set(encoded, "data", VALUE_KEY).applyTo(client, existing.get());
+      }
     }
     String message = "Secret " + name + " holds the admin kubeconfig of the cluster";
     status.setTrue(KUBECONFIG_AVAILABLE, KUBECONFIG_AVAILABLE, message);

@@ -23,6 +23,9 @@ public final class InfrastructureTemplates {
   private final KubernetesClient client;
   private final Map<String, String> versions = new ConcurrentHashMap<>();
 
+  /** The kinds {@link #prepare} was asked for (once each). */
+  private final java.util.Set<String> prepared = ConcurrentHashMap.newKeySet();
+
   /**
    * The clone annotations of infrastructure machines, by namespace/kind/name: set when the machine
    * is made and never changed, so each is read once (names carry a random suffix, never reused).
@@ -59,6 +62,25 @@ public final class InfrastructureTemplates {
               return listed[listed.length - 1];
             });
     return group + "/" + version;
+  }
+
+  /**
+   * Looks up, once per kind, what reading {@code ref}'s kind needs (its CRD's contract version, the
+   * client's discovery of its group version), so that the first Machines of a cluster do not wait
+   * for it once its infrastructure is provisioned. A failure here is left to the real read.
+   */
+  public void prepare(ContractVersionedObjectReference ref) {
+    if (ref == null
+        || ref.apiGroup == null
+        || ref.kind == null
+        || !prepared.add(ref.apiGroup + "/" + ref.kind)) {
+      return;
+    }
+    try {
+      client.genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind);
+    } catch (RuntimeException e) {
+      LOG.debug("cannot prepare reading {}: {}", ref.kind, e.getMessage());
+    }
   }
 
   /** The referenced object, or null when it does not exist. */

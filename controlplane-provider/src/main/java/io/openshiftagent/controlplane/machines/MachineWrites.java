@@ -116,18 +116,12 @@ public final class MachineWrites {
       infrastructure.remember(clone);
       Machine machine = client.resource(planned).create();
       onCreated.accept(machine);
+      // As Cluster API's KubeadmControlPlane: the status counts it, only a failure is an Event.
       LOG.info(
           "created control-plane Machine {}/{} in failure domain {}",
           scope.namespace(),
           name,
           failureDomain.orElse("(none)"));
-      events.normal(
-          cp,
-          "MachineCreated",
-          "ScaleUp",
-          "Created Machine "
-              + name
-              + failureDomain.map(fd -> " in failure domain " + fd).orElse(""));
       return Optional.empty();
     } catch (KubernetesClientException e) {
       for (HasMetadata object : created) {

@@ -57,6 +57,12 @@ public final class Kinds {
     return OwnerReferences.find(object, ExternalKinds.CAPI_GROUP, MACHINE).map(r -> r.getName());
   }
 
+  /** The name of the object's owning MachinePool, if one is its owner. */
+  public static Optional<String> owningMachinePool(HasMetadata object) {
+    return OwnerReferences.find(object, ExternalKinds.CAPI_GROUP, MACHINE_POOL)
+        .map(r -> r.getName());
+  }
+
   /** The name of the object's owning Cluster (kept in the reference when the Cluster is gone). */
   public static Optional<String> owningCluster(HasMetadata object) {
     return OwnerReferences.find(object, ExternalKinds.CAPI_GROUP, CLUSTER).map(r -> r.getName());

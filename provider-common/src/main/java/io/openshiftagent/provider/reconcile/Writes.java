@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +22,14 @@ import java.util.function.Consumer;
  *   <li>on objects others own, only the fields we own are patched, with {@link
  *       io.openshiftagent.api.external.OwnedFieldsPatch}, so unknown fields survive;
  *   <li>status is server-side applied under the controller's field manager, forced, as
- *       java-operator-sdk applies a primary's status: {@link #applyStatus}.
+ *       java-operator-sdk applies a primary's status: {@link #applyStatus}, and for the primary a
+ *       reconcile was given, {@link #applyPrimaryStatus}.
  * </ul>
+ *
+ * <p>What a reconcile writes to its primary is put into the primary's cache at once ({@link
+ * #recordPrimary}): the next reconcile, often one an event queued while the write was in flight,
+ * starts before the watch delivers the write, and would otherwise decide on the object of before
+ * and make the same write again.
  */
 public final class Writes {
   private Writes() {}
@@ -47,6 +55,31 @@ public final class Writes {
     Optional<T> created = create(client, object);
     created.ifPresent(onCreated);
     return created.orElseGet(() -> client.resource(object).get());
+  }
+
+  /**
+   * Server-side applies the status of {@code withStatus} (a fresh object naming the primary and
+   * holding only the status we own) as java-operator-sdk's patchStatus does: forced, under the
+   * controller's field manager. What the API server stored goes into the primary's cache.
+   */
+  public static <P extends HasMetadata> void applyPrimaryStatus(
+      Context<P> context, P primary, P withStatus) {
+    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
+    ssa.setFieldManager(context.getControllerConfiguration().fieldManager());
+    ssa.setForce(true);
+    recordPrimary(
+        context,
+        primary,
+        context.getClient().resource(withStatus).subresource("status").patch(ssa));
+  }
+
+  /** Puts a primary this reconcile wrote ({@code written}, as stored) into the primary's cache. */
+  public static <P extends HasMetadata> void recordPrimary(
+      Context<P> context, P before, P written) {
+    context
+        .eventSourceRetriever()
+        .getControllerEventSource()
+        .handleRecentResourceUpdate(ResourceID.fromResource(written), written, before);
   }
 
   /**

@@ -7,6 +7,7 @@ import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.ProviderJar;
+import io.openshiftagent.testsupport.ProviderRequests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,10 +33,12 @@ import java.util.concurrent.Future;
 public final class Benchmark {
   private static final long AVAILABLE_TARGET_MS = 60_000;
   private static final long STAGE_P95_TARGET_MS = 1_000;
-  private static final double REQUESTS_PER_MACHINE_TARGET = 30;
   private static final long HEAP_TARGET = 256L << 20;
   private static final long RSS_TARGET = 400L << 20;
   private static final long READY_TARGET_MS = 5_000;
+
+  /** Where each run's per-Machine figures are kept, one file per size, for the comparison. */
+  static final Path RESULTS = Path.of("target", "benchmark-results");
 
   private final int clusters;
   private final int workers;
@@ -74,12 +77,13 @@ public final class Benchmark {
     int machines = clusters * (3 + workers);
     String loadBefore = loadAverage();
     System.out.printf(
-        "openshift-agent scale benchmark, %s%n"
+        "openshift-agent scale benchmark, %s, commit %s%n"
             + "machine: %d CPUs, %d MiB memory; load average before: %s%n"
             + "%d clusters x (3 control-plane + %d workers) = %d Machines, LiveISO; real Cluster"
             + " API, CAPM3 and baremetal-operator (one per namespace, test mode); simulated"
             + " durations 0, one shared workload API server%n%n",
         ZonedDateTime.now().withNano(0),
+        Result.COMMIT,
         Runtime.getRuntime().availableProcessors(),
         totalMemoryMiB(),
         loadBefore,
@@ -99,6 +103,11 @@ public final class Benchmark {
           (System.nanoTime() - worldStarting) / 1e9, workDir.toAbsolutePath());
       ProviderStages.watch(timeline);
 
+      // CPU from here on is the clusters' (before: the start and the informers' first lists).
+      Map<ProviderJar, Duration> cpuAtApply = new EnumMap<>(ProviderJar.class);
+      for (ProviderJar jar : ProviderJar.values()) {
+        cpuAtApply.put(jar, world.provider(jar).cpuTime());
+      }
       long applyStart = System.currentTimeMillis();
       Map<String, Long> applied = apply(world);
       System.out.printf(
@@ -120,16 +129,20 @@ public final class Benchmark {
               .filter(r -> r.received().toEpochMilli() >= applyStart)
               .filter(r -> r.received().toEpochMilli() <= end)
               .toList();
-      List<AuditLog.Request> ours = all.stream().filter(r -> ours(r.userAgent())).toList();
+      ProviderRequests ours = ProviderRequests.of(all, machines);
+      Map<ProviderJar, Duration> cpu = new EnumMap<>(ProviderJar.class);
+      footprints.forEach((jar, f) -> cpu.put(jar, f.cpu().minus(cpuAtApply.get(jar))));
+      Result result = Result.of(clusters, workers, ours, cpu, loadBefore, loadAverage());
 
       timeline.write(workDir.resolve("timeline.tsv"));
       printClusters(timeline, applied);
       printWhereTheTimeGoes(timeline, applied);
       printStages(ProviderStages.measure(timeline, applied.keySet()));
-      printRequests(ours, machines);
+      printRequests(ours);
       printClients(all);
-      printProviders(world.providersReadyAfterStart(), footprints);
-      System.out.printf("%nload average after: %s%n", loadAverage());
+      printProviders(world.providersReadyAfterStart(), footprints, cpu, machines);
+      System.out.printf("%nload average after: %s%n", result.loadAfter());
+      printScaling(result.save(RESULTS), Result.latestOfEachSize(RESULTS));
       System.out.println(
           "logs: "
               + workDir.toAbsolutePath()
@@ -143,7 +156,7 @@ public final class Benchmark {
                 + timeout);
         return 1;
       }
-      targets(timeline, applied, ours, machines, world.providersReadyAfterStart(), footprints);
+      targets(timeline, applied, ours, world.providersReadyAfterStart(), footprints);
       return failures.isEmpty() ? 0 : 3;
     }
   }
@@ -355,31 +368,12 @@ public final class Benchmark {
     }
   }
 
-  private static void printRequests(List<AuditLog.Request> ours, int machines) {
+  private static void printRequests(ProviderRequests ours) {
     System.out.printf(
         "%nAPI requests to the hub per Machine, from the first apply to the end (%d Machines; from"
             + " the audit log):%n",
-        machines);
-    Map<AuditLog.Count, Long> counts = AuditLog.countByUserAgentVerbAndResource(ours);
-    Map<String, Long> perAgent = new TreeMap<>();
-    counts.forEach((c, n) -> perAgent.merge(c.userAgent(), n, Long::sum));
-    for (Map.Entry<String, Long> agent : perAgent.entrySet()) {
-      System.out.printf(
-          "  %-44s %7d  %6.1f per Machine%n",
-          agent.getKey(), agent.getValue(), agent.getValue() / (double) machines);
-      counts.entrySet().stream()
-          .filter(e -> e.getKey().userAgent().equals(agent.getKey()))
-          .sorted(Map.Entry.<AuditLog.Count, Long>comparingByValue().reversed())
-          .forEach(
-              e ->
-                  System.out.printf(
-                      "    %-42s %7d  %6.2f%n",
-                      e.getKey().verb() + " " + e.getKey().resource(),
-                      e.getValue(),
-                      e.getValue() / (double) machines));
-    }
-    System.out.printf(
-        "  %-44s %7d  %6.1f per Machine%n", "both", ours.size(), ours.size() / (double) machines);
+        ours.machines());
+    System.out.print(ours.table());
   }
 
   /** Who loads the hub: every client's requests in the same window, and the server's time. */
@@ -407,15 +401,27 @@ public final class Benchmark {
   }
 
   private static void printProviders(
-      Map<ProviderJar, Duration> ready, Map<ProviderJar, Footprint> footprints) {
+      Map<ProviderJar, Duration> ready,
+      Map<ProviderJar, Footprint> footprints,
+      Map<ProviderJar, Duration> cpu,
+      int machines) {
     System.out.printf("%nProviders (JVM: the image's JAVA_TOOL_OPTIONS in the chart's limits):%n");
     System.out.printf(
-        "  %-22s %9s %10s %10s %10s %5s %10s %8s%n",
-        "", "ready", "heap peak", "committed", "live peak", "GCs", "RSS peak", "CPU");
+        "  %-22s %9s %10s %10s %10s %5s %10s %8s %10s %12s%n",
+        "",
+        "ready",
+        "heap peak",
+        "committed",
+        "live peak",
+        "GCs",
+        "RSS peak",
+        "CPU",
+        "CPU run",
+        "CPU/Machine");
     for (ProviderJar jar : ProviderJar.values()) {
       List<String> f = footprints.get(jar).describe();
       System.out.printf(
-          "  %-22s %7.1f s %10s %10s %10s %5s %10s %8s%n",
+          "  %-22s %7.1f s %10s %10s %10s %5s %10s %8s %8.1f s %9d ms%n",
           jar.command,
           ready.get(jar).toMillis() / 1e3,
           f.get(0),
@@ -423,15 +429,64 @@ public final class Benchmark {
           f.get(2),
           f.get(3),
           f.get(4),
-          f.get(5));
+          f.get(5),
+          cpu.get(jar).toMillis() / 1e3,
+          cpu.get(jar).toMillis() / machines);
     }
+    System.out.println(
+        "  (CPU: the process's whole life; CPU run: from the first apply to the end, the clusters'"
+            + " share)");
+  }
+
+  /**
+   * Requests and CPU per Machine at each size run on this machine (the latest run of each, kept in
+   * {@link #RESULTS}), and how they change from the smallest to the largest: flat is the goal.
+   */
+  private static void printScaling(Result current, List<Result> sizes) {
+    System.out.printf(
+        "%nPer Machine at each size (the latest run of each, %s):%n", RESULTS.toAbsolutePath());
+    System.out.printf(
+        "  %-14s %-24s %-12s %27s %27s%n",
+        "", "run", "load before", "requests (bootstrap+cp)", "CPU ms (bootstrap, cp)");
+    for (Result r : sizes) {
+      System.out.printf(
+          "  %-14s %-24s %-12s %8.1f = %6.1f + %6.1f %13d, %6d%s%n",
+          r.size(),
+          r.when() + " " + r.commit(),
+          r.loadBefore().split(" ")[0],
+          r.requestsPerMachine(),
+          r.requests().get(ProviderJar.BOOTSTRAP),
+          r.requests().get(ProviderJar.CONTROLPLANE),
+          r.cpuMillisPerMachine().get(ProviderJar.BOOTSTRAP),
+          r.cpuMillisPerMachine().get(ProviderJar.CONTROLPLANE),
+          r.size().equals(current.size()) ? "   (this run)" : "");
+    }
+    if (sizes.size() > 1) {
+      Result smallest = sizes.get(0);
+      Result largest = sizes.get(sizes.size() - 1);
+      System.out.printf(
+          "  from %s to %s: requests per Machine %s, CPU per Machine %s (bootstrap), %s (control"
+              + " plane)%n",
+          smallest.size(),
+          largest.size(),
+          change(smallest.requestsPerMachine(), largest.requestsPerMachine()),
+          change(
+              smallest.cpuMillisPerMachine().get(ProviderJar.BOOTSTRAP),
+              largest.cpuMillisPerMachine().get(ProviderJar.BOOTSTRAP)),
+          change(
+              smallest.cpuMillisPerMachine().get(ProviderJar.CONTROLPLANE),
+              largest.cpuMillisPerMachine().get(ProviderJar.CONTROLPLANE)));
+    }
+  }
+
+  private static String change(double from, double to) {
+    return String.format("%+.0f %%", from == 0 ? 0 : (to - from) * 100 / from);
   }
 
   private void targets(
       Timeline timeline,
       Map<String, Long> applied,
-      List<AuditLog.Request> ours,
-      int machines,
+      ProviderRequests ours,
       Map<ProviderJar, Duration> ready,
       Map<ProviderJar, Footprint> footprints) {
     System.out.println("Targets:");
@@ -454,11 +509,11 @@ public final class Benchmark {
         "provider-added latency p95 <= 1 s at every stage (highest: %s, %d ms)",
         worst.name(),
         worstP95);
-    double perMachine = ours.size() / (double) machines;
     target(
-        perMachine <= REQUESTS_PER_MACHINE_TARGET,
-        "<= 30 API requests per Machine, both providers together (%.1f)",
-        perMachine);
+        ours.perMachine() <= ProviderRequests.BUDGET_PER_MACHINE,
+        "<= %.0f API requests per Machine, both providers together (%.1f)",
+        ProviderRequests.BUDGET_PER_MACHINE,
+        ours.perMachine());
     for (ProviderJar jar : ProviderJar.values()) {
       Footprint f = footprints.get(jar);
       target(
@@ -499,15 +554,6 @@ public final class Benchmark {
     System.out.printf(
         "  %-46s %5d %7.1f %7.1f %7.1f%n",
         name, p.count(), p.p50() / 1e3, p.p95() / 1e3, p.max() / 1e3);
-  }
-
-  private static boolean ours(String userAgent) {
-    for (ProviderJar jar : ProviderJar.values()) {
-      if (userAgent.startsWith(jar.userAgentPrefix)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static String loadAverage() {

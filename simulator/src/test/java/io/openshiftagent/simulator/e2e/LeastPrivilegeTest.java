@@ -57,7 +57,10 @@ class LeastPrivilegeTest {
                   "agent-install.openshift.io agents get",
                   "whether another Agent already holds a hostname",
                   "core secrets patch",
-                  "our labels on the data Secret of a config taken over from the Go provider"),
+                  "our labels on the data Secret of a config taken over from the Go provider",
+                  "agent-install.openshift.io infraenvs patch",
+                  "the boot mode, agent labels and approval claim of an InfraEnv taken over from"
+                      + " the Go provider"),
               ProviderJar.CONTROLPLANE,
               Map.ofEntries(
                   Map.entry(
@@ -108,9 +111,9 @@ class LeastPrivilegeTest {
               ProviderJar.BOOTSTRAP,
               Map.of(
                   "agent-install.openshift.io infraenvs get",
-                  "the InfraEnv re-read when its create or approval claim conflicts",
+                  "the InfraEnv re-read when its create conflicts",
                   "bootstrap.cluster.x-k8s.io openshiftassistedconfigs get",
-                  "the config re-read when its finalizer patch conflicts"),
+                  "the config re-read when its finalizer patch or approval claim conflicts"),
               ProviderJar.CONTROLPLANE,
               Map.of(
                   "controlplane.cluster.x-k8s.io openshiftassistedcontrolplanes get",

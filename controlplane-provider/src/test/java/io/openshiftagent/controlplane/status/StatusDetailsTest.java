@@ -1,0 +1,77 @@
+package io.openshiftagent.controlplane.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Only messages and the ready, available and up-to-date counts are details. */
+class StatusDetailsTest {
+  private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+
+  @ParameterizedTest(name = "{0}: details only = {1}")
+  @CsvSource({
+    "message, true",
+    "readyReplicas, true",
+    "availableReplicas, true",
+    "upToDateReplicas, true",
+    "reason, false",
+    "conditionStatus, false",
+    "newCondition, false",
+    "replicas, false",
+    "initialized, false",
+    "observedGeneration, false",
+    "version, false",
+  })
+  void onlyMessagesAndCountsAreDetails(String change, boolean detailsOnly) {
+    OpenshiftAssistedControlPlaneStatus stored = status(s -> {});
+    OpenshiftAssistedControlPlaneStatus desired =
+        status(
+            s -> {
+              switch (change) {
+                case "message" -> s.conditions = available("False", "Installing", "installing");
+                case "readyReplicas" -> s.readyReplicas = 2;
+                case "availableReplicas" -> s.availableReplicas = 2;
+                case "upToDateReplicas" -> s.upToDateReplicas = 2;
+                case "reason" -> s.conditions = available("False", "InstallationFailed", "ready");
+                case "conditionStatus" -> s.conditions = available("True", "Installing", "ready");
+                case "newCondition" ->
+                    s.conditions =
+                        Conditions.set(s.conditions, "Paused", "False", "NotPaused", "", 1L, T0);
+                case "replicas" -> s.replicas = 4;
+                case "initialized" -> {
+                  s.initialization = new OpenshiftAssistedControlPlaneStatus.Initialization();
+                  s.initialization.controlPlaneInitialized = true;
+                }
+                case "observedGeneration" -> s.observedGeneration = 2L;
+                case "version" -> s.version = "v1.34.1";
+                default -> throw new IllegalArgumentException(change);
+              }
+            });
+    assertThat(StatusDetails.onlyDetailsChanged(stored, desired)).isEqualTo(detailsOnly);
+  }
+
+  private static OpenshiftAssistedControlPlaneStatus status(
+      Consumer<OpenshiftAssistedControlPlaneStatus> change) {
+    OpenshiftAssistedControlPlaneStatus status = new OpenshiftAssistedControlPlaneStatus();
+    status.conditions = available("False", "Installing", "ready");
+    status.replicas = 3;
+    status.readyReplicas = 1;
+    status.availableReplicas = 1;
+    status.upToDateReplicas = 3;
+    status.observedGeneration = 1L;
+    change.accept(status);
+    return status;
+  }
+
+  private static List<io.fabric8.kubernetes.api.model.Condition> available(
+      String status, String reason, String installerState) {
+    return Conditions.set(
+        List.of(), "Available", status, reason, "installer state: " + installerState, 1L, T0);
+  }
+}

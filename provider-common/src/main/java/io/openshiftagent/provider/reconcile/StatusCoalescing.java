@@ -1,0 +1,61 @@
+package io.openshiftagent.provider.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * When a changed status is written. A change of details only (what each provider says no controller
+ * acts on: a condition's message, a wait's reason, a count) within {@link #WINDOW} of the object's
+ * last status write waits for the window's end, and goes out with whatever else changed by then: an
+ * installation's states, the waits of a config and the Machines becoming Ready come in bursts. Any
+ * other change is written at once, and so is the first write of this process.
+ */
+public final class StatusCoalescing {
+  /** At most one write of details per object in this time. */
+  public static final Duration WINDOW = Duration.ofSeconds(5);
+
+  private final Supplier<Instant> now;
+  private final Map<String, Instant> lastWrite = new ConcurrentHashMap<>();
+
+  /**
+   * @param now the time now (a clock's instant)
+   */
+  public StatusCoalescing(Supplier<Instant> now) {
+    this.now = now;
+  }
+
+  /**
+   * Empty: write the changed status of {@code object} now; otherwise how long to wait before
+   * looking again.
+   *
+   * @param detailsOnly whether the change is of details only
+   */
+  public Optional<Duration> deferral(HasMetadata object, boolean detailsOnly) {
+    Instant last = lastWrite.get(object.getMetadata().getUid());
+    if (last == null || !detailsOnly) {
+      return Optional.empty();
+    }
+    Duration left = WINDOW.minus(Duration.between(last, now.get()));
+    return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
+  }
+
+  /** The status of {@code object} was written now. */
+  public void written(HasMetadata object) {
+    lastWrite.put(object.getMetadata().getUid(), now.get());
+  }
+
+  /** {@code object} is gone. */
+  public void forget(HasMetadata object) {
+    lastWrite.remove(object.getMetadata().getUid());
+  }
+
+  /** The earlier of two optional delays. */
+  public static Optional<Duration> earliest(Optional<Duration> a, Optional<Duration> b) {
+    return a.isEmpty() || b.isPresent() && b.get().compareTo(a.get()) < 0 ? b : a;
+  }
+}

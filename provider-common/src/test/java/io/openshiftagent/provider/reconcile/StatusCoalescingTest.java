@@ -1,0 +1,58 @@
+package io.openshiftagent.provider.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Details wait for the end of the window after a write; anything else is written at once. */
+class StatusCoalescingTest {
+  private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+
+  @Test
+  void detailsWaitForTheEndOfTheWindowAfterAWrite() {
+    AtomicReference<Instant> now = new AtomicReference<>(T0);
+    StatusCoalescing coalescing = new StatusCoalescing(now::get);
+    ConfigMap object = object("uid-1");
+
+    // Never written by this process: at once.
+    assertThat(coalescing.deferral(object, true)).isEmpty();
+    coalescing.written(object);
+    now.set(T0.plusMillis(300));
+    assertThat(coalescing.deferral(object, true))
+        .contains(StatusCoalescing.WINDOW.minusMillis(300));
+    assertThat(coalescing.deferral(object, false)).isEmpty();
+    now.set(T0.plus(StatusCoalescing.WINDOW));
+    assertThat(coalescing.deferral(object, true)).isEmpty();
+    // Another object has a window of its own.
+    now.set(T0.plusMillis(300));
+    assertThat(coalescing.deferral(object("uid-2"), true)).isEmpty();
+    coalescing.forget(object);
+    assertThat(coalescing.deferral(object, true)).isEmpty();
+  }
+
+  @Test
+  void theEarlierOfTwoDelays() {
+    Optional<Duration> one = Optional.of(Duration.ofSeconds(1));
+    Optional<Duration> two = Optional.of(Duration.ofSeconds(2));
+    assertThat(StatusCoalescing.earliest(one, two)).isEqualTo(one);
+    assertThat(StatusCoalescing.earliest(two, one)).isEqualTo(one);
+    assertThat(StatusCoalescing.earliest(Optional.empty(), two)).isEqualTo(two);
+    assertThat(StatusCoalescing.earliest(two, Optional.empty())).isEqualTo(two);
+    assertThat(StatusCoalescing.earliest(Optional.empty(), Optional.empty())).isEmpty();
+  }
+
+  private static ConfigMap object(String uid) {
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(uid)
+        .withUid(uid)
+        .endMetadata()
+        .build();
+  }
+}

@@ -1,0 +1,75 @@
+package io.openshiftagent.testsupport;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Our two providers' requests to the hub, as its audit log records them (their user agents name
+ * them: docs/operations.md), per Machine of the clusters they installed: what the benchmark and the
+ * end-to-end request budget (simulator's HubFootprintTest; docs/benchmarks.md) count and print.
+ *
+ * @param requests the providers' requests in the window counted, in the order received
+ * @param machines the Machines installed in that window
+ */
+public record ProviderRequests(List<AuditLog.Request> requests, int machines) {
+  /** At most this many hub requests per Machine, both providers together (issue 18). */
+  public static final double BUDGET_PER_MACHINE = 15;
+
+  /** Our providers' requests among {@code all}. */
+  public static ProviderRequests of(List<AuditLog.Request> all, int machines) {
+    return new ProviderRequests(
+        all.stream().filter(r -> provider(r).isPresent()).toList(), machines);
+  }
+
+  /** Which of our providers made the request, if one did. */
+  public static Optional<ProviderJar> provider(AuditLog.Request request) {
+    for (ProviderJar jar : ProviderJar.values()) {
+      if (request.userAgent().startsWith(jar.userAgentPrefix)) {
+        return Optional.of(jar);
+      }
+    }
+    return Optional.empty();
+  }
+
+  public double perMachine() {
+    return requests.size() / (double) machines;
+  }
+
+  public double perMachine(ProviderJar jar) {
+    return requests.stream().filter(r -> provider(r).orElseThrow() == jar).count()
+        / (double) machines;
+  }
+
+  /**
+   * The table: for each provider (its user agent) the requests and their number per Machine, then
+   * by verb and resource, most first; last, both together.
+   */
+  public String table() {
+    StringBuilder out = new StringBuilder();
+    Map<AuditLog.Count, Long> counts = AuditLog.countByUserAgentVerbAndResource(requests);
+    Map<String, Long> perAgent = new TreeMap<>();
+    counts.forEach((c, n) -> perAgent.merge(c.userAgent(), n, Long::sum));
+    for (Map.Entry<String, Long> agent : perAgent.entrySet()) {
+      out.append(
+          String.format(
+              "  %-44s %7d  %6.1f per Machine%n",
+              agent.getKey(), agent.getValue(), agent.getValue() / (double) machines));
+      counts.entrySet().stream()
+          .filter(e -> e.getKey().userAgent().equals(agent.getKey()))
+          .sorted(Map.Entry.<AuditLog.Count, Long>comparingByValue().reversed())
+          .forEach(
+              e ->
+                  out.append(
+                      String.format(
+                          "    %-42s %7d  %6.2f%n",
+                          e.getKey().verb() + " " + e.getKey().resource(),
+                          e.getValue(),
+                          e.getValue() / (double) machines)));
+    }
+    out.append(
+        String.format("  %-44s %7d  %6.1f per Machine%n", "both", requests.size(), perMachine()));
+    return out.toString();
+  }
+}
