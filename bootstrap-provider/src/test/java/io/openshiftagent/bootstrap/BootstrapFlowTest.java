@@ -563,8 +563,9 @@ class BootstrapFlowTest {
         "host detached",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
 
-    // A worker config is released: InfraEnv, bootstrap Secret and placeholder go, then the config.
-    // assisted-service holds the InfraEnv with its finalizer until its Agents are gone.
+    // A worker config is released: InfraEnv, its Agents, bootstrap Secret and placeholder go, then
+    // the config. assisted-service holds the InfraEnv and each Agent with its finalizer until it
+    // has deregistered the hosts.
     var workerInfraEnv =
         world.client.resources(InfraEnv.class).inNamespace(world.ns).withName("ocp1-w-0");
     workerInfraEnv.edit(
@@ -573,10 +574,27 @@ class BootstrapFlowTest {
               .setFinalizers(List.of("infraenv.agent-install.openshift.io/ai-deprovision"));
           return i;
         });
+    var workerAgent =
+        world.client.resources(Agent.class).inNamespace(world.ns).withName("agent-w-0");
+    workerAgent.edit(
+        a -> {
+          a.getMetadata().setFinalizers(List.of("agent.agent-install.openshift.io/ai-deprovision"));
+          return a;
+        });
     world.client.resource(world.config("ocp1-w-0")).delete();
     await(
         "InfraEnv deleting",
         () -> workerInfraEnv.get().getMetadata().getDeletionTimestamp() != null);
+    // The Agent is deleted too, and the service told to leave the installed cluster to Cluster API.
+    Agent deleting = workerAgent.get();
+    assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
+    assertThat(deleting.getMetadata().getAnnotations())
+        .containsEntry("agent.agent-install.openshift.io/skip-spoke-cleanup", "true");
+    workerAgent.edit(
+        a -> {
+          a.getMetadata().setFinalizers(List.of());
+          return a;
+        });
     assertThat(world.config("ocp1-w-0")).isNotNull();
     assertThat(world.get(Secret.class, "ocp1-w-0")).isNotNull();
     workerInfraEnv.edit(

@@ -6,7 +6,9 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,10 +50,15 @@ final class WatchedChanges {
     return RelevantChange.ofMetadataOr(updated, old, WatchedChanges::lifecycle);
   }
 
-  /** The installer's state and its description. */
+  /** The installer's state and its description, and whether the service refused the spec. */
   static boolean clusterInstall(AgentClusterInstall updated, AgentClusterInstall old) {
     return RelevantChange.ofMetadataOr(
-        updated, old, a -> a.getStatus() == null ? null : a.getStatus().debugInfo);
+        updated,
+        old,
+        a ->
+            Arrays.asList(
+                a.getStatus() == null ? null : a.getStatus().debugInfo,
+                ClusterObjects.inputError(a).orElse(null)));
   }
 
   private static final List<String> WATCHED_CONDITIONS =

@@ -111,6 +111,32 @@ class InstallationAndUpgradeTest {
 
   @Test
   @Order(2)
+  void aSpecAssistedServiceRefusesIsReportedUntilItAcceptsIt() {
+    TestCluster c = installedCluster("refused");
+    c.setClusterInstallCondition(
+        "cp",
+        "SpecSynced",
+        "False",
+        "InputError",
+        "The Spec could not be synced due to an input error: Malformed SSH key: ssh-ed25519"
+            + " AAAAC3NzaC1lZDI1NTE5AAAAIArgo user@example: ssh: no key found");
+    Condition refused = c.awaitCondition("cp", "ClusterInstallConfigured", "ClusterInstallRefused");
+    assertThat(refused.getStatus()).isEqualTo("False");
+    assertThat(refused.getMessage())
+        .startsWith("assisted-service refused AgentClusterInstall cp: ")
+        .contains("Malformed SSH key");
+    assertThat(c.awaitCondition("cp", "Available", "InvalidConfiguration").getStatus())
+        .isEqualTo("False");
+
+    c.setClusterInstallCondition(
+        "cp", "SpecSynced", "True", "SyncOK", "The Spec has been successfully applied");
+    assertThat(c.awaitCondition("cp", "ClusterInstallConfigured", "Configured").getStatus())
+        .isEqualTo("True");
+    assertThat(c.awaitCondition("cp", "Available", "Installing").getStatus()).isEqualTo("False");
+  }
+
+  @Test
+  @Order(3)
   void upgradesThroughTheClusterVersionAndReportsWhatTheClusterRuns() {
     KubernetesClient wc = workload.client();
     createNode(wc, "master-0", "v1.33.5");

@@ -300,6 +300,35 @@ final class TestCluster {
   }
 
   /** Plays assisted-service: sets the AgentClusterInstall's state. */
+  /** Sets one condition of the AgentClusterInstall's status, as assisted-service writes it. */
+  void setClusterInstallCondition(
+      String cpName, String type, String status, String reason, String message) {
+    client
+        .resources(AgentClusterInstall.class)
+        .inNamespace(ns)
+        .withName(cpName)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of(
+                    "status",
+                    Map.of(
+                        "conditions",
+                        List.of(
+                            Map.of(
+                                "type",
+                                type,
+                                "status",
+                                status,
+                                "reason",
+                                reason,
+                                "message",
+                                message,
+                                "lastTransitionTime",
+                                "2026-01-01T00:00:00Z"))))));
+  }
+
   void setInstallerState(String cpName, String state, String stateInfo) {
     client
         .resources(AgentClusterInstall.class)

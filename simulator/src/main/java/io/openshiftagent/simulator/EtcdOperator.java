@@ -103,7 +103,7 @@ final class EtcdOperator extends Actor {
 
   /** From the installation's finalizing on: its etcd is up. */
   private void play(GenericKubernetesResource install) {
-    if (!AssistedService.clusterIsUp(install)) {
+    if (!InstalledCluster.clusterIsUp(install)) {
       return;
     }
     when(

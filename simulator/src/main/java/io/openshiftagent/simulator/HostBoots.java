@@ -5,14 +5,20 @@ import java.util.Optional;
 
 /**
  * What a host runs once it has booted what its BareMetalHost was provisioned with: the one seam
- * between the simulated hardware ({@link Hosts}) and the software on the host. Today {@link
- * SimulatedDiscoveryAgent} plays assisted-service's discovery agent; a real discovery agent talking
- * to a real assisted-service over REST can take its place here.
+ * between the simulated hardware ({@link Hosts}) and the software on the host. {@link
+ * DiscoveryAgents} runs there: a discovery ignition starts the agent that speaks assisted-service's
+ * REST API.
  */
-@FunctionalInterface
 public interface HostBoots {
   /** A host booted {@code image}: it is up and runs what that image starts. */
   void booted(BootedHost host);
+
+  /**
+   * The host was deprovisioned: it is switched off, and whatever ran on it stops.
+   *
+   * @param bareMetalHost the BareMetalHost as the baremetal-operator reports it now
+   */
+  void switchedOff(GenericKubernetesResource bareMetalHost);
 
   /**
    * A booted host.

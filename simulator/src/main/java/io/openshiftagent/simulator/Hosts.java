@@ -39,8 +39,10 @@ final class Hosts extends Actor {
   private void boot(GenericKubernetesResource host) {
     String uid = host.getMetadata().getUid();
     if (!PROVISIONED.equals(state(host))) {
-      // Deprovisioned: the next provisioning boots it again.
-      booted.removeIf(boot -> boot.startsWith(uid + " "));
+      // Deprovisioned: it is off; the next provisioning boots it again.
+      if (booted.removeIf(boot -> boot.startsWith(uid + " "))) {
+        boots.switchedOff(host);
+      }
       return;
     }
     String image = Fields.string(host, "status", "provisioning", "image", "url");

@@ -22,12 +22,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Plays the installed OpenShift clusters, each a real API server of its own ({@link
- * WorkloadClusters}): each host that finished installing joins its cluster as a Node with the
- * labels its Agent asked for (among them {@code metal3.io/uuid}, by which the real CAPM3 finds the
- * Node and gives it its provider ID); the Cluster Version Operator reports the installed release
- * once the installation finalizes, and moves to the release of {@code spec.desiredUpdate} when that
- * changes (history entry Partial, the kubelets updated in place pool by pool by the {@link
- * MachineConfigOperator}, then Completed).
+ * WorkloadClusters}, started as soon as its AgentClusterInstall appears): the kubelet of each host
+ * that rebooted into the installed system registers its Node (named after the hostname it was
+ * installed with, with its role's labels; the labels asked for on the Agent, among them {@code
+ * metal3.io/uuid} by which the real CAPM3 finds the Node, are put there by the installer's
+ * controller on day 1 and by assisted-service on day 2); the Cluster Version Operator reports the
+ * installed release once the installation finalizes, and moves to the release of {@code
+ * spec.desiredUpdate} when that changes (history entry Partial, the kubelets updated in place pool
+ * by pool by the {@link MachineConfigOperator}, then Completed).
  *
  * <p>Over 350 lines: the kubelets and the Cluster Version Operator share one view of each installed
  * cluster (its Nodes, its release, its pools), which is kept in one place.
@@ -36,7 +38,7 @@ final class InstalledCluster extends Actor {
   private final WorkloadClusters workloads;
   private final SimulatedDurations durations;
 
-  /** The UIDs of the Agents whose host joined as a Node. */
+  /** The UIDs of the Agents whose host registered its Node. */
   private final Set<String> joined = ConcurrentHashMap.newKeySet();
 
   /** The installed clusters whose ClusterVersion this actor watches (the CVO runs in each). */
@@ -54,29 +56,61 @@ final class InstalledCluster extends Actor {
 
   @Override
   void start() {
-    watch(ApiVersions.AGENT_INSTALL, "Agent", this::joinNode);
-    watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::reportVersion);
+    watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::installation);
   }
 
-  private void joinNode(GenericKubernetesResource agent) {
-    String stage = AssistedService.stage(agent);
-    if (!"Joined".equals(stage) && !"Done".equals(stage)) {
-      return;
-    }
-    GenericKubernetesResource install = AssistedService.clusterInstallOf(this, agent);
-    if (install == null) {
-      return;
-    }
-    when(
-        workloads.of(namespace(install), name(install)),
-        workload -> joinNode(agent, install, workload.client()));
+  /**
+   * The installed cluster of an installation: its API server starts in the background at once (it
+   * is slow to start); once the installation finalizes, the CVO reports the release.
+   */
+  private void installation(GenericKubernetesResource install) {
+    workloads.of(namespace(install), name(install));
+    reportVersion(install);
+  }
+
+  /**
+   * The installed cluster of the Agent {@code namespace/agent} (the discovery agent's host id),
+   * once its API server runs.
+   */
+  Optional<KubernetesClient> workloadOfAgent(String namespace, String agent) {
+    GenericKubernetesResource install = clusterInstallOfAgent(namespace, agent);
+    return install == null
+        ? Optional.empty()
+        : workloads.ifStarted(namespace(install), name(install)).map(w -> w.client());
+  }
+
+  private GenericKubernetesResource clusterInstallOfAgent(String namespace, String agent) {
+    GenericKubernetesResource cached = cached(ApiVersions.AGENT_INSTALL, "Agent", namespace, agent);
+    return cached == null ? null : clusterInstallOf(this, cached);
+  }
+
+  /**
+   * A machine rebooted into the installed system: its kubelet registers the Node in its cluster
+   * (the host of Agent {@code namespace/agent}), Ready, with its role's labels.
+   */
+  void kubeletRegisters(String namespace, String agent, boolean controlPlane) {
+    act(
+        () -> {
+          GenericKubernetesResource cached =
+              cached(ApiVersions.AGENT_INSTALL, "Agent", namespace, agent);
+          GenericKubernetesResource install =
+              cached == null ? null : clusterInstallOf(this, cached);
+          if (install == null) {
+            log.warn("Agent {}/{} rebooted into no installation it is bound to", namespace, agent);
+            return;
+          }
+          when(
+              workloads.of(namespace(install), name(install)),
+              workload -> joinNode(cached, install, controlPlane, workload.client()));
+        });
   }
 
   private void joinNode(
       GenericKubernetesResource agent,
       GenericKubernetesResource install,
+      boolean controlPlane,
       KubernetesClient workload) {
-    String nodeName = AssistedService.hostname(agent);
+    String nodeName = hostname(agent);
     // A host joins once, under the name it had then; a later change of the Agent renames nothing.
     // A join cut short after the Node's creation (its status write failed) is completed.
     if (joined.contains(agent.getMetadata().getUid())) {
@@ -90,11 +124,11 @@ final class InstalledCluster extends Actor {
       return;
     }
     String version = runningVersion(workload).orElse(openShiftVersion(install));
-    Map<String, String> labels = new HashMap<>(Fields.stringMap(agent, "spec", "nodeLabels"));
+    Map<String, String> labels = new HashMap<>();
     labels.put("kubernetes.io/hostname", nodeName);
     labels.put("kubernetes.io/os", "linux");
     labels.put("kubernetes.io/arch", "amd64");
-    if ("master".equals(Fields.string(agent, "spec", "role"))) {
+    if (controlPlane) {
       labels.put("node-role.kubernetes.io/control-plane", "");
       labels.put("node-role.kubernetes.io/master", "");
     } else {
@@ -168,8 +202,38 @@ final class InstalledCluster extends Actor {
     log.info("Node {} joined the installed cluster", nodeName);
   }
 
+  /** The hostname a host was installed with: the Agent's, else the one it reported. */
+  static String hostname(GenericKubernetesResource agent) {
+    String hostname = Fields.string(agent, "spec", "hostname");
+    return hostname != null ? hostname : Fields.string(agent, "status", "inventory", "hostname");
+  }
+
+  /**
+   * The AgentClusterInstall of the ClusterDeployment an Agent is bound to, from the reader's cache.
+   */
+  static GenericKubernetesResource clusterInstallOf(Actor reader, GenericKubernetesResource agent) {
+    String deployment = Fields.string(agent, "spec", "clusterDeploymentName", "name");
+    String ns = Fields.string(agent, "spec", "clusterDeploymentName", "namespace");
+    if (deployment == null) {
+      return null;
+    }
+    ns = ns == null ? namespace(agent) : ns;
+    GenericKubernetesResource cd =
+        reader.cached(ApiVersions.HIVE, "ClusterDeployment", ns, deployment);
+    String install = cd == null ? null : Fields.string(cd, "spec", "clusterInstallRef", "name");
+    return install == null
+        ? null
+        : reader.cached(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", ns, install);
+  }
+
+  /** Whether the installed cluster runs: its installation finalizing, or done and adding hosts. */
+  static boolean clusterIsUp(GenericKubernetesResource install) {
+    String state = Fields.string(install, "status", "debugInfo", "state");
+    return "finalizing".equals(state) || "adding-hosts".equals(state);
+  }
+
   private void reportVersion(GenericKubernetesResource install) {
-    if (!AssistedService.clusterIsUp(install)) {
+    if (!clusterIsUp(install)) {
       return;
     }
     when(

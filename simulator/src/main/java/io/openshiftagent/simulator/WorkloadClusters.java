@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,11 +31,22 @@ final class WorkloadClusters implements AutoCloseable {
       Executors.newSingleThreadExecutor(r -> new Thread(r, "sim-workload-starter"));
 
   private final CompletableFuture<KubeApiServerEnvironment> shared;
+  private final List<Consumer<KubeApiServerEnvironment>> onStart = new ArrayList<>();
+  private final List<KubeApiServerEnvironment> startedServers = new ArrayList<>();
   private volatile boolean closed;
 
   WorkloadClusters(World.Workloads mode) {
     this.mode = mode;
     this.shared = mode == World.Workloads.SHARED ? startServer("every installation") : null;
+  }
+
+  /**
+   * Calls {@code action} with each server once it has started (now, for those already started),
+   * before anything else may use it.
+   */
+  synchronized void onStart(Consumer<KubeApiServerEnvironment> action) {
+    onStart.add(action);
+    startedServers.forEach(action);
   }
 
   /** The API server of the cluster this AgentClusterInstall installs, started on first call. */
@@ -80,6 +92,10 @@ final class WorkloadClusters implements AutoCloseable {
           long started = System.nanoTime();
           KubeApiServerEnvironment server =
               KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+          synchronized (this) {
+            startedServers.add(server);
+            onStart.forEach(action -> action.accept(server));
+          }
           LOG.info(
               "workload API server for {} ready in {} ms",
               forWhat,

@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
+import io.openshiftagent.simulator.assisted.DiscoveryAgent;
+import io.openshiftagent.simulator.assisted.ReleaseCatalog;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
@@ -25,11 +28,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs), the real Cluster
- * API core manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), our two
- * providers started from their runnable jars, the simulated hosts and assisted-service, and the
- * installed clusters (real kube-apiservers with simulated contents). Each external process is a
- * {@link WorldProcess} it starts and stops; whatever ends the JVM short of SIGKILL, every process
- * it started is stopped ({@link ChildProcesses}).
+ * API core manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), the real
+ * assisted-service on a real PostgreSQL, our two providers started from their runnable jars, the
+ * simulated hosts (whose discovery agents speak the service's REST API), and the installed clusters
+ * (real kube-apiservers with simulated contents). Each external process is a {@link WorldProcess}
+ * it starts and stops; whatever ends the JVM short of SIGKILL, every process it started is stopped
+ * ({@link ChildProcesses}).
  *
  * <p>Over 350 lines: the one entry point of the world for the tests, the demo and the benchmark
  * (how it is built, each part's handle, the providers' replicas and ServiceAccounts).
@@ -47,7 +51,7 @@ public final class World implements AutoCloseable {
   /** The user agent of the simulated systems' requests, in the hub's audit log. */
   public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";
 
-  /** Where the simulated assisted-service's CA is published (the Go provider's defaults). */
+  /** Where assisted-service's CA is published (the Go provider's defaults). */
   private static final String ASSISTED_CA_NAMESPACE = "assisted-installer";
 
   private static final String ASSISTED_CA_SECRET = "assisted-installer-ca";
@@ -175,8 +179,9 @@ public final class World implements AutoCloseable {
   private final Map<ProviderJar, String> leaseNamespaces = new EnumMap<>(ProviderJar.class);
 
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
-  private AssistedService assistedService;
+  private AssistedServiceProcess assistedService;
   private EtcdOperator etcdOperator;
+  private DiscoveryAgents agents;
 
   private World(
       Options options,
@@ -208,6 +213,7 @@ public final class World implements AutoCloseable {
       world.running.push(workloads);
       world.running.push(capi);
       world.startMetal3();
+      world.startAssistedService();
       world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
@@ -253,27 +259,66 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * What needs hardware or OpenShift: the hosts, what they run once booted (the seam a real
-   * discovery agent can take: {@link HostBoots}), assisted-service and the installed clusters.
+   * The real assisted-service in kube-api mode against the hub, on its own PostgreSQL, in a
+   * namespace of its own (its leader Lease); it reaches each installed cluster's API server (its
+   * admin kubeconfig names it) through a bridge into its network namespace.
+   */
+  private void startAssistedService() throws Exception {
+    assistedService =
+        AssistedServiceProcess.start(
+            options.workDir().resolve("assisted-service"),
+            hub.kubeConfigYaml(),
+            hub.client(),
+            hub.createNamespace("assisted-service"),
+            ReleaseCatalog.of(ReleaseRegistry.shared()));
+    running.push(assistedService);
+    workloads.onStart(
+        server -> assistedService.reachOutside(server.client().getMasterUrl().getPort()));
+  }
+
+  /**
+   * What needs hardware or OpenShift: the lab's network, the hosts, what they run once booted (the
+   * discovery agent: {@link HostBoots}), the installer's controller in each new cluster and the
+   * installed clusters' contents.
    */
   private void startSimulation() {
-    assistedService =
-        new AssistedService(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), workloads);
-    SimulatedDiscoveryAgent discoveryAgent =
-        new SimulatedDiscoveryAgent(hub.newClient(SIMULATOR_USER_AGENT));
+    LabNetworks lab = new LabNetworks(hub.newClient(SIMULATOR_USER_AGENT));
+    InstalledCluster installed =
+        new InstalledCluster(hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations());
+    agents =
+        new DiscoveryAgents(
+            hub.newClient(SIMULATOR_USER_AGENT),
+            lab,
+            installed,
+            assistedService,
+            agentPacing(options.durations()));
     etcdOperator = new EtcdOperator(hub.newClient(SIMULATOR_USER_AGENT), workloads);
     for (Actor actor :
         List.of(
-            discoveryAgent,
-            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), discoveryAgent),
+            lab,
+            installed,
+            agents,
+            new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), agents),
             new FixtureNudges(hub.newClient(SIMULATOR_USER_AGENT)),
-            assistedService,
-            new InstalledCluster(
-                hub.newClient(SIMULATOR_USER_AGENT), workloads, options.durations()),
+            new InstallerControllers(
+                hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService),
             etcdOperator)) {
       actor.start();
       running.push(actor);
     }
+  }
+
+  /**
+   * The discovery agents' time, compressed as the world's: the service's 60 s between instructions
+   * take 1 s, each install stage on a host the simulated installation step.
+   */
+  private static DiscoveryAgent.Pacing agentPacing(SimulatedDurations durations) {
+    return new DiscoveryAgent.Pacing(
+        1.0 / 60,
+        Duration.ofMillis(250),
+        durations.installationStep().compareTo(Duration.ofMillis(50)) > 0
+            ? durations.installationStep()
+            : Duration.ofMillis(50));
   }
 
   /**
@@ -290,8 +335,8 @@ public final class World implements AutoCloseable {
 
   /** Both jars at once, as their Deployments start; then waits until both are ready. */
   private void startProviders() throws InterruptedException {
-    // DiskImage: the jar downloads discovery ignition from the simulated assisted-service's HTTPS
-    // API, named by the InfraEnv's URLs, trusting the CA this world published.
+    // DiskImage: the jar downloads discovery ignition from assisted-service's HTTPS API, named by
+    // the InfraEnv's URLs, trusting the CA this world published.
     start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
     // The control plane resolves each release to its digest in the world's release registry (the
     // manifests name its repository), trusting its CA as a hub's trusted CA bundle.
@@ -378,9 +423,9 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * The bootstrap provider's environment: trust the simulated assisted-service's CA, published in
-   * the Secret where the Go provider's defaults look for it ({@code
-   * assisted-installer/assisted-installer-ca}, key {@code ca.crt}).
+   * The bootstrap provider's environment: trust assisted-service's CA, published in the Secret
+   * where the Go provider's defaults look for it ({@code assisted-installer/assisted-installer-ca},
+   * key {@code ca.crt}).
    */
   public Map<String, String> bootstrapEnvironment() {
     return Map.of(
@@ -411,9 +456,30 @@ public final class World implements AutoCloseable {
         .createOr(NonDeletingOperation::update);
   }
 
-  /** Makes trouble with the simulated assisted-service: slow, failing, regenerated images. */
-  public AssistedServiceTrouble assistedServiceTrouble() {
-    return new AssistedServiceTrouble(assistedService);
+  /**
+   * The real assisted-service of this world (and its PostgreSQL): kill and start it, make its REST
+   * port refuse, stop its database (fault tests).
+   */
+  public AssistedServiceProcess assistedService() {
+    return assistedService;
+  }
+
+  /**
+   * From now on the installer fails on every host of {@code namespace} once it has started: each
+   * host's agent reports stage {@code Failed} with {@code reason}, and the real service decides
+   * what becomes of the installation (a fault tests inject).
+   */
+  public void failInstallers(String namespace, String reason) {
+    agents.failInstallers(namespace, reason);
+  }
+
+  /**
+   * While {@code hang} is true, the hosts of {@code namespace} that power on hang before their
+   * operating system starts, and boot once it is false again: a hold on one cluster's new hosts
+   * that leaves the rest of the world alone (a fault tests inject).
+   */
+  public void hangBoots(String namespace, boolean hang) {
+    agents.hangBoots(namespace, hang);
   }
 
   /** The management cluster: a cluster-admin client, shared; do not close it. */

@@ -14,12 +14,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -349,13 +347,8 @@ public final class RestartableKubeApiServer implements ApiServer, AutoCloseable 
   }
 
   private static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(path)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
-      }
+    try {
+      TestPaths.deleteRecursively(path);
     } catch (IOException e) {
       LOG.warn("could not delete {}: {}", path, e.getMessage());
     }

@@ -129,4 +129,16 @@ public final class TestPaths {
     }
     return dir;
   }
+
+  /** Deletes {@code path} and everything under it; nothing when it does not exist. */
+  public static void deleteRecursively(Path path) throws IOException {
+    if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    }
+  }
 }

@@ -3,6 +3,9 @@ package io.openshiftagent.bootstrap.config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.Names;
@@ -16,11 +19,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv (whose Agents
- * assisted-service removes first), then its Secrets. A control-plane config goes only with its
- * Machine, which the control-plane provider deletes.
+ * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv and the Agents
+ * that registered with it, then its Secrets. A control-plane config goes only with its Machine,
+ * which the control-plane provider deletes.
  */
 final class ConfigCleanup {
+  /** assisted-service's Agent annotation: do not clean the installed cluster up for this host. */
+  static final String SKIP_SPOKE_CLEANUP = "agent.agent-install.openshift.io/skip-spoke-cleanup";
+
   private final KubernetesClient client;
   private final ConfigCaches caches;
   private final ConfigWrites writes;
@@ -63,14 +69,25 @@ final class ConfigCleanup {
     Optional<InfraEnv> infraEnv = scope.infraEnv();
     if (infraEnv.isPresent()) {
       if (!Metadata.isDeleting(infraEnv.get())) {
+        // Its Agents too: assisted-service keeps an Agent bound to a cluster when its InfraEnv goes
+        // (seen with the real service: a scaled-down worker's Agent stayed, bound, for minutes);
+        // the service's own finalizer on the Agent deregisters the host. One by one: a collection
+        // delete needs deletecollection, which the provider is not granted.
+        client
+            .resources(Agent.class)
+            .inNamespace(config.getMetadata().getNamespace())
+            .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv.get()))
+            .list()
+            .getItems()
+            .forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
         events.normal(
             config,
             "InfraEnvDeleted",
             "Delete",
-            "deleting InfraEnv " + Metadata.name(infraEnv.get()));
+            "deleting InfraEnv " + Metadata.name(infraEnv.get()) + " and its Agents");
       }
-      // assisted-service removes the InfraEnv's Agents first; its deletion event brings us back.
+      // Its deletion event brings us back.
       return DeleteControl.noFinalizerRemoval();
     }
     String namespace = config.getMetadata().getNamespace();
@@ -78,5 +95,21 @@ final class ConfigCleanup {
       caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
     }
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * Deletes an Agent, telling assisted-service to leave the installed cluster alone: Cluster API's
+   * Machine controller drains and deletes the Node itself. Without it the service's finalizer
+   * removes the Node through the installed cluster's admin kubeconfig, which does not exist before
+   * the installation: the Agent of a cluster deleted while installing never went (seen with the
+   * real service).
+   */
+  private void deleteAgent(Agent agent) {
+    if (!"true".equals(Metadata.annotation(agent, SKIP_SPOKE_CLEANUP))) {
+      new OwnedFieldsPatch()
+          .set("true", "metadata", "annotations", SKIP_SPOKE_CLEANUP)
+          .applyTo(client, agent);
+    }
+    client.resource(agent).delete();
   }
 }

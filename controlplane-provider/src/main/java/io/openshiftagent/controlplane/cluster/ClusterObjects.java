@@ -50,6 +50,13 @@ import java.util.Set;
  * naming rules would be read in two places.
  */
 public final class ClusterObjects {
+  /**
+   * assisted-service's AgentClusterInstall condition for the spec, and its reason for bad input.
+   */
+  private static final String SPEC_SYNCED = "SpecSynced";
+
+  private static final String INPUT_ERROR = "InputError";
+
   static final String ACI_CONSUMER_LABEL =
       "agentclusterinstalls.agent-install.openshift.io/consumer";
   public static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
@@ -155,6 +162,15 @@ public final class ClusterObjects {
               + " change: "
               + String.join("; ", frozen)
               + ". Set the spec back to what the cluster has");
+    } else if (!scope.installationStarted()
+        && scope.clusterInstall().flatMap(ClusterObjects::inputError).isPresent()) {
+      status.setFalse(
+          CLUSTER_INSTALL_CONFIGURED,
+          CLUSTER_INSTALL_REFUSED,
+          "assisted-service refused AgentClusterInstall "
+              + Names.clusterDeployment(cp)
+              + ": "
+              + scope.clusterInstall().flatMap(ClusterObjects::inputError).get());
     } else if (scope.installationStarted()) {
       status.setTrue(
           CLUSTER_INSTALL_CONFIGURED,
@@ -169,6 +185,22 @@ public final class ClusterObjects {
               + Names.clusterDeployment(cp)
               + " match the spec");
     }
+  }
+
+  /**
+   * What assisted-service could not accept in the AgentClusterInstall's or ClusterDeployment's spec
+   * (its {@code SpecSynced} condition False for an input error, e.g. a malformed SSH key), as it
+   * says it; only the service can tell, and until the spec changes it will not install.
+   */
+  public static Optional<String> inputError(AgentClusterInstall install) {
+    if (install.getStatus() == null || install.getStatus().conditions == null) {
+      return Optional.empty();
+    }
+    return install.getStatus().conditions.stream()
+        .filter(c -> SPEC_SYNCED.equals(c.getType()))
+        .filter(c -> "False".equals(c.getStatus()) && INPUT_ERROR.equals(c.getReason()))
+        .map(c -> c.getMessage() == null ? INPUT_ERROR : c.getMessage())
+        .findFirst();
   }
 
   private String ensureClusterImageSet(ControlPlaneScope scope, String releaseImage) {

@@ -81,18 +81,13 @@ public final class Agents implements AutoCloseable {
     if (!iso.find()) {
       return Optional.empty();
     }
-    String infraEnvId;
-    String token;
-    if (iso.group(1).equals("byid")) {
-      infraEnvId = iso.group(2);
-      token = queryParameter(iso.group(3), "api_key");
-    } else {
-      token = iso.group(2);
-      infraEnvId = claim(token, "infra_env_id");
-    }
-    if (infraEnvId == null) {
+    String token =
+        iso.group(1).equals("byid") ? queryParameter(iso.group(3), "api_key") : iso.group(2);
+    Optional<String> found = infraEnvId(iso);
+    if (found.isEmpty()) {
       return Optional.empty();
     }
+    String infraEnvId = found.get();
     HttpResponse<String> response =
         new ServiceApi(
                 client(serviceCaPem), serviceRoot, null, "openshift-agent-simulated-image-service")
@@ -106,6 +101,20 @@ public final class Agents implements AutoCloseable {
                         : "&api_key=" + URLEncoder.encode(token, StandardCharsets.UTF_8)),
                 null);
     return response.statusCode() == 200 ? Optional.of(response.body()) : Optional.empty();
+  }
+
+  /**
+   * The service's id of the InfraEnv whose live ISO is at {@code isoUrl} (its {@code
+   * status.isoDownloadURL}): the id the discovery agent registers with ({@code --infra-env-id}).
+   */
+  public static Optional<String> infraEnvId(String isoUrl) {
+    Matcher iso = ISO.matcher(URI.create(isoUrl).getRawPath() + queryOf(isoUrl));
+    return iso.find() ? infraEnvId(iso) : Optional.empty();
+  }
+
+  private static Optional<String> infraEnvId(Matcher iso) {
+    return Optional.ofNullable(
+        iso.group(1).equals("byid") ? iso.group(2) : claim(iso.group(2), "infra_env_id"));
   }
 
   private static String queryOf(String url) {

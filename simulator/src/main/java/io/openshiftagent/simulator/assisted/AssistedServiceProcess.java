@@ -1,9 +1,12 @@
+// Over 350 lines: the service's whole environment is set here, in one place, beside its start,
+// supervision and faults.
 package io.openshiftagent.simulator.assisted;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.TestPki;
 import java.io.IOException;
 import java.net.URI;
@@ -38,6 +41,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Faults for tests: {@link #kill} (SIGKILL) and {@link #start} again; {@link #refuseRest} and
  * {@link #acceptRest}; {@link #postgres()} can be stopped and started.
+ *
+ * <p>When the service exits by itself (it exits when its controllers lose their leader Lease, which
+ * a loaded machine makes happen: a renewal late by 10 s), it is started again after {@link
+ * #RESTART_DELAY}, as its Deployment's pod would be restarted.
  */
 public final class AssistedServiceProcess implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceProcess.class);
@@ -52,6 +59,9 @@ public final class AssistedServiceProcess implements AutoCloseable {
 
   private static final Duration START = Duration.ofSeconds(180);
 
+  /** How long an exited service stays down before it is started again (a pod's restart). */
+  static final Duration RESTART_DELAY = Duration.ofSeconds(2);
+
   private final Path dir;
   private final String namespace;
   private final Postgres postgres;
@@ -63,6 +73,11 @@ public final class AssistedServiceProcess implements AutoCloseable {
   private final Path log;
   private Process process;
   private Duration lastStart;
+
+  /** Whether the service is stopped on purpose ({@link #kill}, {@link #close}): no restart. */
+  private boolean stopped;
+
+  private int restarts;
 
   private AssistedServiceProcess(
       Path dir,
@@ -112,17 +127,21 @@ public final class AssistedServiceProcess implements AutoCloseable {
    * @param releases the release images the ClusterImageSets will name
    */
   public static AssistedServiceProcess start(
-      Path dir,
+      Path relativeOrAbsoluteDir,
       String hubKubeconfig,
       KubernetesClient hub,
       String namespace,
       ReleaseCatalog releases)
       throws Exception {
+    // Absolute: entering the mount namespace (nsenter) moves the working directory to its root.
+    Path dir = relativeOrAbsoluteDir.toAbsolutePath();
     Path binary = home().resolve("assisted-service");
     if (!Files.isExecutable(binary)) {
       throw new IllegalStateException(
           binary + " is missing: run hack/build-assisted-service.sh (or hack/test.sh)");
     }
+    // A fresh service: nothing of an earlier world's database and files.
+    TestPaths.deleteRecursively(dir);
     Files.createDirectories(dir);
     hub.namespaces()
         .resource(
@@ -149,7 +168,7 @@ public final class AssistedServiceProcess implements AutoCloseable {
       Files.writeString(tls.resolve("ca.crt"), pki.caPem());
       Files.writeString(dir.resolve("hub.kubeconfig"), hubKubeconfig);
       TestPki.PemKeys tokenKeys = TestPki.newPemKeys();
-      Path ocBin = OcStandIn.install(dir);
+      Path ocBin = OcStandIn.install(dir, releases);
 
       Map<String, String> env = new LinkedHashMap<>();
       env.put("PATH", ocBin + ":" + System.getenv("PATH"));
@@ -179,9 +198,18 @@ public final class AssistedServiceProcess implements AutoCloseable {
       env.put(
           "HW_VALIDATOR_REQUIREMENTS",
           Files.readString(home().resolve("default_hw_requirements.json")));
+      // What the infrastructure operator sets (unauthenticatedRegistries of its AgentServiceConfig
+      // controller): release images there need no auth in the pull secret. The world's release
+      // registry is one (anonymous pulls, as from quay.io's public release repositories).
+      env.put(
+          "PUBLIC_CONTAINER_REGISTRIES",
+          String.join(",", releases.registries("quay.io", "registry.ci.openshift.org")));
       env.put("ENABLE_DATA_COLLECTION", "false");
       env.put("HOST_MONITOR_INTERVAL", "2s");
       env.put("CLUSTER_MONITOR_INTERVAL", "2s");
+      // How often the Agent controller looks at a day-2 host's Node in the installed cluster (1m),
+      // compressed as the world's other waits.
+      env.put("APPROVE_CSRS_REQUEUE_DURATION", "2s");
       env.put("LOG_LEVEL", "info");
       service =
           new AssistedServiceProcess(dir, namespace, postgres, namespaces, env, restPort, pki);
@@ -216,6 +244,9 @@ public final class AssistedServiceProcess implements AutoCloseable {
     builder.environment().clear();
     builder.environment().putAll(environment);
     process = builder.start();
+    stopped = false;
+    Process running = process;
+    running.onExit().thenRun(() -> restartUnlessStopped(running));
     awaitReady();
     lastStart = Duration.ofNanos(System.nanoTime() - started);
     LOG.info(
@@ -225,6 +256,37 @@ public final class AssistedServiceProcess implements AutoCloseable {
         restRoot(),
         process.pid(),
         log);
+  }
+
+  private void restartUnlessStopped(Process exited) {
+    synchronized (this) {
+      if (stopped || exited != process) {
+        return;
+      }
+      restarts++;
+    }
+    LOG.warn(
+        "assisted-service exited with {} (see {}); starting it again in {}, as its pod would be",
+        exited.exitValue(),
+        log,
+        RESTART_DELAY);
+    try {
+      Thread.sleep(RESTART_DELAY.toMillis());
+      synchronized (this) {
+        if (!stopped) {
+          start();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      LOG.error("assisted-service could not be started again; see {}", log, e);
+    }
+  }
+
+  /** How often the service exited by itself and was started again. */
+  public synchronized int restarts() {
+    return restarts;
   }
 
   private void awaitReady() throws IOException, InterruptedException {
@@ -259,6 +321,7 @@ public final class AssistedServiceProcess implements AutoCloseable {
 
   /** SIGKILL: the service stops at once, as when its pod is killed. */
   public synchronized void kill() throws InterruptedException {
+    stopped = true;
     if (process != null && process.isAlive()) {
       process.destroyForcibly().waitFor();
     }
@@ -330,6 +393,7 @@ public final class AssistedServiceProcess implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    stopped = true;
     if (process != null && process.isAlive()) {
       process.destroy();
       try {

@@ -59,6 +59,15 @@ public final class DiscoveryAgent implements AutoCloseable {
       return true;
     }
 
+    /**
+     * Why the installer fails before {@code stage} (a fault the machine plays, e.g. its disk), or
+     * null when it does not: the agent then reports stage {@code Failed} with this as its progress
+     * info, as the real installer does, and the service decides what the failure means.
+     */
+    default String failure(String stage, JsonNode request) {
+      return null;
+    }
+
     /** The machine rebooted into the installed system; its discovery agent is gone. */
     default void rebooted(DiscoveryAgent agent, JsonNode request) {}
   }
@@ -216,10 +225,21 @@ public final class DiscoveryAgent implements AutoCloseable {
       schedule(() -> runInstaller(request, stages, next), pacing.installStep());
       return;
     }
+    String failure = installation.failure(stage, request);
     HttpResponse<String> response =
-        call("PUT", hostPath() + "/progress", Map.of("current_stage", stage, "progress_info", ""));
+        call(
+            "PUT",
+            hostPath() + "/progress",
+            failure == null
+                ? Map.of("current_stage", stage, "progress_info", "")
+                : Map.of("current_stage", "Failed", "progress_info", failure));
     if (response == null || response.statusCode() / 100 != 2) {
       schedule(() -> runInstaller(request, stages, next), pacing.installStep());
+      return;
+    }
+    if (failure != null) {
+      LOG.info("host {}: installation failed before {}: {}", machine.hostname(), stage, failure);
+      stopped = true;
       return;
     }
     LOG.info("host {}: {}", machine.hostname(), stage);

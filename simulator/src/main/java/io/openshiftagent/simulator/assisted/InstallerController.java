@@ -45,13 +45,34 @@ public final class InstallerController {
   }
 
   /** The stages after the reboot, which the controller reports as the Node joins. */
-  static List<String> joinStages(String role, boolean singleNode) {
+  public static List<String> joinStages(String role, boolean singleNode) {
     if (singleNode) {
       return List.of("Joined", "Done");
     }
     return "worker".equals(role)
         ? List.of("Waiting for ignition", "Configuring", "Joined", "Done")
         : List.of("Configuring", "Joined", "Done");
+  }
+
+  /** The cluster as the service has it ({@code GET /v2/clusters/{id}}: status, hosts...). */
+  public JsonNode cluster() throws IOException, InterruptedException {
+    return JSON.readTree(send("GET", "/clusters/" + clusterId, null));
+  }
+
+  /**
+   * The stage that follows {@code current} once the host's Node has joined, for its role; empty
+   * when {@code current} is not one the controller moves on.
+   */
+  public static java.util.Optional<String> nextJoinStage(
+      String current, String role, boolean singleNode) {
+    List<String> stages = joinStages(role, singleNode);
+    if ("Rebooting".equals(current)) {
+      return java.util.Optional.of(stages.get(0));
+    }
+    int at = stages.indexOf(current);
+    return at < 0 || at + 1 == stages.size()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(stages.get(at + 1));
   }
 
   /** Reports {@code stage} for a host of the cluster. */
@@ -73,6 +94,15 @@ public final class InstallerController {
   public void finish(Path serviceWorkDir, String kubeconfig, String ingressCaPem)
       throws IOException, InterruptedException {
     awaitClusterStatus("finalizing", Duration.ofMinutes(3));
+    complete(serviceWorkDir, kubeconfig, ingressCaPem);
+  }
+
+  /**
+   * The installation's end once the service has moved the cluster to {@code finalizing}: the admin
+   * kubeconfig, the ingress CA, the operators (see {@link #finish}).
+   */
+  public void complete(Path serviceWorkDir, String kubeconfig, String ingressCaPem)
+      throws IOException, InterruptedException {
     Path noIngress = serviceWorkDir.resolve(clusterId).resolve("kubeconfig-noingress");
     if (!Files.exists(noIngress)) {
       throw new IllegalStateException(

@@ -62,6 +62,11 @@ public final class NetworkSegment {
     return records.values().stream().noneMatch(ips -> ips.contains(ip));
   }
 
+  /** Whether {@code ip} is an address a DNS record names (a cluster's VIP, or a single node). */
+  public boolean isNamed(String ip) {
+    return !resolvesNowhere(stripPrefix(ip));
+  }
+
   /** The machine is up on this segment (its NIC answers). */
   public void attach(Machine machine) {
     machines.put(machine.ip(), machine);
@@ -103,7 +108,7 @@ public final class NetworkSegment {
     return dot < 0 ? List.of() : records.getOrDefault("*" + fqdn.substring(dot), List.of());
   }
 
-  static String stripPrefix(String ip) {
+  public static String stripPrefix(String ip) {
     int slash = ip.indexOf('/');
     return slash < 0 ? ip : ip.substring(0, slash);
   }

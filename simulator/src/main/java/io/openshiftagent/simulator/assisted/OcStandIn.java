@@ -10,18 +10,23 @@ import java.util.stream.Stream;
 
 /**
  * The {@code oc} that assisted-service finds on its PATH: it runs {@code oc} by name to ask about
- * release images (internal/oc/release.go), which would need a registry. This stand-in answers for
- * the simulated registry of the world, where a release image is tagged {@code
- * <repository>:<version>[-<architecture>]} (as our providers name them): the version from the tag,
- * the architecture from its suffix (none: amd64), and for {@code --image-for=<name>} of a component
- * such a payload has a digest reference derived from the release and the name (a component it does
- * not have, such as {@code okd-rpms}, fails as with the real payload). Anything else fails with a
- * message naming the call. Every call is appended to {@code oc-calls.log} (its arguments; the pull
- * secret is in a temporary file the service names, never read here), so docs/e2e.md can list what
- * it answered.
+ * release images (internal/oc/release.go), which would read the release payload's metadata from its
+ * registry. This stand-in answers from what the world knows: for an image by digest (in any
+ * repository: a mirror holds the same digests), the version and architecture of the {@link
+ * ReleaseCatalog} entry with that digest; for an image tagged {@code
+ * <repository>:<version>[-<architecture>]} (as our providers name releases when asked for tags),
+ * the version from the tag and the architecture from its suffix (none: amd64); and for {@code
+ * --image-for=<name>} of a component such a payload has a digest reference derived from the release
+ * and the name (a component it does not have, such as {@code okd-rpms}, fails as with the real
+ * payload). Anything else fails with a message naming the call. Every call is appended to {@code
+ * oc-calls.log} (its arguments; the pull secret is in a temporary file the service names, never
+ * read here), so docs/e2e.md can list what it answered.
  */
 final class OcStandIn {
   static final String CALLS_LOG = "oc-calls.log";
+
+  /** The catalog's releases by digest, one {@code <digest> <version> <architecture>} per line. */
+  static final String DIGESTS = "release-digests.txt";
 
   private static final String SCRIPT =
       """
@@ -39,20 +44,34 @@ final class OcStandIn {
           *) image="$arg" ;;
         esac
       done
-      tag="${image##*:}"
-      if [[ -z "$image" || "$image" == *@* || "$tag" == "$image" || "$tag" == */* ]]; then
-        echo "oc (simulated registry): no tagged release image in: $*" >&2
-        exit 1
-      fi
       arch=amd64
-      case "$tag" in
-        *-x86_64) version="${tag%-x86_64}" ;;
-        *-aarch64) version="${tag%-aarch64}"; arch=arm64 ;;
-        *-ppc64le) version="${tag%-ppc64le}"; arch=ppc64le ;;
-        *-s390x) version="${tag%-s390x}"; arch=s390x ;;
-        *-multi) version="${tag%-multi}"; arch=multi ;;
-        *) version="$tag" ;;
-      esac
+      if [[ "$image" == *@sha256:* ]]; then
+        # By digest, in any repository (a mirror holds the same digests): the world's release catalog.
+        read -r _ version catalog_arch < <(grep -F "${image#*@} " "$(dirname "$0")/../DIGESTS" || true)
+        if [[ -z "${version:-}" ]]; then
+          echo "oc (simulated registry): no release with the digest of $image" >&2
+          exit 1
+        fi
+        case "$catalog_arch" in
+          x86_64) arch=amd64 ;;
+          aarch64) arch=arm64 ;;
+          *) arch="$catalog_arch" ;;
+        esac
+      else
+        tag="${image##*:}"
+        if [[ -z "$image" || "$tag" == "$image" || "$tag" == */* ]]; then
+          echo "oc (simulated registry): no tagged release image in: $*" >&2
+          exit 1
+        fi
+        case "$tag" in
+          *-x86_64) version="${tag%-x86_64}" ;;
+          *-aarch64) version="${tag%-aarch64}"; arch=arm64 ;;
+          *-ppc64le) version="${tag%-ppc64le}"; arch=ppc64le ;;
+          *-s390x) version="${tag%-s390x}"; arch=s390x ;;
+          *-multi) version="${tag%-multi}"; arch=multi ;;
+          *) version="$tag" ;;
+        esac
+      fi
       case "${1:-} ${2:-} ${3:-}" in
         "adm release info")
           if [[ -n "$image_for" ]]; then
@@ -87,12 +106,16 @@ final class OcStandIn {
 
   private OcStandIn() {}
 
-  /** Writes {@code dir}/bin/oc; returns {@code dir}/bin, for the front of the service's PATH. */
-  static Path install(Path dir) {
+  /**
+   * Writes {@code dir}/bin/oc and what it knows of {@code releases}; returns {@code dir}/bin, for
+   * the front of the service's PATH.
+   */
+  static Path install(Path dir, ReleaseCatalog releases) {
     try {
       Path bin = Files.createDirectories(dir.resolve("bin"));
+      Files.writeString(dir.resolve(DIGESTS), releases.digestLines());
       Path oc = bin.resolve("oc");
-      Files.writeString(oc, SCRIPT.replace("CALLS_LOG", CALLS_LOG));
+      Files.writeString(oc, SCRIPT.replace("CALLS_LOG", CALLS_LOG).replace("DIGESTS", DIGESTS));
       Files.setPosixFilePermissions(oc, PosixFilePermissions.fromString("rwxr-xr-x"));
       return bin;
     } catch (IOException e) {

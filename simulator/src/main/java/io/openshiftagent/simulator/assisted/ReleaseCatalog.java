@@ -2,6 +2,7 @@ package io.openshiftagent.simulator.assisted;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,44 +13,89 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The OpenShift releases a world's assisted-service knows from the start: its {@code
- * RELEASE_IMAGES} (one entry per release image the ClusterImageSets name, so the service asks
- * {@code oc} nothing about them) and {@code OS_IMAGES} (one live ISO per minor version; the URL is
- * only written into InfraEnv statuses). Release images are tagged {@code
- * <repository>:<version>[-<architecture>]}, as our providers name them.
+ * The OpenShift releases a world's assisted-service knows: its {@code RELEASE_IMAGES} (one entry
+ * per release image the ClusterImageSets name, so the service asks {@code oc} nothing about their
+ * version), {@code OS_IMAGES} (one live ISO per minor version; the URL is only written into
+ * InfraEnv statuses), and what {@link OcStandIn} answers about an image named by digest, in any
+ * repository (a mirror holds the same digests).
  */
-record ReleaseCatalog(List<String> releaseImages) {
+public record ReleaseCatalog(List<Release> releases) {
   private static final Pattern TAG =
       Pattern.compile(
           "^[^@]+:((\\d+)\\.(\\d+)\\.[^:/]*?)(?:-(x86_64|aarch64|ppc64le|s390x|multi))?$");
 
-  ReleaseCatalog {
-    releaseImages = List.copyOf(releaseImages);
-    releaseImages.forEach(ReleaseCatalog::parse);
+  /**
+   * @param image the release image, by tag or by digest
+   * @param version its OpenShift version
+   * @param architecture its CPU architecture as the service names them ({@code x86_64}, ...)
+   */
+  public record Release(String image, String version, String architecture) {
+    String minor() {
+      String[] parts = version.split("\\.", 3);
+      return parts[0] + "." + parts[1];
+    }
+
+    String digest() {
+      int at = image.indexOf('@');
+      return at < 0 ? null : image.substring(at + 1);
+    }
   }
 
-  private record Release(String url, String version, String minor, String architecture) {}
+  public ReleaseCatalog {
+    releases = List.copyOf(releases);
+  }
 
-  private static Release parse(String image) {
+  /**
+   * Releases tagged {@code <repository>:<version>[-<architecture>]}, as our providers name them
+   * when asked for tags; no suffix is x86_64.
+   */
+  public static ReleaseCatalog tagged(List<String> images) {
+    return new ReleaseCatalog(images.stream().map(ReleaseCatalog::parseTag).toList());
+  }
+
+  /**
+   * The single-architecture releases of a release registry, by digest there. Its OKD release is a
+   * manifest list of amd64 and arm64 images; the service is told x86_64, as for a tagged OKD
+   * release. Its OpenShift multi-architecture releases are left out: no world installs one.
+   */
+  public static ReleaseCatalog of(ReleaseRegistry registry) {
+    List<Release> releases = new ArrayList<>();
+    for (ReleaseRegistry.Release release : registry.catalog()) {
+      boolean okd = release.version().contains("okd");
+      if (release.architecture().equals("multi") && !okd) {
+        continue;
+      }
+      releases.add(
+          new Release(release.image(), release.version(), okd ? "x86_64" : release.architecture()));
+    }
+    return new ReleaseCatalog(releases);
+  }
+
+  private static Release parseTag(String image) {
     Matcher tag = TAG.matcher(image);
     if (!tag.matches()) {
       throw new IllegalArgumentException(
           "not a release image tagged <repository>:<version>[-<architecture>]: " + image);
     }
-    String architecture = tag.group(4) == null ? "x86_64" : tag.group(4);
-    return new Release(image, tag.group(1), tag.group(2) + "." + tag.group(3), architecture);
+    return new Release(image, tag.group(1), tag.group(4) == null ? "x86_64" : tag.group(4));
+  }
+
+  /** {@code others} and the registries (host and port) of the catalog's images, each once. */
+  Set<String> registries(String... others) {
+    Set<String> registries = new LinkedHashSet<>(List.of(others));
+    releases.forEach(r -> registries.add(r.image().substring(0, r.image().indexOf('/'))));
+    return registries;
   }
 
   /** The value of {@code RELEASE_IMAGES}; the first release is the default. */
   String releaseImagesJson() {
     List<Map<String, Object>> entries = new ArrayList<>();
-    for (String image : releaseImages) {
-      Release release = parse(image);
+    for (Release release : releases) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("openshift_version", release.minor());
       entry.put("cpu_architecture", release.architecture());
       entry.put("cpu_architectures", List.of(release.architecture()));
-      entry.put("url", release.url());
+      entry.put("url", release.image());
       entry.put("version", release.version());
       entry.put("default", entries.isEmpty());
       entry.put("support_level", "production");
@@ -62,8 +108,7 @@ record ReleaseCatalog(List<String> releaseImages) {
   String osImagesJson() {
     Set<List<String>> seen = new LinkedHashSet<>();
     List<Map<String, Object>> entries = new ArrayList<>();
-    for (String image : releaseImages) {
-      Release release = parse(image);
+    for (Release release : releases) {
       String arch = release.architecture().equals("multi") ? "x86_64" : release.architecture();
       if (seen.add(List.of(release.minor(), arch))) {
         entries.add(
@@ -83,6 +128,21 @@ record ReleaseCatalog(List<String> releaseImages) {
       }
     }
     return json(entries);
+  }
+
+  /**
+   * One line {@code <digest> <version> <architecture>} per release named by digest, for {@link
+   * OcStandIn}.
+   */
+  String digestLines() {
+    StringBuilder lines = new StringBuilder();
+    for (Release release : releases) {
+      if (release.digest() != null) {
+        lines.append(release.digest()).append(' ').append(release.version());
+        lines.append(' ').append(release.architecture()).append('\n');
+      }
+    }
+    return lines.toString();
   }
 
   private static String json(Object value) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,7 @@ final class StepAnswers {
       case "free-network-addresses" -> freeAddresses(request(args));
       case "installation-disk-speed-check" -> diskSpeed(request(args));
       case "container-image-availability" -> imageAvailability(request(args));
+      case "api-vip-connectivity-check" -> apiConnectivity(request(args));
       // The installer starts; it reports its progress by stage (DiscoveryAgent).
       case "install" -> Reply.ok("");
       // Nothing to collect or stop on a simulated machine; the steps succeed.
@@ -189,6 +191,30 @@ final class StepAnswers {
   }
 
   /** The world's registry serves every image; a pull takes about two seconds. */
+  /**
+   * A day-2 host downloads its ignition from the installed cluster's machine config server at the
+   * URL asked (its API name or VIP): it succeeds when the name resolves on the segment or the
+   * address is one the lab's records name (an installed cluster's), with a minimal ignition; else
+   * it fails as the lookup does.
+   */
+  private Reply apiConnectivity(JsonNode request) {
+    String url = request.path("url").asText();
+    String host = URI.create(url).getHost();
+    if (host == null || network.resolve(host).isEmpty() && !network.isNamed(host)) {
+      return Reply.ok(
+          Map.of(
+              "is_success",
+              false,
+              "url",
+              url,
+              "download_error",
+              "Get \"" + url + "\": dial tcp: lookup " + host + ": no such host"));
+    }
+    return Reply.ok(
+        Map.of(
+            "is_success", true, "url", url, "ignition", "{\"ignition\":{\"version\":\"3.2.0\"}}"));
+  }
+
   private Reply imageAvailability(JsonNode request) {
     List<Map<String, Object>> images = new ArrayList<>();
     for (JsonNode image : request.path("images")) {

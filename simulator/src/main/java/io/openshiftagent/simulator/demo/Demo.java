@@ -1,6 +1,7 @@
 package io.openshiftagent.simulator.demo;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
@@ -113,6 +114,21 @@ public final class Demo {
                 && runningWithNode(s) == 5)) {
       return false;
     }
+    // The release assisted-service installed, resolved to its digest (docs/release-images.md).
+    String imageSet =
+        Fields.string(
+            hub.genericKubernetesResources(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")
+                .inNamespace(NAMESPACE)
+                .withName(CLUSTER)
+                .get(),
+            "spec",
+            "imageSetRef",
+            "name");
+    kubectl(
+        "get",
+        "clusterimageset/" + imageSet,
+        "-o",
+        "custom-columns=NAME:.metadata.name,RELEASE:.spec.releaseImage");
 
     kubectl("scale", "-n", NAMESPACE, "machinedeployment/" + CLUSTER + "-worker", "--replicas=3");
     if (!await("a third worker Running with its Node", s -> runningWithNode(s) == 6)) {
@@ -134,6 +150,14 @@ public final class Demo {
                 && Fields.conditionTrue(s.controlPlane(), "Available"))) {
       return false;
     }
+    // The release the Cluster Version Operator was asked for, by digest.
+    kubectl(
+        "get",
+        "-n",
+        NAMESPACE,
+        "openshiftassistedcontrolplane/" + CLUSTER,
+        "-o",
+        "jsonpath=upgraded to {.status.releaseImage.image}{\"\\n\"}");
 
     if (keep) {
       view.say(

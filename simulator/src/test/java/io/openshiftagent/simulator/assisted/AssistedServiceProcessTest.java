@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.TestPki;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -47,7 +48,7 @@ class AssistedServiceProcessTest {
 
   @BeforeAll
   static void startService() throws Exception {
-    deleteRecursively(DIR);
+    TestPaths.deleteRecursively(DIR);
     hub = KubeApiServerEnvironment.startIndependent(List.of(AssistedServiceProcess.crds()));
     service =
         AssistedServiceProcess.start(
@@ -55,15 +56,7 @@ class AssistedServiceProcessTest {
             hub.kubeConfigYaml(),
             hub.client(),
             "assisted-installer",
-            new ReleaseCatalog(List.of(RELEASE)));
-  }
-
-  private static void deleteRecursively(Path path) throws java.io.IOException {
-    if (java.nio.file.Files.exists(path)) {
-      try (var files = java.nio.file.Files.walk(path)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
+            ReleaseCatalog.tagged(List.of(RELEASE)));
   }
 
   @AfterAll

@@ -14,6 +14,15 @@ import org.junit.jupiter.api.io.TempDir;
 class OcStandInTest {
   private static final String OCP = "quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64";
   private static final String OKD = "quay.io/okd/scos-release:4.19.0-okd-scos.ec.6";
+  private static final String DIGEST =
+      "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+  private static final ReleaseCatalog CATALOG =
+      new ReleaseCatalog(
+          List.of(
+              new ReleaseCatalog.Release(
+                  "127.0.0.1:5000/openshift-release-dev/ocp-release@" + DIGEST,
+                  "4.21.0",
+                  "x86_64")));
 
   @TempDir Path dir;
 
@@ -21,7 +30,7 @@ class OcStandInTest {
 
   private Result oc(String... args) throws IOException, InterruptedException {
     List<String> command =
-        new ArrayList<>(List.of(OcStandIn.install(dir).resolve("oc").toString()));
+        new ArrayList<>(List.of(OcStandIn.install(dir, CATALOG).resolve("oc").toString()));
     command.addAll(List.of(args));
     command.add("--registry-config=/tmp/registry-config123");
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -43,6 +52,31 @@ class OcStandInTest {
     };
     assertThat(oc(concat(template, OCP))).isEqualTo(new Result(0, "4.20.1"));
     assertThat(oc(concat(template, OKD))).isEqualTo(new Result(0, "4.19.0-okd-scos.ec.6"));
+  }
+
+  @Test
+  void answersAnImageByDigestFromTheCatalogInAnyRepository() throws Exception {
+    String mirrored = "mirror.example.com:8443/ocp/release@" + DIGEST;
+    assertThat(
+            oc(
+                "adm",
+                "release",
+                "info",
+                "-o",
+                "template",
+                "--template",
+                "'{{.metadata.version}}'",
+                "--insecure=false",
+                mirrored))
+        .isEqualTo(new Result(0, "4.21.0"));
+    assertThat(oc("image", "info", "--output", "json", mirrored).out())
+        .contains("\"architecture\":\"amd64\"");
+    assertThat(oc("adm", "release", "info", "--image-for=machine-config-operator", mirrored).out())
+        .startsWith("mirror.example.com:8443/openshift-release-dev/ocp-v4.0-art-dev@sha256:");
+    Result unknown =
+        oc("adm", "release", "info", "--insecure=false", "quay.io/x/y@sha256:" + "f".repeat(64));
+    assertThat(unknown.exit()).isEqualTo(1);
+    assertThat(unknown.out()).contains("no release with the digest");
   }
 
   @Test
@@ -111,8 +145,7 @@ class OcStandInTest {
         oc("adm", "release", "extract", "--command=openshift-install", "--to=/tmp/x", OCP);
     assertThat(extract.exit()).isEqualTo(1);
     assertThat(extract.out()).contains("not answered here");
-    assertThat(oc("adm", "release", "info", "--insecure=false", "quay.io/x/y@sha256:abc").exit())
-        .isEqualTo(1);
+    assertThat(oc("adm", "release", "info", "--insecure=false", "quay.io/x/y").exit()).isEqualTo(1);
     assertThat(OcStandIn.calls(dir))
         .hasSize(2)
         .first()

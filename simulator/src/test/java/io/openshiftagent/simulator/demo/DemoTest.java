@@ -40,6 +40,9 @@ class DemoTest {
         .contains("5 Machines Running with Nodes")
         .contains("a third worker Running with its Node")
         .contains("the control plane to report OpenShift 4.20.1")
+        .contains("RELEASE")
+        .containsPattern("(?m)^(?!.*upgraded to).*\\S@sha256:[0-9a-f]{64}")
+        .containsPattern("upgraded to \\S+@sha256:[0-9a-f]{64}")
         .contains("every host free again")
         .contains("MACHINE")
         .doesNotContain("Gave up");

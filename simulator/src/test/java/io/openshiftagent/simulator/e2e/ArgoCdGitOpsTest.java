@@ -162,10 +162,8 @@ class ArgoCdGitOpsTest {
   void failingInstallationIsDegradedWithTheControlPlanesMessage() throws Exception {
     String name = "gitops-failing";
     ClusterScenario cluster = world.scenario("argocd-failing", name);
-    world
-        .world()
-        .assistedServiceTrouble()
-        .failInstallations(cluster.namespace(), "cluster has hosts in error");
+    // The hosts' installers fail (a broken disk); the real service then fails the installation.
+    world.world().failInstallers(cluster.namespace(), "failed to write the image to disk");
     enrolBesideGit(cluster, 3);
     try (GitRepository git = repository(name);
         ApplicationTimeline app = argoCd.watch(name)) {
@@ -305,13 +303,20 @@ class ArgoCdGitOpsTest {
         .env("XDG_CONFIG_HOME", home.resolve(".config").toString())
         .env(
             Map.of(
-                "OPENSHIFT_VERSION", "4.20.0",
-                "BASE_DOMAIN", "lab.example.com",
-                "API_VIP", "192.168.222.40",
-                "INGRESS_VIP", "192.168.222.41",
-                "SSH_AUTHORIZED_KEY", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIArgo user@example",
-                "IMAGE_URL", "https://example.com/rhcos-4.20.0-x86_64.qcow2",
-                "IMAGE_CHECKSUM", "https://example.com/rhcos-4.20.0-x86_64.qcow2.sha256sum"))
+                "OPENSHIFT_VERSION",
+                "4.20.0",
+                "BASE_DOMAIN",
+                "lab.example.com",
+                "API_VIP",
+                "192.168.222.40",
+                "INGRESS_VIP",
+                "192.168.222.41",
+                "SSH_AUTHORIZED_KEY",
+                "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPWCmCQBl8AFoeTGj8v52CkBt9PxUkUJ7Ss2++ELtgNq user@example",
+                "IMAGE_URL",
+                "https://example.com/rhcos-4.20.0-x86_64.qcow2",
+                "IMAGE_CHECKSUM",
+                "https://example.com/rhcos-4.20.0-x86_64.qcow2.sha256sum"))
         .ok();
   }
 

@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -251,15 +252,46 @@ public final class ClusterScenario {
 
   /**
    * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
-   * serves, but Events (they expire by themselves).
+   * serves, but Events (they expire by themselves) and what a garbage collector would delete.
    */
   public Set<String> everythingInTheNamespace() {
-    return ApiObjects.list(hub, true, namespace);
+    Map<String, GenericKubernetesResource> present = ApiObjects.objects(hub, true, namespace);
+    Set<String> left = new TreeSet<>(present.keySet());
+    left.removeAll(collectable(present));
+    return left;
+  }
+
+  /** Those of {@code present} that a garbage collector would delete. */
+  private static Set<String> collectable(Map<String, GenericKubernetesResource> present) {
+    Set<String> uids = new HashSet<>();
+    present.values().forEach(o -> uids.add(o.getMetadata().getUid()));
+    Set<String> collectable = new TreeSet<>();
+    present.forEach(
+        (key, object) -> {
+          if (collectable(object, uids)) {
+            collectable.add(key);
+          }
+        });
+    return collectable;
+  }
+
+  /**
+   * Whether a hub's garbage collector would delete the object: it has owners, and none of them
+   * exists any more. The world runs no kube-controller-manager, so such objects stay (e.g. the
+   * admin kubeconfig and password Secrets assisted-service makes, owned by the ClusterDeployment);
+   * every owner here is in the same namespace.
+   */
+  private static boolean collectable(GenericKubernetesResource object, Set<String> presentUids) {
+    var owners = object.getMetadata().getOwnerReferences();
+    return owners != null
+        && !owners.isEmpty()
+        && owners.stream().noneMatch(owner -> presentUids.contains(owner.getUid()));
   }
 
   /**
    * What deleting the Cluster must leave in the namespace, and nothing more: what the user created
-   * that the Cluster did not own ({@link #createdAndNotOwnedByTheCluster}), and what the
+   * that the Cluster did not own ({@link #createdAndNotOwnedByTheCluster}) and no garbage collector
+   * would delete (Cluster API makes the Cluster the owner of the worker templates), and what the
    * baremetal-operator keeps for each of the user's hosts as long as the host exists: the objects
    * owned, directly or through one another, by a BareMetalHost the user created (its HardwareData,
    * HostFirmwareSettings and HostFirmwareComponents, and the FirmwareSchema those settings own).
@@ -287,6 +319,8 @@ public final class ClusterScenario {
         }
       }
     }
+    // What Cluster API made the Cluster's (the MachineDeployment's templates) goes with it.
+    expected.removeAll(collectable(present));
     return expected;
   }
 
@@ -431,6 +465,7 @@ public final class ClusterScenario {
                 + machines
                 + " Machines Running with a Node",
             () -> isInstalled(machines));
+    assertReleaseByDigest();
     secrets.remember(hub, namespace);
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
@@ -441,6 +476,30 @@ public final class ClusterScenario {
         took.toMillis(),
         clusterCacheConnectDelaySeconds());
     return took;
+  }
+
+  /**
+   * The control plane handed assisted-service its release by digest: every installation of the
+   * suite and of the demo goes through here (docs/release-images.md).
+   */
+  private void assertReleaseByDigest() {
+    // Named after the control plane (SharedNames).
+    String controlPlane = controlPlane().getMetadata().getName();
+    GenericKubernetesResource install =
+        get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane);
+    String imageSet =
+        install == null ? null : Fields.string(install, "spec", "imageSetRef", "name");
+    GenericKubernetesResource set =
+        imageSet == null
+            ? null
+            : hub.genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
+                .withName(imageSet)
+                .get();
+    assertThat(set == null ? null : Fields.string(set, "spec", "releaseImage"))
+        .as(
+            "the release image of ClusterImageSet %s (AgentClusterInstall %s/%s)",
+            imageSet, namespace, controlPlane)
+        .matches(".+@sha256:[0-9a-f]{64}");
   }
 
   /** What {@link #awaitInstalled} waits for, looked at once. */

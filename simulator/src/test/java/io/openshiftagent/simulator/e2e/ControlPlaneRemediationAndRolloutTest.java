@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
-import io.openshiftagent.simulator.AssistedServiceTrouble;
 import io.openshiftagent.simulator.Fields;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -52,11 +51,6 @@ class ControlPlaneRemediationAndRolloutTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
   private static final String CONTROL_PLANE = "test-multinode";
-  private static final Set<String> WAITING_FOR_THE_FIRST =
-      Set.of(
-          "WaitingForMachineDeletion",
-          "WaitingForPreviousRemediation",
-          "WaitingForMachineProvisioning");
 
   private static ClusterScenario cluster;
   private static long started;
@@ -81,7 +75,7 @@ class ControlPlaneRemediationAndRolloutTest {
 
   @Test
   @Order(1)
-  void aMachineHealthCheckReplacesAnUnhealthyHostWhileASecondFailureWaits() {
+  void aMachineHealthCheckReplacesAnUnhealthyHostWhileASecondFailureWaits() throws Exception {
     cluster.apply("/e2e/control-plane-health-check.yaml", Map.of());
     List<GenericKubernetesResource> before = cluster.controlPlaneMachines();
     Set<String> original = before.stream().map(ClusterScenario::name).collect(Collectors.toSet());
@@ -90,10 +84,9 @@ class ControlPlaneRemediationAndRolloutTest {
     String firstNode = node(first);
     String secondNode = node(second);
     AtomicBoolean secondDeletedEarly = new AtomicBoolean();
-    // Holds the replacement without a host while the second failure comes: its bootstrap data
-    // cannot be made while assisted-service answers the discovery-ignition downloads with 503.
-    AssistedServiceTrouble trouble = world.world().assistedServiceTrouble();
-    trouble.fail(cluster.namespace(), AssistedServiceTrouble.Fault.SERVER_ERROR);
+    // Holds the replacement without a Node while the second failure comes: its host hangs before
+    // its operating system starts. Only this namespace's hosts: the world is shared.
+    world.world().hangBoots(cluster.namespace(), true);
 
     try (AvailableThroughout available = new AvailableThroughout(m -> {})) {
       setNodeReady(firstNode, false);
@@ -121,7 +114,7 @@ class ControlPlaneRemediationAndRolloutTest {
           .contains(replacement)
           .contains(name(second));
       assertThat(isDeleting(second)).isFalse();
-      trouble.recover(cluster.namespace());
+      world.world().hangBoots(cluster.namespace(), false);
 
       // The second goes only once the first's replacement has a Node.
       cluster.await(
@@ -136,7 +129,7 @@ class ControlPlaneRemediationAndRolloutTest {
       assertThat(secondDeletedEarly).as("second deleted before the first was replaced").isFalse();
       assertThat(available.lapses()).as("the control plane not Available at times").isEmpty();
     } finally {
-      trouble.recover(cluster.namespace());
+      world.world().hangBoots(cluster.namespace(), false);
     }
     // The departed members were removed, in turn (a released host may join again later, as a new
     // member under its old name); etcd's members are the control-plane Nodes, each with its

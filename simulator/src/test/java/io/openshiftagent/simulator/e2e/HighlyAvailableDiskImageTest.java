@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.assisted.Agents;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -52,11 +53,14 @@ class HighlyAvailableDiskImageTest {
       String ignition =
           new String(
               Base64.getDecoder().decode(userData.getData().get("value")), StandardCharsets.UTF_8);
-      // The discovery ignition assisted-service served for this Machine's InfraEnv.
+      // The discovery ignition assisted-service served for this Machine's InfraEnv: its agent
+      // registers with the InfraEnv's id in the service (which its image's URL names).
       GenericKubernetesResource infraEnv =
           cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", machine);
+      String infraEnvId =
+          Agents.infraEnvId(string(infraEnv, "status", "isoDownloadURL")).orElseThrow();
       assertThat(ignition)
-          .contains("--infra-env-id " + infraEnv.getMetadata().getUid())
+          .contains("--infra-env-id " + infraEnvId)
           .contains("\"version\":\"3.1.0\"");
     }
   }

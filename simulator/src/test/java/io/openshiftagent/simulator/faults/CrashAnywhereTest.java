@@ -281,8 +281,11 @@ class CrashAnywhereTest {
     expected.add(CLUSTER + "-kubeconfig");
     expected.add("pull-secret");
     IntStream.range(0, HOSTS).forEach(i -> expected.add("host-" + i + "-bmc"));
+    // What assisted-service publishes once installed: the admin kubeconfig and password.
     expected.add(
         string(installs.get(0), "spec", "clusterMetadata", "adminKubeconfigSecretRef", "name"));
+    expected.add(
+        string(installs.get(0), "spec", "clusterMetadata", "adminPasswordSecretRef", "name"));
     assertThat(names(secrets)).as("Secrets").isEqualTo(expected);
     // The bootstrap data and the kubeconfig: one per Machine's config and one for the cluster.
     List<Secret> clusterSecrets =
