@@ -299,48 +299,41 @@ final class TestCluster {
     return client.resources(AgentClusterInstall.class).inNamespace(ns).withName(cpName).get();
   }
 
-  /** Plays assisted-service: sets the AgentClusterInstall's state. */
-  /** Sets one condition of the AgentClusterInstall's status, as assisted-service writes it. */
+  /** Plays assisted-service: sets one condition of the AgentClusterInstall's status. */
   void setClusterInstallCondition(
       String cpName, String type, String status, String reason, String message) {
-    client
-        .resources(AgentClusterInstall.class)
-        .inNamespace(ns)
-        .withName(cpName)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
+    patchClusterInstallStatus(
+        cpName,
+        Map.of(
+            "conditions",
+            List.of(
                 Map.of(
+                    "type",
+                    type,
                     "status",
-                    Map.of(
-                        "conditions",
-                        List.of(
-                            Map.of(
-                                "type",
-                                type,
-                                "status",
-                                status,
-                                "reason",
-                                reason,
-                                "message",
-                                message,
-                                "lastTransitionTime",
-                                "2026-01-01T00:00:00Z"))))));
+                    status,
+                    "reason",
+                    reason,
+                    "message",
+                    message,
+                    "lastTransitionTime",
+                    "2026-01-01T00:00:00Z"))));
   }
 
+  /** Plays assisted-service: sets the AgentClusterInstall's state. */
   void setInstallerState(String cpName, String state, String stateInfo) {
+    patchClusterInstallStatus(
+        cpName, Map.of("debugInfo", Map.of("state", state, "stateInfo", stateInfo)));
+  }
+
+  private void patchClusterInstallStatus(String cpName, Map<String, Object> status) {
     client
         .resources(AgentClusterInstall.class)
         .inNamespace(ns)
         .withName(cpName)
         .subresource("status")
         .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "status",
-                    Map.of("debugInfo", Map.of("state", state, "stateInfo", stateInfo)))));
+            PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", status)));
   }
 
   /** Plays Cluster API core: the Machine's Ready and Available conditions. */
