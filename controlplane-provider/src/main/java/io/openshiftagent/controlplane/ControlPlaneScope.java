@@ -58,6 +58,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   private final Set<String> deletionsUnseen;
   private final Map<String, Optional<?>> reads = new HashMap<>();
   private KubernetesClient workload;
+  private String knownKubeconfig;
   private EtcdReport etcdReport;
   private Set<String> workloadNodes;
 
@@ -314,7 +315,8 @@ public final class ControlPlaneScope implements AutoCloseable {
   public KubernetesClient workload() {
     if (workload == null) {
       String kubeconfig =
-          Kubeconfig.read(this)
+          Optional.ofNullable(knownKubeconfig)
+              .or(() -> Kubeconfig.read(this))
               .orElseThrow(
                   () ->
                       new IllegalStateException(
@@ -324,6 +326,14 @@ public final class ControlPlaneScope implements AutoCloseable {
       workload = WorkloadClients.connect(kubeconfig);
     }
     return workload;
+  }
+
+  /**
+   * The published kubeconfig as the caller just copied or compared it: the installed cluster is
+   * reached without reading it again.
+   */
+  public void knownKubeconfig(String kubeconfig) {
+    this.knownKubeconfig = kubeconfig;
   }
 
   /** What the installed cluster's etcd operator reports; throws when it cannot be read. */

@@ -193,19 +193,21 @@ public class OpenshiftAssistedControlPlaneReconciler
     boolean workloadLookDue =
         workloadLooks.due(cp)
             || release instanceof ReleaseImageResolution.Use use && use.newlyResolved();
-    // Once published, the kubeconfig is compared with assisted-service's copy when the installed
-    // cluster is looked at, at most every PublishedKubeconfigs.REFRESH: nothing tells us when that
-    // copy changes, and assisted-service writes it once. In between, a look connects with ours.
-    Optional<String> known = status.initialized() ? kubeconfigs.current(cp) : Optional.empty();
+    // Once published, the kubeconfig is compared with assisted-service's copy when its
+    // AgentClusterInstall changes (it writes a new version with each edit of clusterMetadata) and
+    // every PublishedKubeconfigs.REFRESH; in between, a look connects with ours.
+    long installGeneration =
+        scope.clusterInstall().map(aci -> aci.getMetadata().getGeneration()).orElse(0L);
+    Optional<String> known =
+        status.initialized() ? kubeconfigs.current(cp, installGeneration) : Optional.empty();
     Optional<String> published =
-        !status.initialized() || workloadLookDue && known.isEmpty()
-            ? kubeconfig.publish(scope, status)
-            : Optional.empty();
-    published.ifPresent(content -> kubeconfigs.published(cp, content));
+        known.isEmpty() ? kubeconfig.publish(scope, status) : Optional.empty();
+    published.ifPresent(content -> kubeconfigs.published(cp, installGeneration, content));
+    Optional<String> current = published.or(() -> known);
+    current.ifPresent(scope::knownKubeconfig);
     machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     if (status.initialized() && workloadLookDue) {
-      upgrades.reconcile(
-          scope, status, published.or(() -> known).or(() -> Kubeconfig.read(scope)), release);
+      upgrades.reconcile(scope, status, current.or(() -> Kubeconfig.read(scope)), release);
       workloadLooks.looked(cp);
     }
     status.set(

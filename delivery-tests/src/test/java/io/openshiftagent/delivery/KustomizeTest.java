@@ -3,6 +3,7 @@ package io.openshiftagent.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -189,6 +190,35 @@ class KustomizeTest {
                 .list()
                 .getItems()
                 .isEmpty());
+    // Cluster API's Machine controller links each bootstrap config to its Machine; the bootstrap
+    // provider leaves a config alone until then, as Cluster API's kubeadm provider does.
+    GenericKubernetesResource machine =
+        client
+            .genericKubernetesResources("cluster.x-k8s.io/v1beta2", "Machine")
+            .inNamespace(ns)
+            .list()
+            .getItems()
+            .get(0);
+    client
+        .genericKubernetesResources(
+            "bootstrap.cluster.x-k8s.io/v1alpha2", "OpenshiftAssistedConfig")
+        .inNamespace(ns)
+        .withName(machine.get("spec", "bootstrap", "configRef", "name"))
+        .edit(
+            config -> {
+              config
+                  .getMetadata()
+                  .getOwnerReferences()
+                  .add(
+                      new OwnerReferenceBuilder()
+                          .withApiVersion("cluster.x-k8s.io/v1beta2")
+                          .withKind("Machine")
+                          .withName(machine.getMetadata().getName())
+                          .withUid(machine.getMetadata().getUid())
+                          .withController(true)
+                          .build());
+              return config;
+            });
     await(
         "the bootstrap provider's conditions on the Machine's OpenshiftAssistedConfig",
         () ->

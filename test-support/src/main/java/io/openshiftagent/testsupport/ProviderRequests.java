@@ -8,7 +8,8 @@ import java.util.TreeMap;
 /**
  * Our two providers' requests to the hub, as its audit log records them (their user agents name
  * them: docs/operations.md), per Machine of the clusters they installed: what the benchmark and the
- * end-to-end request budget (simulator's HubFootprintTest; docs/benchmarks.md) count and print.
+ * end-to-end request budget (simulator's HighlyAvailableLiveIsoTest; docs/benchmarks.md) count and
+ * print.
  *
  * @param requests the providers' requests in the window counted, in the order received
  * @param machines the Machines installed in that window

@@ -138,13 +138,18 @@ final class ConfigStatus {
 
   /**
    * Whether {@code desired} differs from {@code stored} only in the reasons and messages of
-   * conditions whose status stays: which wait it is, not whether the data is ready or paused.
+   * conditions whose status stays: which wait it is, not whether the data is ready or paused. A new
+   * config's first wait is a detail too: nothing acts on it, and its next step often follows within
+   * seconds (the live ISO of a new InfraEnv).
    */
   static boolean onlyDetailsChanged(
       OpenshiftAssistedConfigStatus stored, OpenshiftAssistedConfigStatus desired) {
-    return stored != null
-        && Serialization.asJson(withoutDetails(stored))
-            .equals(Serialization.asJson(withoutDetails(desired)));
+    if (stored == null || stored.conditions == null || stored.conditions.isEmpty()) {
+      return desired.dataSecretName == null
+          && !Conditions.isTrue(desired.conditions, Reasons.PAUSED);
+    }
+    return Serialization.asJson(withoutDetails(stored))
+        .equals(Serialization.asJson(withoutDetails(desired)));
   }
 
   private static OpenshiftAssistedConfigStatus withoutDetails(

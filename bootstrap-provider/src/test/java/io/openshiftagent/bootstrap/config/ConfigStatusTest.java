@@ -8,7 +8,10 @@ import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Which wait a config is in is a detail; whether its data is ready or it is paused is not. */
+/**
+ * Which wait a config is in is a detail, and so is a new config's first wait; whether its data is
+ * ready or it is paused is not.
+ */
 class ConfigStatusTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
@@ -18,7 +21,9 @@ class ConfigStatusTest {
     "the same wait in other words, true",
     "ready, false",
     "paused, false",
-    "first report, false",
+    "first report: a wait, true",
+    "first report: ready, false",
+    "first report: paused, false",
   })
   void onlyTheReasonAndMessageOfAWaitAreDetails(String change, boolean detailsOnly) {
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
@@ -26,9 +31,10 @@ class ConfigStatusTest {
     OpenshiftAssistedConfigStatus stored =
         ConfigStatus.Outcome.waiting(Reasons.WAITING_FOR_DISCOVERY_IMAGE, "waiting for the ISO")
             .applyTo(new OpenshiftAssistedConfigStatus(), config, T0);
+    boolean first = change.startsWith("first report: ");
     ConfigStatus.Outcome outcome =
-        switch (change) {
-          case "another wait", "first report" ->
+        switch (change.replace("first report: ", "")) {
+          case "another wait", "a wait" ->
               ConfigStatus.Outcome.waiting(
                   Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE, "waiting for Metal3Machine m");
           case "the same wait in other words" ->
@@ -40,15 +46,14 @@ class ConfigStatusTest {
         };
     OpenshiftAssistedConfigStatus desired =
         outcome.applyTo(
-            change.equals("first report")
+            first
                 ? new OpenshiftAssistedConfigStatus()
                 : ConfigStatus.Outcome.waiting(
                         Reasons.WAITING_FOR_DISCOVERY_IMAGE, "waiting for the ISO")
                     .applyTo(new OpenshiftAssistedConfigStatus(), config, T0),
             config,
             T0.plusSeconds(1));
-    assertThat(
-            ConfigStatus.onlyDetailsChanged(change.equals("first report") ? null : stored, desired))
+    assertThat(ConfigStatus.onlyDetailsChanged(first ? null : stored, desired))
         .isEqualTo(detailsOnly);
   }
 }

@@ -10,17 +10,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The kubeconfig each control plane published, as this process last copied it, and when: a look at
- * the installed cluster connects with it instead of reading two Secrets from the hub every time.
- * assisted-service writes the admin kubeconfig once, when the cluster's API is up, so the copy is
- * compared with it again every {@link #REFRESH} (and after a restart), not at every look. Held in
- * memory only, never logged.
+ * The kubeconfig each control plane published, as this process last copied it: a look at the
+ * installed cluster connects with it instead of reading two Secrets from the hub every time.
+ *
+ * <p>assisted-service writes the admin kubeconfig twice: a first version (no ingress CA) when it
+ * fills the AgentClusterInstall's {@code spec.clusterMetadata}, the final one when the installation
+ * is done and it adds the admin password Secret there. Both are edits of the AgentClusterInstall's
+ * spec, so a copy is taken for one generation of it (which we watch): a new generation compares
+ * them again. So does {@link #REFRESH}, for an edit of the Secret by someone else, and a restart.
+ * Held in memory only, never logged.
  */
 public final class PublishedKubeconfigs {
-  /** How often the published copy is compared with assisted-service's. */
+  /** How often the published copy is compared with assisted-service's regardless. */
   public static final Duration REFRESH = Duration.ofMinutes(10);
 
-  private record Copy(String kubeconfig, Instant copied) {}
+  private record Copy(String kubeconfig, long installGeneration, Instant copied) {}
 
   private final Supplier<Instant> now;
   private final Map<ResourceID, Copy> copies = new ConcurrentHashMap<>();
@@ -32,17 +36,24 @@ public final class PublishedKubeconfigs {
     this.now = now;
   }
 
-  /** The kubeconfig to connect with, while it needs no comparison. */
-  public Optional<String> current(OpenshiftAssistedControlPlane cp) {
+  /**
+   * The kubeconfig to connect with, while it needs no comparison.
+   *
+   * @param installGeneration the AgentClusterInstall's generation now
+   */
+  public Optional<String> current(OpenshiftAssistedControlPlane cp, long installGeneration) {
     Copy copy = copies.get(ResourceID.fromResource(cp));
-    return copy == null || !now.get().isBefore(copy.copied().plus(REFRESH))
+    return copy == null
+            || copy.installGeneration() != installGeneration
+            || !now.get().isBefore(copy.copied().plus(REFRESH))
         ? Optional.empty()
         : Optional.of(copy.kubeconfig());
   }
 
-  /** {@code cp}'s kubeconfig was published (or compared) now. */
-  public void published(OpenshiftAssistedControlPlane cp, String kubeconfig) {
-    copies.put(ResourceID.fromResource(cp), new Copy(kubeconfig, now.get()));
+  /** {@code cp}'s kubeconfig was published (or compared) now, at that AgentClusterInstall. */
+  public void published(
+      OpenshiftAssistedControlPlane cp, long installGeneration, String kubeconfig) {
+    copies.put(ResourceID.fromResource(cp), new Copy(kubeconfig, installGeneration, now.get()));
   }
 
   public void forget(OpenshiftAssistedControlPlane cp) {

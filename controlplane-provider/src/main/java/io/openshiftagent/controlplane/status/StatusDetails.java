@@ -5,11 +5,13 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 
 /**
  * Which control-plane status changes are details ({@link
- * io.openshiftagent.provider.reconcile.StatusCoalescing}): the conditions' messages, such as the
- * installer's state, and the ready, available and up-to-date counts. Anything else (a condition's
- * status or reason, the initialization, the observed generation, the replicas, versions, selector,
- * release image, remediation) is written at once; nothing in this provider reads a message or a
- * count back.
+ * io.openshiftagent.provider.reconcile.StatusCoalescing}): the conditions' reasons and messages,
+ * such as which wait it is and the installer's state, and the ready, available and up-to-date
+ * counts. Anything else (a condition's status, the initialization, the observed generation, the
+ * replicas, versions, selector, release image, remediation) is written at once: those are what
+ * Cluster API's controllers act on (its topology and MachineSet preflight checks read the versions,
+ * replicas and observed generation; the Cluster mirrors the conditions). Nothing in this provider
+ * reads a reason, a message or a count back.
  */
 public final class StatusDetails {
   private StatusDetails() {}
@@ -31,7 +33,11 @@ public final class StatusDetails {
     copy.availableReplicas = null;
     copy.upToDateReplicas = null;
     if (copy.conditions != null) {
-      copy.conditions.forEach(condition -> condition.setMessage(null));
+      copy.conditions.forEach(
+          condition -> {
+            condition.setReason(null);
+            condition.setMessage(null);
+          });
     }
     return copy;
   }

@@ -8,26 +8,41 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** A published kubeconfig is used as copied until it is due for comparison again. */
+/**
+ * A published kubeconfig is used as copied until the AgentClusterInstall changes or the copy is due
+ * for comparison again.
+ */
 class PublishedKubeconfigsTest {
+  private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+
+  private final AtomicReference<Instant> now = new AtomicReference<>(T0);
+  private final PublishedKubeconfigs kubeconfigs = new PublishedKubeconfigs(now::get);
+  private final OpenshiftAssistedControlPlane cp = cp("ocp1");
+
   @Test
   void aCopyServesLooksUntilItIsDueForComparison() {
-    Instant t0 = Instant.parse("2026-11-26T10:00:00Z");
-    AtomicReference<Instant> now = new AtomicReference<>(t0);
-    PublishedKubeconfigs kubeconfigs = new PublishedKubeconfigs(now::get);
-    OpenshiftAssistedControlPlane cp = cp("ocp1");
-
-    assertThat(kubeconfigs.current(cp)).isEmpty(); // never copied by this process
-    kubeconfigs.published(cp, "kubeconfig-1");
-    now.set(t0.plus(PublishedKubeconfigs.REFRESH).minusSeconds(1));
-    assertThat(kubeconfigs.current(cp)).contains("kubeconfig-1");
-    assertThat(kubeconfigs.current(cp("ocp2"))).isEmpty();
-    now.set(t0.plus(PublishedKubeconfigs.REFRESH));
-    assertThat(kubeconfigs.current(cp)).isEmpty(); // compared again
-    kubeconfigs.published(cp, "kubeconfig-2");
-    assertThat(kubeconfigs.current(cp)).contains("kubeconfig-2");
+    assertThat(kubeconfigs.current(cp, 1)).isEmpty(); // never copied by this process
+    kubeconfigs.published(cp, 1, "kubeconfig-1");
+    now.set(T0.plus(PublishedKubeconfigs.REFRESH).minusSeconds(1));
+    assertThat(kubeconfigs.current(cp, 1)).contains("kubeconfig-1");
+    assertThat(kubeconfigs.current(cp("ocp2"), 1)).isEmpty();
+    now.set(T0.plus(PublishedKubeconfigs.REFRESH));
+    assertThat(kubeconfigs.current(cp, 1)).isEmpty(); // compared again
+    kubeconfigs.published(cp, 1, "kubeconfig-2");
+    assertThat(kubeconfigs.current(cp, 1)).contains("kubeconfig-2");
     kubeconfigs.forget(cp);
-    assertThat(kubeconfigs.current(cp)).isEmpty();
+    assertThat(kubeconfigs.current(cp, 1)).isEmpty();
+  }
+
+  @Test
+  void aNewGenerationOfTheAgentClusterInstallComparesAgain() {
+    // The service's first version, then its final one with the installation's end: the
+    // AgentClusterInstall's spec.clusterMetadata changes with each.
+    kubeconfigs.published(cp, 2, "no-ingress");
+    assertThat(kubeconfigs.current(cp, 2)).contains("no-ingress");
+    assertThat(kubeconfigs.current(cp, 3)).isEmpty();
+    kubeconfigs.published(cp, 3, "final");
+    assertThat(kubeconfigs.current(cp, 3)).contains("final");
   }
 
   private static OpenshiftAssistedControlPlane cp(String name) {

@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Only messages and the ready, available and up-to-date counts are details. */
+/** Only reasons, messages and the ready, available and up-to-date counts are details. */
 class StatusDetailsTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
@@ -20,7 +20,7 @@ class StatusDetailsTest {
     "readyReplicas, true",
     "availableReplicas, true",
     "upToDateReplicas, true",
-    "reason, false",
+    "reason, true",
     "conditionStatus, false",
     "newCondition, false",
     "replicas, false",
@@ -28,7 +28,7 @@ class StatusDetailsTest {
     "observedGeneration, false",
     "version, false",
   })
-  void onlyMessagesAndCountsAreDetails(String change, boolean detailsOnly) {
+  void onlyReasonsMessagesAndCountsAreDetails(String change, boolean detailsOnly) {
     OpenshiftAssistedControlPlaneStatus stored = status(s -> {});
     OpenshiftAssistedControlPlaneStatus desired =
         status(

@@ -11,13 +11,13 @@ import java.util.function.Supplier;
 /**
  * When a changed status is written. A change of details only (what each provider says no controller
  * acts on: a condition's message, a wait's reason, a count) within {@link #WINDOW} of the object's
- * last status write waits for the window's end, and goes out with whatever else changed by then: an
- * installation's states, the waits of a config and the Machines becoming Ready come in bursts. Any
- * other change is written at once, and so is the first write of this process.
+ * last status write (or, before this process wrote it, of its creation) waits for the window's end,
+ * and goes out with whatever else changed by then: an installation's states, the waits of a new
+ * config and the Machines becoming Ready come in bursts. Any other change is written at once.
  */
 public final class StatusCoalescing {
   /** At most one write of details per object in this time. */
-  public static final Duration WINDOW = Duration.ofSeconds(5);
+  public static final Duration WINDOW = Duration.ofSeconds(15);
 
   private final Supplier<Instant> now;
   private final Map<String, Instant> lastWrite = new ConcurrentHashMap<>();
@@ -36,12 +36,17 @@ public final class StatusCoalescing {
    * @param detailsOnly whether the change is of details only
    */
   public Optional<Duration> deferral(HasMetadata object, boolean detailsOnly) {
-    Instant last = lastWrite.get(object.getMetadata().getUid());
+    Instant last = lastWrite.getOrDefault(object.getMetadata().getUid(), created(object));
     if (last == null || !detailsOnly) {
       return Optional.empty();
     }
     Duration left = WINDOW.minus(Duration.between(last, now.get()));
     return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
+  }
+
+  private static Instant created(HasMetadata object) {
+    String timestamp = object.getMetadata().getCreationTimestamp();
+    return timestamp == null ? null : Instant.parse(timestamp);
   }
 
   /** The status of {@code object} was written now. */

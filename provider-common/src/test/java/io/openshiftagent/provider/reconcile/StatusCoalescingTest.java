@@ -37,6 +37,21 @@ class StatusCoalescingTest {
   }
 
   @Test
+  void beforeItsFirstWriteAnObjectsWindowStartsAtItsCreation() {
+    AtomicReference<Instant> now = new AtomicReference<>(T0);
+    StatusCoalescing coalescing = new StatusCoalescing(now::get);
+    ConfigMap created = object("uid-new");
+    created.getMetadata().setCreationTimestamp(T0.minusSeconds(1).toString());
+    assertThat(coalescing.deferral(created, true))
+        .contains(StatusCoalescing.WINDOW.minusSeconds(1));
+    assertThat(coalescing.deferral(created, false)).isEmpty();
+    // Created long ago (this process restarted): at once.
+    ConfigMap old = object("uid-old");
+    old.getMetadata().setCreationTimestamp(T0.minus(StatusCoalescing.WINDOW).toString());
+    assertThat(coalescing.deferral(old, true)).isEmpty();
+  }
+
+  @Test
   void theEarlierOfTwoDelays() {
     Optional<Duration> one = Optional.of(Duration.ofSeconds(1));
     Optional<Duration> two = Optional.of(Duration.ofSeconds(2));

@@ -9,9 +9,13 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.ProviderRequests;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
@@ -20,20 +24,56 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 /**
  * End to end with the real Cluster API core controllers: an HA cluster (3 control-plane Machines, 2
  * workers from a MachineDeployment, LiveISO) applied as a user would, installed by our providers
- * with Metal3, the hosts, assisted-service and the installed cluster simulated.
+ * with Metal3, the hosts, assisted-service and the installed cluster simulated; and the hub
+ * footprint guard (issue 18) over that installation.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableLiveIsoTest {
+  private static final int MACHINES = 5;
+
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
-  @Test
-  void installsAnHaClusterWhoseMachinesBecomeRunningNodes() {
-    ClusterScenario cluster = world.scenario("e2e-ha", "test-multinode");
-    cluster.enrolHosts(5);
+  private static ClusterScenario cluster;
+  private static Instant installed;
+
+  @BeforeAll
+  static void installCluster() {
+    cluster = world.scenario("e2e-ha", "test-multinode");
+    cluster.enrolHosts(MACHINES);
     cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"));
+    cluster.awaitInstalled(MACHINES);
+    installed = Instant.now();
+  }
 
-    cluster.awaitInstalled(5);
+  /**
+   * Our two providers' requests to the hub from the apply until the cluster is installed, counted
+   * from the hub's audit log (those in the cluster's namespace and those to its cluster-scoped
+   * ClusterImageSet, named {@code <namespace>.<cluster>}): a count, not a timing. Above {@link
+   * ProviderRequests#BUDGET_PER_MACHINE} per Machine fails, and the table by verb says which
+   * requests grew (docs/benchmarks.md explains each line).
+   */
+  @Test
+  void installingItStaysWithinTheHubRequestBudget() {
+    String namespace = cluster.namespace();
+    List<AuditLog.Request> ofThisCluster =
+        AuditLog.read(world.world().hubAuditLog()).stream()
+            .filter(r -> !r.received().isAfter(installed))
+            .filter(
+                r ->
+                    r.namespace().equals(namespace)
+                        || r.namespace().isEmpty() && r.name().startsWith(namespace + "."))
+            .toList();
+    ProviderRequests ours = ProviderRequests.of(ofThisCluster, MACHINES);
+    System.out.printf(
+        "Our providers' hub requests for cluster %s/%s (%d Machines), apply to installed:%n%s",
+        namespace, cluster.clusterName(), MACHINES, ours.table());
+    assertThat(ours.perMachine())
+        .as("hub requests per Machine, both providers (the table above says which)")
+        .isLessThanOrEqualTo(ProviderRequests.BUDGET_PER_MACHINE);
+  }
 
+  @Test
+  void itsMachinesBecomeRunningNodes() {
     assertThat(cluster.controlPlaneMachines()).hasSize(3);
     assertThat(
             cluster.workerMachines().stream()
