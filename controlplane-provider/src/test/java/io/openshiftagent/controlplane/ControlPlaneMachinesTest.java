@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -266,18 +267,7 @@ class ControlPlaneMachinesTest {
         });
     assertThat(names(c.machines())).isEqualTo(original); // OnDelete: nothing is replaced by itself
 
-    Machine first = c.machines().get(0);
-    client.resource(first).delete();
-    eventually(
-        () -> {
-          assertThat(c.machines()).hasSize(3);
-          assertThat(names(c.machines())).doesNotContain(first.getMetadata().getName());
-        });
-    Machine replacement =
-        c.machines().stream()
-            .filter(m -> !original.contains(m.getMetadata().getName()))
-            .findFirst()
-            .orElseThrow();
+    Machine replacement = replace(c, c.machines().get(0));
     OpenshiftAssistedConfig config =
         client
             .resources(OpenshiftAssistedConfig.class)
@@ -571,35 +561,27 @@ class ControlPlaneMachinesTest {
                 + "\"annotations\":{\""
                 + override
                 + "\":\"{\\\"ignition\\\":{\\\"version\\\":\\\"3.2.0\\\"}}\"}}}");
-    eventually(
-        () ->
-            assertThat(configs(c))
-                .hasSize(3)
-                .allSatisfy(
-                    config -> {
-                      assertThat(config.getMetadata().getLabels())
-                          .containsEntry("site", "core")
-                          .containsEntry("tier", "gold");
-                      assertThat(config.getMetadata().getAnnotations())
-                          .containsEntry(override, "{\"ignition\":{\"version\":\"3.2.0\"}}")
-                          .doesNotContainKeys(conversion, tracking);
-                    }));
+    eventuallyEveryConfig(
+        c,
+        config -> {
+          assertThat(config.getMetadata().getLabels())
+              .containsEntry("site", "core")
+              .containsEntry("tier", "gold");
+          assertThat(config.getMetadata().getAnnotations())
+              .containsEntry(override, "{\"ignition\":{\"version\":\"3.2.0\"}}")
+              .doesNotContainKeys(conversion, tracking);
+        });
     assertThat(configHashes(c)).as("in place: the same configs, the same hashes").isEqualTo(hashes);
     assertThat(names(c.machines())).isEqualTo(names);
 
     // A config made now has them too.
     Machine replaced = c.machines().get(1);
-    client.resource(replaced).delete();
-    eventually(
-        () -> {
-          assertThat(c.machines()).hasSize(3);
-          assertThat(names(c.machines())).doesNotContain(replaced.getMetadata().getName());
-        });
     OpenshiftAssistedConfig created =
-        configs(c).stream()
-            .filter(config -> !names.contains(config.getMetadata().getName()))
-            .findFirst()
-            .orElseThrow();
+        client
+            .resources(OpenshiftAssistedConfig.class)
+            .inNamespace(c.ns)
+            .withName(replace(c, replaced).getMetadata().getName())
+            .get();
     assertThat(created.getMetadata().getLabels())
         .containsEntry("site", "core")
         .containsEntry("tier", "gold");
@@ -616,18 +598,15 @@ class ControlPlaneMachinesTest {
             "{\"metadata\":{\"labels\":{\"site\":null},\"annotations\":{\""
                 + override
                 + "\":null}}}");
-    eventually(
-        () ->
-            assertThat(configs(c))
-                .hasSize(3)
-                .allSatisfy(
-                    config -> {
-                      assertThat(config.getMetadata().getLabels())
-                          .doesNotContainKey("site")
-                          .containsEntry("tier", "gold")
-                          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
-                      assertThat(config.getMetadata().getAnnotations()).doesNotContainKey(override);
-                    }));
+    eventuallyEveryConfig(
+        c,
+        config -> {
+          assertThat(config.getMetadata().getLabels())
+              .doesNotContainKey("site")
+              .containsEntry("tier", "gold")
+              .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+          assertThat(config.getMetadata().getAnnotations()).doesNotContainKey(override);
+        });
     assertThat(
             client
                 .resources(OpenshiftAssistedConfig.class)
@@ -638,6 +617,27 @@ class ControlPlaneMachinesTest {
                 .getLabels())
         .containsEntry("theirs", "1");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+  }
+
+  /** Deletes a Machine, as a user does, and returns the one the operator makes in its place. */
+  private static Machine replace(TestCluster c, Machine machine) {
+    Set<String> before = names(c.machines());
+    client.resource(machine).delete();
+    eventually(
+        () -> {
+          assertThat(c.machines()).hasSize(before.size());
+          assertThat(names(c.machines())).doesNotContain(machine.getMetadata().getName());
+        });
+    return c.machines().stream()
+        .filter(m -> !before.contains(m.getMetadata().getName()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** Waits until the control plane has 3 configs and each passes {@code check}. */
+  private static void eventuallyEveryConfig(
+      TestCluster c, ThrowingConsumer<OpenshiftAssistedConfig> check) {
+    eventually(() -> assertThat(configs(c)).hasSize(3).allSatisfy(check));
   }
 
   private static List<OpenshiftAssistedConfig> configs(TestCluster c) {

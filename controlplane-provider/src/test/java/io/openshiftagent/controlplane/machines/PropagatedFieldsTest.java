@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -200,8 +201,12 @@ class PropagatedFieldsTest {
   private static final String OVERRIDE =
       "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override";
 
-  /** What the template and the control plane carry, and what a config and a Machine get. */
+  /**
+   * What the template and the control plane carry (labels or annotations), and what a config and a
+   * Machine get.
+   */
   record Row(
+      boolean labels,
       String name,
       Map<String, String> template,
       Map<String, String> controlPlane,
@@ -215,24 +220,32 @@ class PropagatedFieldsTest {
 
   private static Row onlyOnTheControlPlaneAndNotCopied(String key) {
     return new Row(
-        key + " describes the control plane", Map.of(), Map.of(key, "v"), Map.of(), Map.of());
+        false,
+        key + " describes the control plane",
+        Map.of(),
+        Map.of(key, "v"),
+        Map.of(),
+        Map.of());
   }
 
-  static Stream<Row> annotations() {
+  static Stream<Row> configsAndMachines() {
     return Stream.of(
         new Row(
+            false,
             "an ignition override set on the control plane",
             Map.of(),
             Map.of(OVERRIDE, "{}"),
             Map.of(OVERRIDE, "{}"),
             Map.of()),
         new Row(
+            false,
             "the template's value wins, as in the Go provider",
             Map.of("k", "template"),
             Map.of("k", "control plane"),
             Map.of("k", "template"),
             Map.of("k", "template")),
         new Row(
+            false,
             "Argo CD's other annotations are the user's",
             Map.of(),
             Map.of("argocd.argoproj.io/sync-options", "Prune=false"),
@@ -246,44 +259,36 @@ class PropagatedFieldsTest {
         onlyOnTheControlPlaneAndNotCopied("cluster.x-k8s.io/paused"),
         onlyOnTheControlPlaneAndNotCopied(RemediationData.IN_PROGRESS),
         new Row(
+            false,
             "our config hash is taken from neither: a copy would be a rollout",
             Map.of(UpToDate.CONFIG_HASH_ANNOTATION, "t"),
             Map.of(UpToDate.CONFIG_HASH_ANNOTATION, "c"),
             Map.of(),
             Map.of()),
         new Row(
+            false,
             "our record and hook are taken from neither",
             Map.of(
                 PropagatedFields.PROPAGATED, "{}", PropagatedFields.PRE_TERMINATE_HOOK, "someone"),
             Map.of(PropagatedFields.PROPAGATED, "{}", RemediationData.FOR, "{}"),
             Map.of(),
-            Map.of()));
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource
-  void annotations(Row row) {
-    OpenshiftAssistedControlPlane cp = controlPlane(Map.of(), row.template());
-    cp.getMetadata().setAnnotations(row.controlPlane());
-    assertThat(PropagatedFields.forConfigs(cp).annotations()).isEqualTo(row.config());
-    assertThat(PropagatedFields.forMachines(cp).annotations()).isEqualTo(row.machine());
-  }
-
-  static Stream<Row> labels() {
-    return Stream.of(
+            Map.of()),
         new Row(
+            true,
             "a label set on the control plane",
             Map.of(),
             Map.of("site", "edge"),
             Map.of("site", "edge"),
             Map.of()),
         new Row(
+            true,
             "the template's value wins, as in the Go provider",
             Map.of("team", "infra"),
             Map.of("team", "platform"),
             Map.of("team", "infra"),
             Map.of("team", "infra")),
         new Row(
+            true,
             "Cluster API's labels come from neither (the factory sets them last)",
             Map.of(ExternalKinds.CONTROL_PLANE_LABEL, "x"),
             Map.of(
@@ -294,6 +299,7 @@ class PropagatedFieldsTest {
             Map.of(),
             Map.of()),
         new Row(
+            true,
             "Argo CD's instance label is copied: Argo CD ignores objects with an owner",
             Map.of(),
             Map.of("app.kubernetes.io/instance", "clusters"),
@@ -303,11 +309,20 @@ class PropagatedFieldsTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource
-  void labels(Row row) {
-    OpenshiftAssistedControlPlane cp = controlPlane(row.template(), Map.of());
-    cp.getMetadata().setLabels(row.controlPlane());
-    assertThat(PropagatedFields.forConfigs(cp).labels()).isEqualTo(row.config());
-    assertThat(PropagatedFields.forMachines(cp).labels()).isEqualTo(row.machine());
+  void configsAndMachines(Row row) {
+    OpenshiftAssistedControlPlane cp =
+        row.labels()
+            ? controlPlane(row.template(), Map.of())
+            : controlPlane(Map.of(), row.template());
+    if (row.labels()) {
+      cp.getMetadata().setLabels(row.controlPlane());
+    } else {
+      cp.getMetadata().setAnnotations(row.controlPlane());
+    }
+    Function<PropagatedFields.Metadata, Map<String, String>> field =
+        row.labels() ? PropagatedFields.Metadata::labels : PropagatedFields.Metadata::annotations;
+    assertThat(field.apply(PropagatedFields.forConfigs(cp))).isEqualTo(row.config());
+    assertThat(field.apply(PropagatedFields.forMachines(cp))).isEqualTo(row.machine());
   }
 
   @Test
