@@ -575,7 +575,11 @@ class ControlPlaneMachinesTest {
     assertThat(names(c.machines())).isEqualTo(names);
 
     // A config made now has them too.
-    Machine replaced = c.machines().get(1);
+    Machine replaced =
+        c.machines().stream()
+            .filter(m -> !m.getMetadata().getName().equals(someones))
+            .findFirst()
+            .orElseThrow();
     OpenshiftAssistedConfig created =
         client
             .resources(OpenshiftAssistedConfig.class)
