@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -269,18 +270,7 @@ class ControlPlaneMachinesTest {
         });
     assertThat(names(c.machines())).isEqualTo(original); // OnDelete: nothing is replaced by itself
 
-    Machine first = c.machines().get(0);
-    client.resource(first).delete();
-    eventually(
-        () -> {
-          assertThat(c.machines()).hasSize(3);
-          assertThat(names(c.machines())).doesNotContain(first.getMetadata().getName());
-        });
-    Machine replacement =
-        c.machines().stream()
-            .filter(m -> !original.contains(m.getMetadata().getName()))
-            .findFirst()
-            .orElseThrow();
+    Machine replacement = replace(c, c.machines().get(0));
     OpenshiftAssistedConfig config =
         client
             .resources(OpenshiftAssistedConfig.class)
@@ -523,6 +513,151 @@ class ControlPlaneMachinesTest {
             return e.getMessage().contains("Machines are refused in this test");
           }
         });
+  }
+
+  /**
+   * The control plane's own labels and annotations reach its configs as the Go provider gives them
+   * (its PR #458), and also in place: added, changed and removed on existing configs without a
+   * rollout, on new ones at creation; what describes the control plane itself stays on it.
+   */
+  @Test
+  void theControlPlanesOwnLabelsAndAnnotationsReachItsConfigsInPlaceAndAtCreation() {
+    String override = "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override";
+    String conversion = "cluster.x-k8s.io/conversion-data";
+    String tracking = "argocd.argoproj.io/tracking-id";
+    TestCluster c = TestCluster.provisioned(env, "cpmeta");
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
+    cp.getMetadata().setLabels(Map.of("site", "edge"));
+    cp.getMetadata()
+        .setAnnotations(
+            Map.of(
+                conversion,
+                "{\"spec\":{}}",
+                tracking,
+                "app:controlplane.cluster.x-k8s.io/OpenshiftAssistedControlPlane:" + c.ns + "/cp"));
+    c.createControlPlane(cp);
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    Set<String> names = names(c.machines());
+    Map<String, String> hashes = configHashes(c);
+    assertThat(hashes).hasSize(3);
+    for (OpenshiftAssistedConfig config : configs(c)) {
+      assertThat(config.getMetadata().getLabels())
+          .containsEntry("site", "edge")
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+      assertThat(config.getMetadata().getAnnotations()).doesNotContainKeys(conversion, tracking);
+    }
+    // As in the Go provider, Machines get the template's metadata only.
+    c.machines().forEach(m -> assertThat(m.getMetadata().getLabels()).doesNotContainKey("site"));
+    String someones = c.machines().get(0).getMetadata().getName();
+    client
+        .resources(OpenshiftAssistedConfig.class)
+        .inNamespace(c.ns)
+        .withName(someones)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"labels\":{\"theirs\":\"1\"}}}");
+
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"labels\":{\"site\":\"core\",\"tier\":\"gold\"},"
+                + "\"annotations\":{\""
+                + override
+                + "\":\"{\\\"ignition\\\":{\\\"version\\\":\\\"3.2.0\\\"}}\"}}}");
+    eventuallyEveryConfig(
+        c,
+        config -> {
+          assertThat(config.getMetadata().getLabels())
+              .containsEntry("site", "core")
+              .containsEntry("tier", "gold");
+          assertThat(config.getMetadata().getAnnotations())
+              .containsEntry(override, "{\"ignition\":{\"version\":\"3.2.0\"}}")
+              .doesNotContainKeys(conversion, tracking);
+        });
+    assertThat(configHashes(c)).as("in place: the same configs, the same hashes").isEqualTo(hashes);
+    assertThat(names(c.machines())).isEqualTo(names);
+
+    // A config made now has them too.
+    Machine replaced =
+        c.machines().stream()
+            .filter(m -> !m.getMetadata().getName().equals(someones))
+            .findFirst()
+            .orElseThrow();
+    OpenshiftAssistedConfig created =
+        client
+            .resources(OpenshiftAssistedConfig.class)
+            .inNamespace(c.ns)
+            .withName(replace(c, replaced).getMetadata().getName())
+            .get();
+    assertThat(created.getMetadata().getLabels())
+        .containsEntry("site", "core")
+        .containsEntry("tier", "gold");
+    assertThat(created.getMetadata().getAnnotations())
+        .containsEntry(override, "{\"ignition\":{\"version\":\"3.2.0\"}}")
+        .containsEntry(
+            UpToDate.CONFIG_HASH_ANNOTATION, hashes.get(replaced.getMetadata().getName()))
+        .doesNotContainKeys(conversion, tracking);
+
+    // Keys removed from the control plane leave every config; someone else's label stays.
+    c.controlPlane("cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"labels\":{\"site\":null},\"annotations\":{\""
+                + override
+                + "\":null}}}");
+    eventuallyEveryConfig(
+        c,
+        config -> {
+          assertThat(config.getMetadata().getLabels())
+              .doesNotContainKey("site")
+              .containsEntry("tier", "gold")
+              .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+          assertThat(config.getMetadata().getAnnotations()).doesNotContainKey(override);
+        });
+    assertThat(
+            client
+                .resources(OpenshiftAssistedConfig.class)
+                .inNamespace(c.ns)
+                .withName(someones)
+                .get()
+                .getMetadata()
+                .getLabels())
+        .containsEntry("theirs", "1");
+    c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+  }
+
+  /** Deletes a Machine, as a user does, and returns the one the operator makes in its place. */
+  private static Machine replace(TestCluster c, Machine machine) {
+    Set<String> before = names(c.machines());
+    client.resource(machine).delete();
+    eventually(
+        () -> {
+          assertThat(c.machines()).hasSize(before.size());
+          assertThat(names(c.machines())).doesNotContain(machine.getMetadata().getName());
+        });
+    return c.machines().stream()
+        .filter(m -> !before.contains(m.getMetadata().getName()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** Waits until the control plane has 3 configs and each passes {@code check}. */
+  private static void eventuallyEveryConfig(
+      TestCluster c, ThrowingConsumer<OpenshiftAssistedConfig> check) {
+    eventually(() -> assertThat(configs(c)).hasSize(3).allSatisfy(check));
+  }
+
+  private static List<OpenshiftAssistedConfig> configs(TestCluster c) {
+    return client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems();
+  }
+
+  private static Map<String, String> configHashes(TestCluster c) {
+    return configs(c).stream()
+        .collect(
+            Collectors.toMap(
+                config -> config.getMetadata().getName(),
+                config ->
+                    config.getMetadata().getAnnotations().get(UpToDate.CONFIG_HASH_ANNOTATION)));
   }
 
   @Test

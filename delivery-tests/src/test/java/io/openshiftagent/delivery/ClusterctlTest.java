@@ -78,7 +78,15 @@ class ClusterctlTest {
             TestPaths.upstreamProviders("cert-manager-crds")
                 .resolve("cert-manager.io_certificates.yaml"))
         .ok();
-    kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd", "--all").ok();
+    // These two only: --all would also wait on CRDs other tests of the shared API server are
+    // creating, whose status may not exist yet (kubectl then fails on the missing conditions).
+    kubectl(
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/issuers.cert-manager.io",
+            "crd/certificates.cert-manager.io")
+        .ok();
 
     Command.Result init =
         clusterctl(

@@ -94,12 +94,6 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     if (booted.liveIso()) {
       Optional<String> served = liveIsoIgnition(booted.imageUrl());
       if (served.isEmpty()) {
-        if (gone(host)) {
-          // Deleted while powered on (with its namespace): no switch-off comes.
-          poweredOn.remove(host.getMetadata().getUid());
-          waitingForIso.remove(host.getMetadata().getUid());
-          return;
-        }
         if (waitingForIso.add(host.getMetadata().getUid())) {
           log.info(
               "host {}/{}: the live ISO is not served (yet); booting again every {} s",
@@ -142,17 +136,6 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     if (previous != null) {
       previous.close();
     }
-  }
-
-  /** Whether the host's BareMetalHost is gone (or replaced by another of the same name). */
-  private boolean gone(GenericKubernetesResource host) {
-    GenericKubernetesResource now =
-        client
-            .genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
-            .inNamespace(namespace(host))
-            .withName(name(host))
-            .get();
-    return now == null || !now.getMetadata().getUid().equals(host.getMetadata().getUid());
   }
 
   private Optional<String> liveIsoIgnition(String isoUrl) {

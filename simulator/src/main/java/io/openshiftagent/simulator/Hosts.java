@@ -33,16 +33,14 @@ final class Hosts extends Actor {
 
   @Override
   void start() {
-    watch(ApiVersions.METAL3, "BareMetalHost", this::boot);
+    watch(client, ApiVersions.METAL3, "BareMetalHost", this::boot, this::switchOff);
   }
 
   private void boot(GenericKubernetesResource host) {
     String uid = host.getMetadata().getUid();
     if (!PROVISIONED.equals(state(host))) {
       // Deprovisioned: it is off; the next provisioning boots it again.
-      if (booted.removeIf(boot -> boot.startsWith(uid + " "))) {
-        boots.switchedOff(host);
-      }
+      switchOff(host);
       return;
     }
     String image = Fields.string(host, "status", "provisioning", "image", "url");
@@ -55,6 +53,9 @@ final class Hosts extends Actor {
     after(
         durations.hostBoot(),
         () -> {
+          if (!booted.contains(uid + " " + image)) {
+            return; // switched off (or deleted) before it came up
+          }
           log.info("host {}/{} booted {} ({})", namespace(host), name(host), image, format);
           boots.booted(
               new HostBoots.BootedHost(
@@ -63,6 +64,14 @@ final class Hosts extends Actor {
                   format,
                   "live-iso".equals(format) ? Optional.empty() : userData(host)));
         });
+  }
+
+  /** A host deprovisioned, or deleted while on (with its namespace, say): what runs on it stops. */
+  private void switchOff(GenericKubernetesResource host) {
+    String uid = host.getMetadata().getUid();
+    if (booted.removeIf(boot -> boot.startsWith(uid + " "))) {
+      boots.switchedOff(host);
+    }
   }
 
   /** The ignition in the Secret of the host's {@code spec.userData} (key userData or value). */

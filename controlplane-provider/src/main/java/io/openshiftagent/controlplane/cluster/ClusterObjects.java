@@ -151,6 +151,10 @@ public final class ClusterObjects {
     } else if (!scope.installationStarted()) {
       updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
+    Optional<String> refused =
+        scope.installationStarted()
+            ? Optional.empty()
+            : scope.clusterInstall().flatMap(ClusterObjects::inputError);
     if (release instanceof ReleaseImageResolution.Wait wait && !scope.installationStarted()) {
       status.setFalse(CLUSTER_INSTALL_CONFIGURED, wait.reason(), wait.message());
     } else if (!frozen.isEmpty()) {
@@ -162,15 +166,14 @@ public final class ClusterObjects {
               + " change: "
               + String.join("; ", frozen)
               + ". Set the spec back to what the cluster has");
-    } else if (!scope.installationStarted()
-        && scope.clusterInstall().flatMap(ClusterObjects::inputError).isPresent()) {
+    } else if (refused.isPresent()) {
       status.setFalse(
           CLUSTER_INSTALL_CONFIGURED,
           CLUSTER_INSTALL_REFUSED,
           "assisted-service refused AgentClusterInstall "
               + Names.clusterDeployment(cp)
               + ": "
-              + scope.clusterInstall().flatMap(ClusterObjects::inputError).get());
+              + refused.get());
     } else if (scope.installationStarted()) {
       status.setTrue(
           CLUSTER_INSTALL_CONFIGURED,

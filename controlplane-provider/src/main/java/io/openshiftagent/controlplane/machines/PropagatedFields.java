@@ -43,16 +43,35 @@ final class PropagatedFields {
       "pre-terminate.delete.hook.machine.cluster.x-k8s.io/openshift-agent-etcd";
 
   /**
-   * Control-plane annotations never given to the configs: Cluster API's conversion data (it
-   * corrupted configs in the Go provider, its MGMT-23110), kubectl's copy of the whole object,
-   * pausing (Cluster API pauses the bootstrap provider through the Cluster) and our own
-   * bookkeeping.
+   * Control-plane annotations that describe the control plane object itself, never given to its
+   * configs (the Go provider copies every one but the first): Cluster API's conversion data (the
+   * lossy fields of the control plane's other API versions; on a config it corrupted conversion in
+   * the Go provider, its MGMT-23110), kubectl's copy of the whole control plane, Argo CD's tracking
+   * id (it names the control plane; Argo CD finds the configs through their owner reference),
+   * Cluster API's cloned-from pair (the template ClusterClass made the control plane from), pausing
+   * (it pauses the control plane, whose reconciler then propagates nothing, so a copy could never
+   * be taken back) and our remediation record.
    */
   static final Set<String> NOT_FOR_CONFIGS =
       Set.of(
           "cluster.x-k8s.io/conversion-data",
           "kubectl.kubernetes.io/last-applied-configuration",
+          "argocd.argoproj.io/tracking-id",
+          UpToDate.CLONED_FROM_NAME,
+          UpToDate.CLONED_FROM_GROUP_KIND,
           ExternalKinds.PAUSED_ANNOTATION,
+          RemediationData.IN_PROGRESS);
+
+  /**
+   * Our bookkeeping on the objects we make, taken neither from the template nor from the control
+   * plane: a copy would overwrite it (a config's hash rewritten is a rollout).
+   */
+  private static final Set<String> BOOKKEEPING =
+      Set.of(
+          PROPAGATED,
+          PRE_TERMINATE_HOOK,
+          UpToDate.CONFIG_HASH_ANNOTATION,
+          RemediationData.FOR,
           RemediationData.IN_PROGRESS);
 
   /** Labels we set on every object and never remove. */
@@ -72,13 +91,15 @@ final class PropagatedFields {
   /** For Machines and infrastructure machines: {@code machineTemplate.metadata}. */
   static Metadata forMachines(OpenshiftAssistedControlPlane cp) {
     ObjectMetaTemplate template = cp.getSpec().machineTemplate.metadata;
-    return new Metadata(
-        withoutFixed(template == null ? null : template.labels),
-        copy(template == null ? null : template.annotations));
+    Map<String, String> annotations = copy(template == null ? null : template.annotations);
+    BOOKKEEPING.forEach(annotations::remove);
+    return new Metadata(withoutFixed(template == null ? null : template.labels), annotations);
   }
 
   /**
-   * For configs: the template's metadata, then the control plane's own where the template has none.
+   * For configs: the template's metadata, then the control plane's own where the template has none,
+   * as the Go provider does (its PR #458). Cluster API's labels, which the caller sets last, win
+   * over both.
    */
   static Metadata forConfigs(OpenshiftAssistedControlPlane cp) {
     Metadata machines = forMachines(cp);
@@ -86,7 +107,7 @@ final class PropagatedFields {
     withoutFixed(cp.getMetadata().getLabels()).forEach(labels::putIfAbsent);
     Map<String, String> annotations = new LinkedHashMap<>(machines.annotations());
     copy(cp.getMetadata().getAnnotations()).entrySet().stream()
-        .filter(e -> !NOT_FOR_CONFIGS.contains(e.getKey()))
+        .filter(e -> !NOT_FOR_CONFIGS.contains(e.getKey()) && !BOOKKEEPING.contains(e.getKey()))
         .forEach(e -> annotations.putIfAbsent(e.getKey(), e.getValue()));
     return new Metadata(labels, annotations);
   }

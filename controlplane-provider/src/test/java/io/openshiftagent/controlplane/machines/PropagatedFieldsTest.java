@@ -9,6 +9,7 @@ import io.openshiftagent.api.common.MachineTaint;
 import io.openshiftagent.api.common.ObjectMetaTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.controlplane.Fixtures;
@@ -17,7 +18,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * In-place propagation as merge patches: what the spec sets is set, what left the spec is removed,
@@ -191,6 +196,176 @@ class PropagatedFieldsTest {
     Map<String, Object> patch = json(PropagatedFields.metadataPatch(config, configs));
     assertThat((Map<String, Object>) ((Map<String, Object>) patch.get("metadata")).get("labels"))
         .containsOnly(Map.entry("team", "infra"), Map.entry("site", "edge"));
+  }
+
+  private static final String OVERRIDE =
+      "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override";
+
+  /**
+   * What the template and the control plane carry (labels or annotations), and what a config and a
+   * Machine get.
+   */
+  record Row(
+      boolean labels,
+      String name,
+      Map<String, String> template,
+      Map<String, String> controlPlane,
+      Map<String, String> config,
+      Map<String, String> machine) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static Row onlyOnTheControlPlaneAndNotCopied(String key) {
+    return new Row(
+        false,
+        key + " describes the control plane",
+        Map.of(),
+        Map.of(key, "v"),
+        Map.of(),
+        Map.of());
+  }
+
+  static Stream<Row> configsAndMachines() {
+    return Stream.of(
+        new Row(
+            false,
+            "an ignition override set on the control plane",
+            Map.of(),
+            Map.of(OVERRIDE, "{}"),
+            Map.of(OVERRIDE, "{}"),
+            Map.of()),
+        new Row(
+            false,
+            "the template's value wins, as in the Go provider",
+            Map.of("k", "template"),
+            Map.of("k", "control plane"),
+            Map.of("k", "template"),
+            Map.of("k", "template")),
+        new Row(
+            false,
+            "Argo CD's other annotations are the user's",
+            Map.of(),
+            Map.of("argocd.argoproj.io/sync-options", "Prune=false"),
+            Map.of("argocd.argoproj.io/sync-options", "Prune=false"),
+            Map.of()),
+        onlyOnTheControlPlaneAndNotCopied("cluster.x-k8s.io/conversion-data"),
+        onlyOnTheControlPlaneAndNotCopied("kubectl.kubernetes.io/last-applied-configuration"),
+        onlyOnTheControlPlaneAndNotCopied("argocd.argoproj.io/tracking-id"),
+        onlyOnTheControlPlaneAndNotCopied(UpToDate.CLONED_FROM_NAME),
+        onlyOnTheControlPlaneAndNotCopied(UpToDate.CLONED_FROM_GROUP_KIND),
+        onlyOnTheControlPlaneAndNotCopied("cluster.x-k8s.io/paused"),
+        onlyOnTheControlPlaneAndNotCopied(RemediationData.IN_PROGRESS),
+        new Row(
+            false,
+            "our config hash is taken from neither: a copy would be a rollout",
+            Map.of(UpToDate.CONFIG_HASH_ANNOTATION, "t"),
+            Map.of(UpToDate.CONFIG_HASH_ANNOTATION, "c"),
+            Map.of(),
+            Map.of()),
+        new Row(
+            false,
+            "our record and hook are taken from neither",
+            Map.of(
+                PropagatedFields.PROPAGATED, "{}", PropagatedFields.PRE_TERMINATE_HOOK, "someone"),
+            Map.of(PropagatedFields.PROPAGATED, "{}", RemediationData.FOR, "{}"),
+            Map.of(),
+            Map.of()),
+        new Row(
+            true,
+            "a label set on the control plane",
+            Map.of(),
+            Map.of("site", "edge"),
+            Map.of("site", "edge"),
+            Map.of()),
+        new Row(
+            true,
+            "the template's value wins, as in the Go provider",
+            Map.of("team", "infra"),
+            Map.of("team", "platform"),
+            Map.of("team", "infra"),
+            Map.of("team", "infra")),
+        new Row(
+            true,
+            "Cluster API's labels come from neither (the factory sets them last)",
+            Map.of(ExternalKinds.CONTROL_PLANE_LABEL, "x"),
+            Map.of(
+                ExternalKinds.CLUSTER_NAME_LABEL,
+                "other",
+                ExternalKinds.CONTROL_PLANE_NAME_LABEL,
+                "other"),
+            Map.of(),
+            Map.of()),
+        new Row(
+            true,
+            "Argo CD's instance label is copied: Argo CD ignores objects with an owner",
+            Map.of(),
+            Map.of("app.kubernetes.io/instance", "clusters"),
+            Map.of("app.kubernetes.io/instance", "clusters"),
+            Map.of()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void configsAndMachines(Row row) {
+    OpenshiftAssistedControlPlane cp =
+        row.labels()
+            ? controlPlane(row.template(), Map.of())
+            : controlPlane(Map.of(), row.template());
+    if (row.labels()) {
+      cp.getMetadata().setLabels(row.controlPlane());
+    } else {
+      cp.getMetadata().setAnnotations(row.controlPlane());
+    }
+    Function<PropagatedFields.Metadata, Map<String, String>> field =
+        row.labels() ? PropagatedFields.Metadata::labels : PropagatedFields.Metadata::annotations;
+    assertThat(field.apply(PropagatedFields.forConfigs(cp))).isEqualTo(row.config());
+    assertThat(field.apply(PropagatedFields.forMachines(cp))).isEqualTo(row.machine());
+  }
+
+  @Test
+  void theControlPlanesKeysChangeAndLeaveAConfigInPlaceAndItsHashAndOthersKeysStay() {
+    OpenshiftAssistedControlPlane before = controlPlane(Map.of(), Map.of());
+    before.getMetadata().setLabels(Map.of("site", "edge", "tier", "gold"));
+    before.getMetadata().setAnnotations(Map.of(OVERRIDE, "{}", "note", "a"));
+    PropagatedFields.Metadata made = PropagatedFields.forConfigs(before);
+    Map<String, String> labels = new HashMap<>(made.labels());
+    labels.put("theirs", "1");
+    Map<String, String> annotations = new HashMap<>(made.annotations());
+    annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(made, null));
+    annotations.put(UpToDate.CONFIG_HASH_ANNOTATION, "hash");
+    annotations.put("their-note", "1");
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("m0")
+            .withLabels(labels)
+            .withAnnotations(annotations)
+            .build());
+    assertThat(PropagatedFields.metadataPatch(config, made).isEmpty()).isTrue();
+
+    OpenshiftAssistedControlPlane after = controlPlane(Map.of(), Map.of());
+    after.getMetadata().setLabels(Map.of("tier", "silver"));
+    after
+        .getMetadata()
+        .setAnnotations(Map.of("note", "a", UpToDate.CONFIG_HASH_ANNOTATION, "not ours"));
+    Map<String, Object> metadata =
+        (Map<String, Object>)
+            json(PropagatedFields.metadataPatch(config, PropagatedFields.forConfigs(after)))
+                .get("metadata");
+
+    Map<String, Object> patchedLabels = (Map<String, Object>) metadata.get("labels");
+    assertThat(patchedLabels).containsEntry("tier", "silver").containsKey("site");
+    assertThat(patchedLabels.get("site")).isNull();
+    assertThat(patchedLabels).doesNotContainKey("theirs");
+    Map<String, Object> patchedAnnotations = (Map<String, Object>) metadata.get("annotations");
+    assertThat(patchedAnnotations).containsKey(OVERRIDE);
+    assertThat(patchedAnnotations.get(OVERRIDE)).isNull();
+    assertThat(patchedAnnotations)
+        .doesNotContainKeys("note", "their-note", UpToDate.CONFIG_HASH_ANNOTATION)
+        .containsKey(PropagatedFields.PROPAGATED);
   }
 
   @Test
