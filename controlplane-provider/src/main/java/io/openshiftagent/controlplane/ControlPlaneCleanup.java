@@ -6,6 +6,7 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITI
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINES_DELETED;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -41,17 +42,12 @@ final class ControlPlaneCleanup {
   private final ControlPlaneCaches caches;
   private final MachineWrites machines;
   private final DeletionsInFlight deletions;
-  private final String fieldManager;
 
   ControlPlaneCleanup(
-      ControlPlaneCaches caches,
-      MachineWrites machines,
-      DeletionsInFlight deletions,
-      String fieldManager) {
+      ControlPlaneCaches caches, MachineWrites machines, DeletionsInFlight deletions) {
     this.caches = caches;
     this.machines = machines;
     this.deletions = deletions;
-    this.fieldManager = fieldManager;
   }
 
   DeleteControl cleanup(
@@ -74,7 +70,7 @@ final class ControlPlaneCleanup {
           .forEach(m -> machines.delete(cp, m));
       machines.releaseHooks(owned);
       markDeleting(
-          client,
+          context,
           cp,
           WAITING_FOR_MACHINES_DELETED,
           "waiting for Machines "
@@ -97,7 +93,7 @@ final class ControlPlaneCleanup {
         client.resource(cd.get()).delete();
       }
       markDeleting(
-          client,
+          context,
           cp,
           WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED,
           "waiting for ClusterDeployment "
@@ -137,12 +133,21 @@ final class ControlPlaneCleanup {
     }
   }
 
-  /** Reports the stage of the deletion, through the one status writer. */
-  private void markDeleting(
-      KubernetesClient client, OpenshiftAssistedControlPlane cp, String reason, String message) {
+  /**
+   * Reports the stage of the deletion, through the one status writer, when it changed: every
+   * Machine's deletion event brings a reconcile here.
+   */
+  private static void markDeleting(
+      Context<OpenshiftAssistedControlPlane> context,
+      OpenshiftAssistedControlPlane cp,
+      String reason,
+      String message) {
     ControlPlaneStatus status = new ControlPlaneStatus(cp, Clock.systemUTC());
     status.setTrue(DELETING, reason, message);
     status.setFalse(AVAILABLE, DELETING, "the control plane is being deleted");
-    Writes.applyStatus(client, cp, status.toPatch(false).getStatus(), fieldManager);
+    OpenshiftAssistedControlPlane patch = status.toPatch(false);
+    if (!Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))) {
+      Writes.applyPrimaryStatus(context, cp, patch);
+    }
   }
 }

@@ -142,7 +142,7 @@ public class OpenshiftAssistedControlPlaneReconciler
             machineCreators);
     machines = new ControlPlaneMachines(machineWrites, events, clock);
     upgrades = Upgrades.connecting(events);
-    cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions, NAME);
+    cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions);
     adoption = new GoProviderAdoption(client, events);
     return caches.eventSources(context);
   }

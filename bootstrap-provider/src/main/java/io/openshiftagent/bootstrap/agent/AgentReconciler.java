@@ -24,9 +24,10 @@ import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
+import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.RelevantChange;
-import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,6 +70,9 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final HostDetachment hosts;
   private final AgentCaches caches = new AgentCaches();
 
+  /** Our writes of Agents, until their events come: an approval is written once. */
+  private final RecentWrites<Agent> written = new RecentWrites<>(Instant::now);
+
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
    * (see AgentScope).
@@ -109,7 +113,8 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   @Override
-  public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
+  public UpdateControl<Agent> reconcile(Agent cached, Context<Agent> context) {
+    Agent agent = written.newest(cached);
     Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
@@ -171,7 +176,7 @@ public class AgentReconciler implements Reconciler<Agent> {
       }
     }
     if (!patch.isEmpty()) {
-      Writes.recordPrimary(context, agent, patch.applyTo(client, agent));
+      written.record(patch.applyTo(client, agent));
       if (approving) {
         // No Event: the Agent's spec.approved and its config's claim annotation record it.
         LOG.info(
@@ -295,9 +300,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
-    Writes.recordPrimary(
-        context,
-        agent,
+    written.record(
         new OwnedFieldsPatch()
             .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
             .applyTo(client, agent));

@@ -3,6 +3,7 @@ package io.openshiftagent.controlplane.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import java.time.Instant;
 import java.util.List;
@@ -10,7 +11,10 @@ import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Only reasons, messages and the ready, available and up-to-date counts are details. */
+/**
+ * Only reasons, messages, the conditions Cluster API does not act on and the counts of Machines
+ * (ready, available, up to date, per version) are details.
+ */
 class StatusDetailsTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
@@ -22,11 +26,15 @@ class StatusDetailsTest {
     "upToDateReplicas, true",
     "reason, true",
     "conditionStatus, false",
-    "newCondition, false",
+    "newCondition, true",
+    "otherConditionStatus, true",
+    "pausedCondition, false",
     "replicas, false",
     "initialized, false",
     "observedGeneration, false",
     "version, false",
+    "machinesOfAVersion, true",
+    "anotherVersion, false",
   })
   void onlyReasonsMessagesAndCountsAreDetails(String change, boolean detailsOnly) {
     OpenshiftAssistedControlPlaneStatus stored = status(s -> {});
@@ -42,7 +50,18 @@ class StatusDetailsTest {
                 case "conditionStatus" -> s.conditions = available("True", "Installing", "ready");
                 case "newCondition" ->
                     s.conditions =
-                        Conditions.set(s.conditions, "Paused", "False", "NotPaused", "", 1L, T0);
+                        Conditions.set(
+                            s.conditions, "EtcdClusterHealthy", "True", "Healthy", "", 1L, T0);
+                case "otherConditionStatus" -> {
+                  s.conditions =
+                      Conditions.set(s.conditions, "MachinesReady", "True", "Ready", "", 1L, T0);
+                  stored.conditions =
+                      Conditions.set(
+                          stored.conditions, "MachinesReady", "False", "NotReady", "", 1L, T0);
+                }
+                case "pausedCondition" ->
+                    s.conditions =
+                        Conditions.set(s.conditions, "Paused", "True", "Paused", "", 1L, T0);
                 case "replicas" -> s.replicas = 4;
                 case "initialized" -> {
                   s.initialization = new OpenshiftAssistedControlPlaneStatus.Initialization();
@@ -50,10 +69,42 @@ class StatusDetailsTest {
                 }
                 case "observedGeneration" -> s.observedGeneration = 2L;
                 case "version" -> s.version = "v1.34.1";
+                case "machinesOfAVersion" -> s.versions = List.of(new StatusVersion("v1.33.0", 3));
+                case "anotherVersion" ->
+                    s.versions =
+                        List.of(new StatusVersion("v1.33.0", 1), new StatusVersion("v1.34.1", 1));
                 default -> throw new IllegalArgumentException(change);
               }
             });
     assertThat(StatusDetails.onlyDetailsChanged(stored, desired)).isEqualTo(detailsOnly);
+  }
+
+  @ParameterizedTest(name = "a first report {0}: details only = {1}")
+  @CsvSource({"waiting, true", "releaseResolved, false", "initialized, false", "paused, false"})
+  void aNewControlPlanesFirstReportIsADetailUntilItsReleaseIsResolvedInitializedOrPaused(
+      String report, boolean detailsOnly) {
+    OpenshiftAssistedControlPlaneStatus desired =
+        status(
+            s -> {
+              switch (report) {
+                case "waiting" -> {}
+                case "releaseResolved" -> {
+                  s.releaseImage = new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
+                  s.releaseImage.image = "quay.io/openshift-release-dev/ocp-release@sha256:0";
+                }
+                case "initialized" -> {
+                  s.initialization = new OpenshiftAssistedControlPlaneStatus.Initialization();
+                  s.initialization.controlPlaneInitialized = true;
+                }
+                case "paused" ->
+                    s.conditions =
+                        Conditions.set(s.conditions, "Paused", "True", "Paused", "", 1L, T0);
+                default -> throw new IllegalArgumentException(report);
+              }
+            });
+    assertThat(StatusDetails.onlyDetailsChanged(null, desired)).isEqualTo(detailsOnly);
+    assertThat(StatusDetails.onlyDetailsChanged(new OpenshiftAssistedControlPlaneStatus(), desired))
+        .isEqualTo(detailsOnly);
   }
 
   private static OpenshiftAssistedControlPlaneStatus status(
@@ -65,6 +116,7 @@ class StatusDetailsTest {
     status.availableReplicas = 1;
     status.upToDateReplicas = 3;
     status.observedGeneration = 1L;
+    status.versions = List.of(new StatusVersion("v1.33.0", 1));
     change.accept(status);
     return status;
   }
