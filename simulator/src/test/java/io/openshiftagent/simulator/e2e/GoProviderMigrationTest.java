@@ -98,36 +98,32 @@ class GoProviderMigrationTest {
   void takesOverTheGoProvidersClusterWithoutMakingAnythingAgain() {
     long started = System.nanoTime();
     setPaused(true);
-    cluster.await(
-        "Paused on the control plane and every config",
-        () ->
-            conditionTrue(cluster.controlPlane(), "Paused")
-                && configs().stream().allMatch(c -> conditionTrue(c, "Paused")));
-    ourFinalizers = finalizersOfControlPlaneAndConfigs();
-    goState = new GoProviderState(cluster);
-    goState.write();
-    assertThat(
-            cluster
-                .hub()
-                .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-                .withName(ourClusterImageSet())
-                .get())
-        .isNull();
-    uidsBeforeTheSwitch = uidsOfTheNamespace();
-    goImageSetUid = goClusterImageSet().getMetadata().getUid();
-    // The Go provider's marks are there (our providers, running, add their finalizer beside its
-    // while paused, as they would once installed in step 4).
-    assertThat(finalizersOfControlPlaneAndConfigs())
-        .allSatisfy(
-            (object, finalizers) ->
-                assertThat(finalizers)
-                    .containsAnyOf(
-                        GoProvider.CONTROL_PLANE_FINALIZER, GoProvider.CONFIG_FINALIZER));
-    assertThat(conditions(cluster.controlPlane()))
-        .extracting(c -> c.get("type"))
-        .containsAll(GoProvider.CONTROL_PLANE_CONDITIONS);
-
-    setPaused(false);
+    try {
+      cluster.await(
+          "Paused on the control plane and every config",
+          () ->
+              conditionTrue(cluster.controlPlane(), "Paused")
+                  && configs().stream().allMatch(c -> conditionTrue(c, "Paused")));
+      ourFinalizers = finalizersOfControlPlaneAndConfigs();
+      goState = new GoProviderState(cluster);
+      goState.write();
+      assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
+      uidsBeforeTheSwitch = uidsOfTheNamespace();
+      goImageSetUid = goClusterImageSet().getMetadata().getUid();
+      // The Go provider's marks are there (our providers, running, add their finalizer beside its
+      // while paused, as they would once installed in step 4).
+      assertThat(finalizersOfControlPlaneAndConfigs())
+          .allSatisfy(
+              (object, finalizers) ->
+                  assertThat(finalizers)
+                      .containsAnyOf(
+                          GoProvider.CONTROL_PLANE_FINALIZER, GoProvider.CONFIG_FINALIZER));
+      assertThat(conditions(cluster.controlPlane()))
+          .extracting(c -> c.get("type"))
+          .contains("KubernetesVersionAvailable", "MachinesCreated", "Ready");
+    } finally {
+      setPaused(false); // step 5 (and, should the above fail, no cluster left paused to delete)
+    }
     cluster.await(
         "the control plane and every config taken over: our finalizers, none of the Go provider's",
         () -> finalizersOfControlPlaneAndConfigs().equals(ourFinalizers));
@@ -165,13 +161,7 @@ class GoProviderMigrationTest {
                 "imageSetRef",
                 "name"))
         .isEqualTo(goState.clusterImageSet());
-    assertThat(
-            cluster
-                .hub()
-                .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-                .withName(ourClusterImageSet())
-                .get())
-        .isNull();
+    assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
     LOG.info(
         "switch from the Go provider: taken over in {} s",
         Duration.ofNanos(System.nanoTime() - started).toSeconds());
@@ -184,13 +174,7 @@ class GoProviderMigrationTest {
 
     cluster.awaitInstalled(2);
     assertThat(cluster.workerMachines()).hasSize(1);
-    assertThat(
-            string(
-                cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane),
-                "status",
-                "debugInfo",
-                "state"))
-        .isEqualTo("adding-hosts");
+    assertThat(cluster.installerState()).isEqualTo("adding-hosts");
     assertThat(cluster.nodesWithRole("worker")).hasSize(1);
     cluster.assertNodesAsTheGoProviderNamesThem();
     assertThat(uidsOfTheNamespace()).containsAllEntriesOf(uidsBeforeTheSwitch);
@@ -217,13 +201,7 @@ class GoProviderMigrationTest {
     assertThat(string(goClusterImageSet(), "spec", "releaseImage"))
         .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());
     assertThat(goClusterImageSet().getMetadata().getUid()).isEqualTo(goImageSetUid);
-    assertThat(
-            cluster
-                .hub()
-                .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-                .withName(ourClusterImageSet())
-                .get())
-        .isNull();
+    assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
     cluster.awaitInstalled(2);
     // Upgraded in place: the Machines and hosts of before the switch are still there.
     assertThat(uidsOfTheNamespace()).containsAllEntriesOf(uidsBeforeTheSwitch);
@@ -325,15 +303,14 @@ class GoProviderMigrationTest {
   }
 
   private static GenericKubernetesResource goClusterImageSet() {
+    return clusterImageSet(goState.clusterImageSet());
+  }
+
+  private static GenericKubernetesResource clusterImageSet(String name) {
     return cluster
         .hub()
         .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-        .withName(goState.clusterImageSet())
+        .withName(name)
         .get();
-  }
-
-  /** Ours, which the Go provider's state does not have (deleted by {@link GoProviderState}). */
-  private static String ourClusterImageSet() {
-    return goState.ourClusterImageSet();
   }
 }

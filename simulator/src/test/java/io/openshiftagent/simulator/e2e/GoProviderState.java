@@ -27,9 +27,12 @@ import java.util.function.Consumer;
  * Rewrites a paused cluster that our providers installed into the state in which the Go provider
  * (cluster-api-provider-openshift-assisted) leaves an installed cluster, as
  * docs/from-the-go-provider.md's procedure finds it once its providers are swapped. The Go provider
- * cannot be built here (the Go module proxy refuses its module), so this writes what its code is
- * known to leave, each fact from the behaviour reference of the Go provider (its sections named
- * below):
+ * cannot be built here (the Go module proxy refuses its module), so this writes what its code
+ * leaves, each fact from the team's reading of that code at its commit 24cdcec8
+ * (capoa-behaviour.md, whose sections are named below: §2.3 its control-plane API, §3.1 to §3.4 its
+ * config, Agent, control-plane and ClusterDeployment controllers under {@code
+ * bootstrap/internal/controller} and {@code controlplane/internal/controller}, §3.7 its summary of
+ * names, owners and labels):
  *
  * <ul>
  *   <li>the control plane: its finalizer {@code .../deprovision} alone (§3.3); its conditions
@@ -53,9 +56,12 @@ import java.util.function.Consumer;
  *       (cluster-name, control-plane, control-plane-name; §3.3 step 10, §3.4 step 6); the
  *       AgentClusterInstall's {@code imageSetRef} naming the ClusterImageSet {@code <control
  *       plane>}, cluster-scoped, unlabelled, with the release by digest (§3.4 steps 3, 4, 6); ours,
- *       {@code <namespace>.<control plane>}, does not exist. The ClusterDeployment names no image
- *       set: with an AgentClusterInstall, Hive's {@code spec.provisioning.imageSetRef} is unused
- *       and the Go provider never sets it (§3.3 step 10).
+ *       {@code <namespace>.<control plane>}, does not exist. The Go provider names its set from
+ *       creation; here the installed AgentClusterInstall is pointed at it, which assisted-service's
+ *       controller accepts (it looks the set up) and its admission webhook, not registered in the
+ *       world, would refuse ({@code imageSetRef} is immutable there): a shortcut to the state, not
+ *       a step of the switch. The ClusterDeployment names no set: Hive's {@code
+ *       spec.provisioning.imageSetRef} is for Hive's own installs; the Go provider never sets it.
  * </ul>
  *
  * <p>What stays as our providers made it, and why: object names (the same scheme in both: §3.7);
