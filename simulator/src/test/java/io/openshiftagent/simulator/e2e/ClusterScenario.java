@@ -394,6 +394,16 @@ public final class ClusterScenario {
         : get(ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", name);
   }
 
+  /**
+   * The installer's state of the cluster ({@code status.debugInfo.state} of its
+   * AgentClusterInstall, named like the control plane), or null.
+   */
+  public String installerState() {
+    GenericKubernetesResource install =
+        get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", name(controlPlane()));
+    return install == null ? null : string(install, "status", "debugInfo", "state");
+  }
+
   public List<GenericKubernetesResource> machines() {
     return list(ApiVersions.CAPI, "Machine");
   }

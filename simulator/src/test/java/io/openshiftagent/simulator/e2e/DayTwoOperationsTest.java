@@ -78,13 +78,7 @@ class DayTwoOperationsTest {
     cluster.awaitInstalled(5);
     assertThat(cluster.workerMachines()).hasSize(2);
     // The new worker joined the installed cluster as a day-2 host.
-    assertThat(
-            string(
-                cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", CONTROL_PLANE),
-                "status",
-                "debugInfo",
-                "state"))
-        .isEqualTo("adding-hosts");
+    assertThat(cluster.installerState()).isEqualTo("adding-hosts");
     assertThat(cluster.nodesWithRole("worker")).hasSize(2);
     cluster.assertMachinesMatchTheirNodes();
   }
