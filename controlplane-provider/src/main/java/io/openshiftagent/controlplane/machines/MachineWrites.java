@@ -25,6 +25,7 @@ import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.status.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -56,6 +57,9 @@ public final class MachineWrites {
   private final DeletionsInFlight deletions;
   private final Executor creators;
 
+  /** Our UpToDate writes, until the Machine cache has them (it lags under load). */
+  private final RecentWrites<Machine> upToDateWrites;
+
   /**
    * @param onCreated told of each Machine this creates
    * @param creators where the Machines of one scale-up are created in parallel
@@ -77,6 +81,7 @@ public final class MachineWrites {
     this.onCreated = onCreated;
     this.deletions = deletions;
     this.creators = creators;
+    this.upToDateWrites = new RecentWrites<>(clock::instant);
   }
 
   /**
@@ -308,8 +313,12 @@ public final class MachineWrites {
     new OwnedFieldsPatch().set(value, "metadata", "annotations", key).applyTo(client, cp);
   }
 
-  /** Sets the Machine's UpToDate condition, and only it, with a server-side apply of the status. */
-  private void markUpToDate(Machine machine, Optional<String> notUpToDateReason) {
+  /**
+   * Sets the Machine's UpToDate condition, and only it, with a server-side apply of the status,
+   * unless it says so already (or our last write, not yet in the cache, does).
+   */
+  private void markUpToDate(Machine cached, Optional<String> notUpToDateReason) {
+    Machine machine = upToDateWrites.newest(cached);
     String status = notUpToDateReason.isEmpty() ? Conditions.TRUE : Conditions.FALSE;
     String reason = notUpToDateReason.isEmpty() ? UP_TO_DATE : NOT_UP_TO_DATE;
     String message = notUpToDateReason.map(r -> "the Machine is not up to date: " + r).orElse("");
@@ -332,6 +341,7 @@ public final class MachineWrites {
             message,
             machine.getMetadata().getGeneration(),
             clock.instant());
-    Writes.applyStatus(client, machine, Map.of("conditions", conditions), fieldManager);
+    upToDateWrites.record(
+        Writes.applyStatus(client, machine, Map.of("conditions", conditions), fieldManager));
   }
 }

@@ -10,12 +10,13 @@ import java.util.function.Supplier;
 
 /**
  * Our last write of each object, until the cache has it: a reconcile that runs before the write's
- * own event (another object's event woke it) sees what we wrote, not the version before, and does
- * not write it again. The informer's cache keeps a write only while nothing else changed the object
- * in between; assisted-service updates an Agent's status while it registers, so an approval we had
- * just written was written twice (in the hub's audit log). Versions are compared as the API
- * server's etcd revisions. A write whose object went before its event came is dropped after {@link
- * #KEPT}.
+ * own event sees what we wrote, not the version before, and does not write it again. The informer's
+ * cache keeps a write only while nothing else changed the object in between (the JOSDK primary
+ * cache), or not at all (a secondary's), and its watch lags under load: assisted-service updates an
+ * Agent's status while it registers, so an approval we had just written was written twice, and at
+ * 50 clusters a control-plane Machine's UpToDate condition was applied about twice (in the hub's
+ * audit log). Versions are compared as the API server's etcd revisions. A write whose object went
+ * before its event came is dropped after {@link #KEPT}.
  */
 public final class RecentWrites<T extends HasMetadata> {
   /** Far longer than a cache takes to see a write. */

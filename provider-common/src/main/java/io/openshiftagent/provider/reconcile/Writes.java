@@ -85,10 +85,11 @@ public final class Writes {
   /**
    * Server-side applies {@code status} as the status of {@code target} (its apiVersion, kind,
    * namespace and name), forced, under {@code fieldManager}: fields of the status we applied before
-   * and leave out now are removed, so {@code status} must be the whole status we own.
+   * and leave out now are removed, so {@code status} must be the whole status we own. Returns the
+   * object as stored.
    */
-  public static void applyStatus(
-      KubernetesClient client, HasMetadata target, Object status, String fieldManager) {
+  public static <T extends HasMetadata> T applyStatus(
+      KubernetesClient client, T target, Object status, String fieldManager) {
     Map<String, Object> metadata = new LinkedHashMap<>();
     metadata.put("name", target.getMetadata().getName());
     if (target.getMetadata().getNamespace() != null) {
@@ -103,6 +104,6 @@ public final class Writes {
     ssa.setFieldManager(fieldManager);
     ssa.setForce(true);
     // With the object at hand, fabric8 patches in one request (by name, it would read it first).
-    client.resource(target).subresource("status").patch(ssa, Serialization.asJson(apply));
+    return client.resource(target).subresource("status").patch(ssa, Serialization.asJson(apply));
   }
 }
