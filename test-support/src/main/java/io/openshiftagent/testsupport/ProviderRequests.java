@@ -18,6 +18,15 @@ public record ProviderRequests(List<AuditLog.Request> requests, int machines) {
   /** At most this many hub requests per Machine, both providers together (issue 18). */
   public static final double BUDGET_PER_MACHINE = 15;
 
+  /**
+   * What the test command's guard allows, until {@link #BUDGET_PER_MACHINE} is met in every run:
+   * one HA installation measures 14.2–15.8 per Machine today (java-operator-sdk now and then adds a
+   * config's finalizer twice), so the guard holds the line above that spread and fails a regression
+   * (the footprint it was written against was 45.9). docs/benchmarks.md says where the budget
+   * stands.
+   */
+  public static final double REGRESSION_LIMIT_PER_MACHINE = 17;
+
   /** Our providers' requests among {@code all}. */
   public static ProviderRequests of(List<AuditLog.Request> all, int machines) {
     return new ProviderRequests(

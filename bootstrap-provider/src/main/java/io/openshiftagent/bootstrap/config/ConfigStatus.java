@@ -20,6 +20,9 @@ import java.util.Optional;
  * waits in a few seconds, and Cluster API acts only on the data Secret being ready.
  */
 final class ConfigStatus {
+  /** The prefix of every reason that is a wait, not a problem. */
+  private static final String WAITING = "WaitingFor";
+
   private final StatusCoalescing writes = new StatusCoalescing(Instant::now);
 
   /** Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready. */
@@ -137,16 +140,26 @@ final class ConfigStatus {
   }
 
   /**
-   * Whether {@code desired} differs from {@code stored} only in the reasons and messages of
-   * conditions whose status stays: which wait it is, not whether the data is ready or paused. A new
-   * config's first wait is a detail too: nothing acts on it, and its next step often follows within
-   * seconds (the live ISO of a new InfraEnv).
+   * Whether {@code desired} differs from {@code stored} in details only: it reports a wait ({@code
+   * WaitingFor…}: the Cluster, its infrastructure, assisted-service's image...) and differs only in
+   * which wait and its message, or is a new config's first wait. Nothing acts on a wait, and a new
+   * config's next step often follows within seconds (the live ISO of a new InfraEnv). Whether the
+   * data is ready or the config paused, and a problem a user must act on (a refused InfraEnv, an
+   * invalid override), are written at once.
    */
   static boolean onlyDetailsChanged(
       OpenshiftAssistedConfigStatus stored, OpenshiftAssistedConfigStatus desired) {
+    boolean waiting =
+        desired.dataSecretName == null
+            && !Conditions.isTrue(desired.conditions, Reasons.PAUSED)
+            && Conditions.find(desired.conditions, Reasons.DATA_SECRET_AVAILABLE)
+                .map(c -> c.getReason() != null && c.getReason().startsWith(WAITING))
+                .orElse(false);
+    if (!waiting) {
+      return false;
+    }
     if (stored == null || stored.conditions == null || stored.conditions.isEmpty()) {
-      return desired.dataSecretName == null
-          && !Conditions.isTrue(desired.conditions, Reasons.PAUSED);
+      return true;
     }
     return Serialization.asJson(withoutDetails(stored))
         .equals(Serialization.asJson(withoutDetails(desired)));

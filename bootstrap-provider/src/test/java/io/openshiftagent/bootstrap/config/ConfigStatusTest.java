@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Which wait a config is in is a detail, and so is a new config's first wait; whether its data is
- * ready or it is paused is not.
+ * ready, it is paused or has a problem a user must act on is not.
  */
 class ConfigStatusTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
@@ -21,7 +21,9 @@ class ConfigStatusTest {
     "the same wait in other words, true",
     "ready, false",
     "paused, false",
+    "a problem, false",
     "first report: a wait, true",
+    "first report: a problem, false",
     "first report: ready, false",
     "first report: paused, false",
   })
@@ -40,6 +42,9 @@ class ConfigStatusTest {
           case "the same wait in other words" ->
               ConfigStatus.Outcome.waiting(
                   Reasons.WAITING_FOR_DISCOVERY_IMAGE, "waiting for the ISO of InfraEnv i");
+          case "a problem" ->
+              ConfigStatus.Outcome.waiting(
+                  Reasons.INFRA_ENV_REFUSED, "the API server refused InfraEnv i: spec.x");
           case "ready" -> ConfigStatus.Outcome.ready("data");
           case "paused" -> ConfigStatus.Outcome.paused("the Cluster is paused");
           default -> throw new IllegalArgumentException(change);

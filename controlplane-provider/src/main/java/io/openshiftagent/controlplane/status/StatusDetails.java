@@ -1,51 +1,53 @@
 package io.openshiftagent.controlplane.status;
 
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
  * Which control-plane status changes are details ({@link
- * io.openshiftagent.provider.reconcile.StatusCoalescing}): every condition but {@link
- * #WRITTEN_AT_ONCE}, the reasons and messages of those (which wait it is, the installer's state),
- * the ready, available and up-to-date counts, and how many Machines run each version. Anything else
- * is written at once: the initialization, the observed generation, the replicas, versions,
- * selector, release image, remediation, and whether the control plane is available, paused or being
- * deleted. Those are what Cluster API's controllers act on (its topology and MachineSet preflight
- * checks read the versions, replicas and observed generation; the Cluster reports the control
- * plane's availability); the other conditions (ScalingUp, MachinesReady, EtcdClusterHealthy...) it
- * only mirrors or aggregates. Nothing in this provider reads a detail back.
+ * io.openshiftagent.provider.reconcile.StatusCoalescing}): the conditions' messages, such as the
+ * installer's state; the ready, available and up-to-date counts and how many Machines run each
+ * version; a move from one wait to another ({@code WaitingFor…} reasons); and good news on a
+ * condition Cluster API does not act on (MachinesReady, EtcdClusterHealthy... becoming True).
+ * Anything else is written at once: whether the control plane is available, paused or being
+ * deleted, the initialization, replicas, versions, selector, observed generation and release image
+ * (what Cluster API's controllers act on), and every problem a user must act on (a condition False
+ * or Unknown for any reason but a wait). Nothing in this provider reads a detail back.
  */
 public final class StatusDetails {
-  /** The conditions whose status is not a detail. */
+  /** The conditions Cluster API acts on or mirrors as the control plane's state. */
   static final Set<String> WRITTEN_AT_ONCE =
       Set.of(
           ControlPlaneConditions.AVAILABLE,
           ControlPlaneConditions.PAUSED,
           ControlPlaneConditions.DELETING);
 
+  private static final String WAITING = "WaitingFor";
+
   private StatusDetails() {}
 
   /** Whether {@code desired} differs from {@code stored} in details only. */
   public static boolean onlyDetailsChanged(
       OpenshiftAssistedControlPlaneStatus stored, OpenshiftAssistedControlPlaneStatus desired) {
-    if (stored == null || stored.conditions == null || stored.conditions.isEmpty()) {
-      // A new control plane's first report, until its release is resolved (the status keeps the
-      // answer of the registry: asked again at every reconcile until written), it is initialized
-      // or paused: in its first seconds it finds its Cluster, and nothing acts on what it says.
-      return desired.releaseImage == null
-          && (desired.initialization == null
-              || !Boolean.TRUE.equals(desired.initialization.controlPlaneInitialized))
-          && !Conditions.isTrue(desired.conditions, ControlPlaneConditions.PAUSED);
+    if (stored == null) {
+      return false;
     }
-    return Serialization.asJson(withoutDetails(stored))
-        .equals(Serialization.asJson(withoutDetails(desired)));
+    OpenshiftAssistedControlPlaneStatus before = withoutDetails(stored, null);
+    OpenshiftAssistedControlPlaneStatus after = withoutDetails(desired, stored.conditions);
+    return Serialization.asJson(before).equals(Serialization.asJson(after));
   }
 
+  /**
+   * {@code status} without its details; with {@code stored} (the conditions as written), each
+   * condition whose change is a detail is put back as stored, or left out when it is new.
+   */
   private static OpenshiftAssistedControlPlaneStatus withoutDetails(
-      OpenshiftAssistedControlPlaneStatus status) {
+      OpenshiftAssistedControlPlaneStatus status, List<Condition> stored) {
     OpenshiftAssistedControlPlaneStatus copy =
         Serialization.unmarshal(
             Serialization.asJson(status), OpenshiftAssistedControlPlaneStatus.class);
@@ -57,17 +59,40 @@ public final class StatusDetails {
       copy.versions.forEach(version -> version.replicas = null);
     }
     if (copy.conditions != null) {
-      copy.conditions =
-          copy.conditions.stream()
-              .filter(condition -> WRITTEN_AT_ONCE.contains(condition.getType()))
-              .map(
-                  condition ->
-                      new ConditionBuilder()
-                          .withType(condition.getType())
-                          .withStatus(condition.getStatus())
-                          .build())
-              .toList();
+      List<Condition> kept = new ArrayList<>();
+      for (Condition condition : copy.conditions) {
+        Condition before =
+            stored == null ? condition : Conditions.find(stored, condition.getType()).orElse(null);
+        if (before != null && before != condition && detailChange(before, condition)) {
+          condition = Serialization.unmarshal(Serialization.asJson(before), Condition.class);
+        } else if (before == null && goodNews(condition)) {
+          continue;
+        }
+        condition.setMessage(null);
+        condition.setLastTransitionTime(null);
+        condition.setObservedGeneration(null);
+        kept.add(condition);
+      }
+      copy.conditions = kept;
     }
     return copy;
+  }
+
+  /** A move from one wait to another, or good news on a condition Cluster API does not act on. */
+  private static boolean detailChange(Condition before, Condition after) {
+    boolean sameStatus = before.getStatus().equals(after.getStatus());
+    if (sameStatus && waiting(before) && waiting(after)) {
+      return true;
+    }
+    return goodNews(after);
+  }
+
+  private static boolean goodNews(Condition condition) {
+    return !WRITTEN_AT_ONCE.contains(condition.getType())
+        && Conditions.TRUE.equals(condition.getStatus());
+  }
+
+  private static boolean waiting(Condition condition) {
+    return condition.getReason() != null && condition.getReason().startsWith(WAITING);
   }
 }

@@ -12,8 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Only reasons, messages, the conditions Cluster API does not act on and the counts of Machines
- * (ready, available, up to date, per version) are details.
+ * Only messages and the counts of Machines (ready, available, up to date, per version) are details.
  */
 class StatusDetailsTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
@@ -24,10 +23,13 @@ class StatusDetailsTest {
     "readyReplicas, true",
     "availableReplicas, true",
     "upToDateReplicas, true",
-    "reason, true",
+    "reason, false",
     "conditionStatus, false",
     "newCondition, true",
     "otherConditionStatus, true",
+    "badNews, false",
+    "waitToWait, true",
+    "waitToProblem, false",
     "pausedCondition, false",
     "replicas, false",
     "initialized, false",
@@ -36,7 +38,7 @@ class StatusDetailsTest {
     "machinesOfAVersion, true",
     "anotherVersion, false",
   })
-  void onlyReasonsMessagesAndCountsAreDetails(String change, boolean detailsOnly) {
+  void onlyMessagesAndCountsAreDetails(String change, boolean detailsOnly) {
     OpenshiftAssistedControlPlaneStatus stored = status(s -> {});
     OpenshiftAssistedControlPlaneStatus desired =
         status(
@@ -59,6 +61,22 @@ class StatusDetailsTest {
                       Conditions.set(
                           stored.conditions, "MachinesReady", "False", "NotReady", "", 1L, T0);
                 }
+                case "badNews" -> {
+                  s.conditions =
+                      Conditions.set(
+                          s.conditions, "MachinesReady", "False", "NotReady", "", 1L, T0);
+                  stored.conditions =
+                      Conditions.set(
+                          stored.conditions, "MachinesReady", "True", "Ready", "", 1L, T0);
+                }
+                case "waitToWait" -> {
+                  s.conditions = available("False", "WaitingForControlPlaneEndpoint", "-");
+                  stored.conditions = available("False", "WaitingForCluster", "-");
+                }
+                case "waitToProblem" -> {
+                  s.conditions = available("False", "InvalidConfiguration", "-");
+                  stored.conditions = available("False", "WaitingForCluster", "-");
+                }
                 case "pausedCondition" ->
                     s.conditions =
                         Conditions.set(s.conditions, "Paused", "True", "Paused", "", 1L, T0);
@@ -77,34 +95,6 @@ class StatusDetailsTest {
               }
             });
     assertThat(StatusDetails.onlyDetailsChanged(stored, desired)).isEqualTo(detailsOnly);
-  }
-
-  @ParameterizedTest(name = "a first report {0}: details only = {1}")
-  @CsvSource({"waiting, true", "releaseResolved, false", "initialized, false", "paused, false"})
-  void aNewControlPlanesFirstReportIsADetailUntilItsReleaseIsResolvedInitializedOrPaused(
-      String report, boolean detailsOnly) {
-    OpenshiftAssistedControlPlaneStatus desired =
-        status(
-            s -> {
-              switch (report) {
-                case "waiting" -> {}
-                case "releaseResolved" -> {
-                  s.releaseImage = new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
-                  s.releaseImage.image = "quay.io/openshift-release-dev/ocp-release@sha256:0";
-                }
-                case "initialized" -> {
-                  s.initialization = new OpenshiftAssistedControlPlaneStatus.Initialization();
-                  s.initialization.controlPlaneInitialized = true;
-                }
-                case "paused" ->
-                    s.conditions =
-                        Conditions.set(s.conditions, "Paused", "True", "Paused", "", 1L, T0);
-                default -> throw new IllegalArgumentException(report);
-              }
-            });
-    assertThat(StatusDetails.onlyDetailsChanged(null, desired)).isEqualTo(detailsOnly);
-    assertThat(StatusDetails.onlyDetailsChanged(new OpenshiftAssistedControlPlaneStatus(), desired))
-        .isEqualTo(detailsOnly);
   }
 
   private static OpenshiftAssistedControlPlaneStatus status(

@@ -41,9 +41,9 @@ class StatusCoalescingTest {
     AtomicReference<Instant> now = new AtomicReference<>(T0);
     StatusCoalescing coalescing = new StatusCoalescing(now::get);
     ConfigMap created = object("uid-new");
-    created.getMetadata().setCreationTimestamp(T0.minusSeconds(1).toString());
-    assertThat(coalescing.deferral(created, true))
-        .contains(StatusCoalescing.WINDOW.minusSeconds(1));
+    Duration half = StatusCoalescing.WINDOW.dividedBy(2);
+    created.getMetadata().setCreationTimestamp(T0.minus(half).toString());
+    assertThat(coalescing.deferral(created, true)).contains(StatusCoalescing.WINDOW.minus(half));
     assertThat(coalescing.deferral(created, false)).isEmpty();
     // Created long ago (this process restarted): at once.
     ConfigMap old = object("uid-old");
