@@ -29,6 +29,7 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.BootstrapProviderMain;
 import io.openshiftagent.controlplane.ControlPlaneProvider;
@@ -319,8 +320,24 @@ class ApiServerRestartTest {
     owned.patch(PatchContext.of(PatchType.JSON), Serialization.asJson(List.of(add)));
   }
 
-  /** CAPM3: the Metal3Machine claimed a BareMetalHost. */
+  /**
+   * CAPM3: the Metal3Machine claimed a BareMetalHost, which it labels with the Cluster's name (the
+   * bootstrap provider caches only the hosts a cluster uses).
+   */
   private static void metal3ClaimsHost(String ns, Machine machine, String host) {
+    client
+        .resources(BareMetalHost.class)
+        .inNamespace(ns)
+        .withName(host)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            new OwnedFieldsPatch()
+                .set(
+                    machine.getSpec().clusterName,
+                    "metadata",
+                    "labels",
+                    ExternalKinds.CLUSTER_NAME_LABEL)
+                .toJson());
     client
         .resources(Metal3Machine.class)
         .inNamespace(ns)
