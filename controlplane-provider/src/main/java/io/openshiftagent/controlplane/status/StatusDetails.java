@@ -12,12 +12,11 @@ import java.util.Set;
  * Which control-plane status changes are details ({@link
  * io.openshiftagent.provider.reconcile.StatusCoalescing}): the conditions' messages, such as the
  * installer's state; the ready, available and up-to-date counts and how many Machines run each
- * version; a move from one wait to another ({@code WaitingFor…} reasons); and good news on a
- * condition Cluster API does not act on (MachinesReady, EtcdClusterHealthy... becoming True).
- * Anything else is written at once: whether the control plane is available, paused or being
- * deleted, the initialization, replicas, versions, selector, observed generation and release image
- * (what Cluster API's controllers act on), and every problem a user must act on (a condition False
- * or Unknown for any reason but a wait). Nothing in this provider reads a detail back.
+ * version; and good news on a condition Cluster API does not act on (MachinesReady,
+ * EtcdClusterHealthy... becoming True). Anything else is written at once: whether the control plane
+ * is available, paused or being deleted, the initialization, replicas, versions, selector, observed
+ * generation and release image (what Cluster API's controllers act on), every wait and every
+ * problem. Nothing in this provider reads a detail back.
  */
 public final class StatusDetails {
   /** The conditions Cluster API acts on or mirrors as the control plane's state. */
@@ -26,8 +25,6 @@ public final class StatusDetails {
           ControlPlaneConditions.AVAILABLE,
           ControlPlaneConditions.PAUSED,
           ControlPlaneConditions.DELETING);
-
-  private static final String WAITING = "WaitingFor";
 
   private StatusDetails() {}
 
@@ -78,21 +75,17 @@ public final class StatusDetails {
     return copy;
   }
 
-  /** A move from one wait to another, or good news on a condition Cluster API does not act on. */
+  /**
+   * Good news on a condition Cluster API does not act on. A move from one wait to another is not a
+   * detail: a wait may be short, and what the control plane waited for is worth seeing (the
+   * deletion-at-any-stage test deletes a cluster while it reports waiting for its infrastructure).
+   */
   private static boolean detailChange(Condition before, Condition after) {
-    boolean sameStatus = before.getStatus().equals(after.getStatus());
-    if (sameStatus && waiting(before) && waiting(after)) {
-      return true;
-    }
     return goodNews(after);
   }
 
   private static boolean goodNews(Condition condition) {
     return !WRITTEN_AT_ONCE.contains(condition.getType())
         && Conditions.TRUE.equals(condition.getStatus());
-  }
-
-  private static boolean waiting(Condition condition) {
-    return condition.getReason() != null && condition.getReason().startsWith(WAITING);
   }
 }

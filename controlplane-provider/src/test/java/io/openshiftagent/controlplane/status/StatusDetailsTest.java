@@ -28,7 +28,7 @@ class StatusDetailsTest {
     "newCondition, true",
     "otherConditionStatus, true",
     "badNews, false",
-    "waitToWait, true",
+    "waitToWait, false",
     "waitToProblem, false",
     "pausedCondition, false",
     "replicas, false",
