@@ -20,12 +20,13 @@ public record ProviderRequests(List<AuditLog.Request> requests, int machines) {
 
   /**
    * What the test command's guard allows, until {@link #BUDGET_PER_MACHINE} is met in every run:
-   * one HA installation measures 14.2–15.8 per Machine today (java-operator-sdk now and then adds a
-   * config's finalizer twice), so the guard holds the line above that spread and fails a regression
-   * (the footprint it was written against was 45.9). docs/benchmarks.md says where the budget
-   * stands.
+   * one HA installation measures 14.2–16.0 per Machine today (16.0 in a fresh-clone run of the test
+   * command, its installation beside the other classes': more of the control plane's status windows
+   * and a config's first wait outlasting its window; java-operator-sdk now and then adds a config's
+   * finalizer twice), so the guard holds the line above that spread and fails a regression (the
+   * footprint it was written against was 45.9). docs/benchmarks.md says where the budget stands.
    */
-  public static final double REGRESSION_LIMIT_PER_MACHINE = 17;
+  public static final double REGRESSION_LIMIT_PER_MACHINE = 18;
 
   /** Our providers' requests among {@code all}. */
   public static ProviderRequests of(List<AuditLog.Request> all, int machines) {
