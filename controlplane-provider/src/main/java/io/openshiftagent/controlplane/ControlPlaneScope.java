@@ -54,7 +54,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   private final List<MachineDeployment> machineDeployments;
   private final List<OpenshiftAssistedConfigTemplate> workerConfigTemplates;
   private final Optional<ClusterDeployment> clusterDeployment;
-  private final Optional<AgentClusterInstall> clusterInstall;
+  private Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
   private final Map<String, Optional<?>> reads = new HashMap<>();
   private KubernetesClient workload;
@@ -140,6 +140,16 @@ public final class ControlPlaneScope implements AutoCloseable {
     return clusterInstall;
   }
 
+  /**
+   * The AgentClusterInstall this reconcile created: the phases after it, and the status, know it
+   * exists before the cache does.
+   */
+  public void created(AgentClusterInstall install) {
+    if (clusterInstall.isEmpty()) {
+      clusterInstall = Optional.of(install);
+    }
+  }
+
   public String namespace() {
     return cp.getMetadata().getNamespace();
   }
@@ -207,7 +217,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   public GenericKubernetesResource infrastructureTemplate() {
     ContractVersionedObjectReference ref =
         cp.getSpec().machineTemplate.effectiveInfrastructureRef();
-    return infrastructure.get(ref, namespace());
+    return infrastructure.template(ref, namespace());
   }
 
   /**

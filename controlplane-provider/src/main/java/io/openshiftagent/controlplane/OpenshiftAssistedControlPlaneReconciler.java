@@ -78,15 +78,16 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final PublishedKubeconfigs kubeconfigs = new PublishedKubeconfigs(clock::instant);
 
   /**
-   * Makes the Machines of one scale-up in parallel, those of several control planes at once: with 4
+   * Makes writes that do not depend on each other at once: the Machines of one scale-up, those of
+   * several control planes, a new cluster's ClusterDeployment and AgentClusterInstall. With 4
    * threads, 5 clusters applied together waited for each other's creations (the benchmark's
    * control-plane Machines p95 was 4.4 s). Each thread mostly waits for the API server.
    */
-  private final ExecutorService machineCreators =
+  private final ExecutorService writers =
       Executors.newFixedThreadPool(
           16,
           r -> {
-            Thread t = new Thread(r, "machine-creator");
+            Thread t = new Thread(r, "parallel-writer");
             t.setDaemon(true);
             return t;
           });
@@ -127,7 +128,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     releaseImage =
         new ReleaseImagePhase(
             ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
-    clusterObjects = new ClusterObjects(client, imageSetsEnsured);
+    clusterObjects = new ClusterObjects(client, imageSetsEnsured, writers);
     kubeconfig = new Kubeconfig(client);
     MachineWrites machineWrites =
         new MachineWrites(
@@ -139,7 +140,7 @@ public class OpenshiftAssistedControlPlaneReconciler
             // A Machine we create is in our cache at once: the next reconcile sees it.
             caches::created,
             deletions,
-            machineCreators);
+            writers);
     machines = new ControlPlaneMachines(machineWrites, events, clock);
     upgrades = Upgrades.connecting(events);
     cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions);
@@ -160,9 +161,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
     preflight.conditions().forEach(status::set);
     if (!preflight.proceed()) {
-      if (cluster.isPresent() && cp.getSpec().machineTemplate != null) {
-        // Most often waiting for the infrastructure: meanwhile, what the Machines' templates need.
-        infrastructure.prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
+      if (preflight.awaitsInfrastructure()) {
+        prepare(cp, cluster.get(), status, context);
       }
       UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
       return report(cp, status.toPatch(false), context)
@@ -179,6 +179,34 @@ public class OpenshiftAssistedControlPlaneReconciler
             infrastructure,
             deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
       return reconcile(scope, status, context);
+    }
+  }
+
+  /**
+   * While the Cluster's infrastructure is awaited, what does not depend on it: the release image
+   * (resolved and reported, its ClusterImageSet made) and what cloning the Machines' infrastructure
+   * template needs. Once the infrastructure is provisioned, the AgentClusterInstall and the
+   * Machines follow without waiting for a registry.
+   */
+  private void prepare(
+      OpenshiftAssistedControlPlane cp,
+      Cluster cluster,
+      ControlPlaneStatus status,
+      Context<OpenshiftAssistedControlPlane> context) {
+    if (cp.getSpec().machineTemplate != null) {
+      infrastructure.prepare(
+          cp.getSpec().machineTemplate.effectiveInfrastructureRef(),
+          cp.getMetadata().getNamespace());
+    }
+    try (ControlPlaneScope scope =
+        caches.observe(
+            cp,
+            cluster,
+            context,
+            client,
+            infrastructure,
+            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
+      clusterObjects.prepare(scope, releaseImage.reconcile(scope, status));
     }
   }
 
@@ -201,7 +229,9 @@ public class OpenshiftAssistedControlPlaneReconciler
     Optional<String> known =
         status.initialized() ? kubeconfigs.current(cp, installGeneration) : Optional.empty();
     Optional<String> published =
-        known.isEmpty() ? kubeconfig.publish(scope, status) : Optional.empty();
+        known.isEmpty()
+            ? kubeconfig.publish(scope, status, kubeconfigs.ours(cp))
+            : Optional.empty();
     published.ifPresent(content -> kubeconfigs.published(cp, installGeneration, content));
     Optional<String> current = published.or(() -> known);
     current.ifPresent(scope::knownKubeconfig);

@@ -29,8 +29,14 @@ final class Preflight {
   /**
    * @param conditions what to report, in order
    * @param proceed whether the reconcile goes on to the phases
+   * @param awaitsInfrastructure the Cluster's endpoint or infrastructure is all that is missing:
+   *     what does not depend on them can be prepared
    */
-  record Result(List<ConditionUpdate> conditions, boolean proceed) {}
+  record Result(List<ConditionUpdate> conditions, boolean proceed, boolean awaitsInfrastructure) {
+    Result(List<ConditionUpdate> conditions, boolean proceed) {
+      this(conditions, proceed, false);
+    }
+  }
 
   static Result check(Optional<Cluster> owner, OpenshiftAssistedControlPlane cp) {
     List<ConditionUpdate> conditions = new ArrayList<>();
@@ -79,7 +85,7 @@ final class Preflight {
                   + name
                   + " to have spec.controlPlaneEndpoint (host and port), set by the"
                   + " infrastructure provider"));
-      return new Result(conditions, false);
+      return new Result(conditions, false, true);
     }
     if (!ClusterRefs.infrastructureProvisioned(cluster)) {
       conditions.add(
@@ -89,7 +95,7 @@ final class Preflight {
               "waiting for the infrastructure of Cluster "
                   + name
                   + " to be provisioned (status.initialization.infrastructureProvisioned)"));
-      return new Result(conditions, false);
+      return new Result(conditions, false, true);
     }
     return new Result(conditions, true);
   }

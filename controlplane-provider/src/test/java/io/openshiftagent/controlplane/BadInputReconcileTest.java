@@ -57,6 +57,7 @@ class BadInputReconcileTest {
   static void startOperator() {
     env = KubeApiServerEnvironment.shared();
     CrdInstaller.labelMetal3MachineContracts(env.client());
+    BootstrapFinalizerStandIn.ensureRunning(env);
     submitter = Admission.client(env.kubeConfigYaml());
     operator = ProviderOperator.create(env.newClient(), o -> o.withMetrics(FAILURES));
     ControlPlaneProvider.register(

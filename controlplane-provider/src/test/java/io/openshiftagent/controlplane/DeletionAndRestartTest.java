@@ -36,6 +36,7 @@ class DeletionAndRestartTest {
   void deletionRemovesWhatWasCreatedAndWaitsForTheClusterDeployment(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
+    BootstrapFinalizerStandIn.ensureRunning(env);
     Operator operator =
         ControlPlaneProvider.create(
             env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
@@ -98,9 +99,16 @@ class DeletionAndRestartTest {
 
       c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
       assertThat(c.machines()).isEmpty();
-      assertThat(
-              client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems())
-          .isEmpty();
+      // Deleted; gone once the bootstrap provider (its stand-in here) has released them.
+      eventually(
+          () ->
+              assertThat(
+                      client
+                          .resources(OpenshiftAssistedConfig.class)
+                          .inNamespace(c.ns)
+                          .list()
+                          .getItems())
+                  .isEmpty());
       assertThat(
               client
                   .genericKubernetesResources(
@@ -140,6 +148,7 @@ class DeletionAndRestartTest {
   void makesNothingForAClusterBeingDeleted(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
+    BootstrapFinalizerStandIn.ensureRunning(env);
     Operator operator =
         ControlPlaneProvider.create(
             env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
@@ -178,6 +187,7 @@ class DeletionAndRestartTest {
   void aRestartMidwayCreatesNoDuplicatesAndRemovesHalfCreatedParts(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
+    BootstrapFinalizerStandIn.ensureRunning(env);
     TestCluster c = new TestCluster(client, env.createNamespace("restart"), "capi-restart");
     c.createTemplate(Fixtures.TEMPLATE, "metadata");
     c.createCluster("cp", true, true);

@@ -48,10 +48,12 @@ public final class Fixtures {
 
   /**
    * The control-plane controller on {@code env}, started (installed clusters looked at every
-   * second, the tests' registry trusted), with the Metal3 templates' contract labels in place.
+   * second, the tests' registry trusted), with the Metal3 templates' contract labels in place and
+   * the bootstrap provider's finalizer on configs played ({@link BootstrapFinalizerStandIn}).
    */
   public static Operator startProvider(KubeApiServerEnvironment env) {
     CrdInstaller.labelMetal3MachineContracts(env.client());
+    BootstrapFinalizerStandIn.ensureRunning(env);
     Operator operator =
         ControlPlaneProvider.create(env.newClient(), Duration.ofSeconds(1), providerEnvironment());
     operator.start();

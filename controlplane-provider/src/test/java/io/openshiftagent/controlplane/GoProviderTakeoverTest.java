@@ -51,6 +51,7 @@ class GoProviderTakeoverTest {
   void anInstalledGoProviderControlPlaneIsTakenOverAsItIs(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
+    BootstrapFinalizerStandIn.ensureRunning(env);
     TestCluster c = new TestCluster(client, env.createNamespace("takeover"), "capi-takeover");
     c.createTemplate(Fixtures.TEMPLATE, "metadata");
     c.createCluster("cp", true, true);

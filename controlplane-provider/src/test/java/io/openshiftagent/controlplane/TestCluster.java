@@ -287,6 +287,17 @@ final class TestCluster {
     return condition(cpName, type).orElseThrow();
   }
 
+  /** Waits until the condition has {@code reason} and its message contains {@code text}. */
+  Condition awaitCondition(String cpName, String type, String reason, String text) {
+    await(
+        type + " with reason " + reason + " and a message with '" + text + "' on " + cpName,
+        () ->
+            condition(cpName, type)
+                .map(c -> reason.equals(c.getReason()) && c.getMessage().contains(text))
+                .orElse(false));
+    return condition(cpName, type).orElseThrow();
+  }
+
   List<Machine> machines() {
     return client.resources(Machine.class).inNamespace(ns).list().getItems();
   }

@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
+import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.bootstrap.config.ConfigSteps.AdoptFromGoProvider;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
@@ -26,6 +27,7 @@ import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.time.Instant;
 import java.util.List;
@@ -45,6 +47,7 @@ import java.util.List;
 // makes each config for a Machine and links the two a moment later, and that link is the event.
 @ControllerConfiguration(
     name = "openshiftassistedconfig",
+    finalizerName = BootstrapGroup.CONFIG_FINALIZER,
     generationAwareEventProcessing = false,
     informer =
         @Informer(
@@ -54,12 +57,15 @@ public class OpenshiftAssistedConfigReconciler
     implements Reconciler<OpenshiftAssistedConfig>, Cleaner<OpenshiftAssistedConfig> {
   /**
    * A config Cluster API has linked to its owner: a Machine, or a MachinePool (refused, with a
-   * condition that says so).
+   * condition that says so); or one being deleted (the control-plane provider creates its configs
+   * with our finalizer, and deletes one whose Machine it could not create).
    */
   public static final class LinkedByClusterApi implements OnAddFilter<OpenshiftAssistedConfig> {
     @Override
     public boolean accept(OpenshiftAssistedConfig config) {
-      return Kinds.owningMachine(config).isPresent() || Kinds.owningMachinePool(config).isPresent();
+      return Kinds.owningMachine(config).isPresent()
+          || Kinds.owningMachinePool(config).isPresent()
+          || Metadata.isDeleting(config);
     }
   }
 

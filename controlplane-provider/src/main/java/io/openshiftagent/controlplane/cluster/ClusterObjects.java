@@ -40,6 +40,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * The objects that describe the cluster to assisted-service: ClusterImageSet, mirror-registry
@@ -63,16 +66,19 @@ public final class ClusterObjects {
 
   private final KubernetesClient client;
   private final Set<String> imageSetsEnsured;
+  private final Executor writers;
 
   /**
    * @param imageSetsEnsured the ClusterImageSets (control plane UID, name, release image) this
    *     process has made or found as wanted: not read again at every reconcile (the provider may
    *     not watch them). One deleted behind our back is made again when the release changes or the
    *     provider restarts.
+   * @param writers where writes that do not depend on each other are made at once
    */
-  public ClusterObjects(KubernetesClient client, Set<String> imageSetsEnsured) {
+  public ClusterObjects(KubernetesClient client, Set<String> imageSetsEnsured, Executor writers) {
     this.client = client;
     this.imageSetsEnsured = imageSetsEnsured;
+    this.writers = writers;
   }
 
   /**
@@ -97,6 +103,23 @@ public final class ClusterObjects {
           CLUSTER_INSTALL_CONFIGURED,
           CLUSTER_INSTALL_REFUSED,
           "the API server refused the objects that describe the cluster: " + refusal.get());
+    }
+  }
+
+  /**
+   * What can be made before the Cluster's infrastructure is provisioned: the ClusterImageSet of a
+   * resolved release (it names nothing of the infrastructure).
+   */
+  public void prepare(ControlPlaneScope scope, ReleaseImageResolution.Outcome release) {
+    if (release instanceof ReleaseImageResolution.Use use) {
+      try {
+        ensureClusterImageSet(scope, use.image());
+      } catch (KubernetesClientException e) {
+        // Reported by reconcile, which tries again once the infrastructure is there.
+        if (Refusal.of(e).isEmpty()) {
+          throw e;
+        }
+      }
     }
   }
 
@@ -137,7 +160,6 @@ public final class ClusterObjects {
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
 
-    List<String> frozen = ensureClusterDeployment(scope);
     AgentClusterInstallSpec desired =
         DesiredClusterInstall.spec(
             cp,
@@ -146,10 +168,22 @@ public final class ClusterObjects {
                 cp, scope.machineDeployments(), scope::bootstrapTemplateAnnotations),
             imageSet,
             registryConfigMap);
+    List<String> frozen;
     if (scope.clusterInstall().isEmpty()) {
-      createClusterInstall(scope, desired, overridesJson);
-    } else if (!scope.installationStarted()) {
-      updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
+      // Both made at once (each names the other; neither needs the other to exist first).
+      CompletableFuture<AgentClusterInstall> install =
+          CompletableFuture.supplyAsync(
+              () -> createClusterInstall(scope, desired, overridesJson), writers);
+      try {
+        frozen = ensureClusterDeployment(scope);
+      } finally {
+        scope.created(joinUnwrapped(install));
+      }
+    } else {
+      frozen = ensureClusterDeployment(scope);
+      if (!scope.installationStarted()) {
+        updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
+      }
     }
     Optional<String> refused =
         scope.installationStarted()
@@ -187,6 +221,18 @@ public final class ClusterObjects {
           "ClusterDeployment and AgentClusterInstall "
               + Names.clusterDeployment(cp)
               + " match the spec");
+    }
+  }
+
+  /** Waits for {@code write}; its failure is thrown as it was, not wrapped. */
+  private static <T> T joinUnwrapped(CompletableFuture<T> write) {
+    try {
+      return write.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
     }
   }
 
@@ -380,7 +426,7 @@ public final class ClusterObjects {
     return List.of();
   }
 
-  private void createClusterInstall(
+  private AgentClusterInstall createClusterInstall(
       ControlPlaneScope scope, AgentClusterInstallSpec desired, Optional<String> overrides) {
     AgentClusterInstall aci = new AgentClusterInstall();
     ObjectMetaBuilder metadata =
@@ -394,7 +440,7 @@ public final class ClusterObjects {
         json -> metadata.addToAnnotations(InstallConfigOverrides.ACI_ANNOTATION, json));
     aci.setMetadata(metadata.build());
     aci.setSpec(desired);
-    client.resource(aci).create();
+    return client.resource(aci).create();
   }
 
   /** Patches the fields we own when they differ; assisted-service's own fields stay untouched. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.controlplane.ControlPlaneScope;
@@ -38,8 +39,12 @@ public final class Kubeconfig {
   /**
    * Publishes the kubeconfig when assisted-service has one; returns its content when it is
    * published.
+   *
+   * @param ours what this process published last, while {@link PublishedKubeconfigs} trusts it
+   *     (then our Secret is compared with it instead of being read)
    */
-  public Optional<String> publish(ControlPlaneScope scope, ControlPlaneStatus status) {
+  public Optional<String> publish(
+      ControlPlaneScope scope, ControlPlaneStatus status, Optional<String> ours) {
     Optional<String> adminSecret =
         scope
             .clusterInstall()
@@ -53,8 +58,8 @@ public final class Kubeconfig {
           status,
           "assisted-service has not published the admin kubeconfig yet (AgentClusterInstall "
               + Names.clusterDeployment(scope.cp())
-              + " spec.clusterMetadata.adminKubeconfigSecretRef); installer state: "
-              + Availability.describe(scope.clusterInstall()));
+              + " spec.clusterMetadata.adminKubeconfigSecretRef); "
+              + Availability.progress(scope.clusterInstall(), Names.clusterDeployment(scope.cp())));
       return Optional.empty();
     }
     String encoded = value(scope.secret(adminSecret.get()), ASSISTED_KEY);
@@ -68,9 +73,6 @@ public final class Kubeconfig {
               + " yet");
       return Optional.empty();
     }
-    // Before the first publication it is missing: created without a look; afterwards it is
-    // compared with assisted-service's copy.
-    Optional<Secret> existing = status.initialized() ? scope.secret(name) : Optional.empty();
     Secret desired =
         new SecretBuilder()
             .withMetadata(
@@ -83,10 +85,19 @@ public final class Kubeconfig {
             .withType(ExternalKinds.CLUSTER_SECRET_TYPE)
             .withData(Map.of(VALUE_KEY, encoded))
             .build();
-    if (existing.isPresent() || Writes.create(client, desired).isEmpty()) {
-      existing = existing.or(() -> scope.secret(name));
-      if (existing.isPresent() && !encoded.equals(value(existing, VALUE_KEY))) {
-        new OwnedFieldsPatch().set(encoded, "data", VALUE_KEY).applyTo(client, existing.get());
+    if (status.initialized() && ours.isPresent()) {
+      if (!decode(encoded).equals(ours.get())) {
+        updateOrCreate(desired, encoded); // assisted-service's final version
+      }
+    } else {
+      // Before the first publication it is missing: created without a look; afterwards it is
+      // compared with assisted-service's copy.
+      Optional<Secret> existing = status.initialized() ? scope.secret(name) : Optional.empty();
+      if (existing.isPresent() || Writes.create(client, desired).isEmpty()) {
+        existing = existing.or(() -> scope.secret(name));
+        if (existing.isPresent() && !encoded.equals(value(existing, VALUE_KEY))) {
+          new OwnedFieldsPatch().set(encoded, "data", VALUE_KEY).applyTo(client, existing.get());
+        }
       }
     }
     String message = "Secret " + name + " holds the admin kubeconfig of the cluster";
@@ -94,6 +105,20 @@ public final class Kubeconfig {
     status.setTrue(INITIALIZED, INITIALIZED, "the cluster's API server is up; " + message);
     status.markInitialized();
     return Optional.of(decode(encoded));
+  }
+
+  /**
+   * Sets our copy's content (only that field: the rest of the Secret stays); creates it if gone.
+   */
+  private void updateOrCreate(Secret desired, String encoded) {
+    try {
+      new OwnedFieldsPatch().set(encoded, "data", VALUE_KEY).applyTo(client, desired);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+      Writes.create(client, desired);
+    }
   }
 
   /** The published kubeconfig's content, for connecting to the workload cluster. */

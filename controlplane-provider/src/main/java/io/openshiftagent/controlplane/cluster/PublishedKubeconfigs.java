@@ -50,6 +50,17 @@ public final class PublishedKubeconfigs {
         : Optional.of(copy.kubeconfig());
   }
 
+  /**
+   * What this process published last, whatever the AgentClusterInstall's generation, while it is
+   * trusted to be what our Secret holds (at most {@link #REFRESH} old).
+   */
+  public Optional<String> ours(OpenshiftAssistedControlPlane cp) {
+    Copy copy = copies.get(ResourceID.fromResource(cp));
+    return copy == null || !now.get().isBefore(copy.copied().plus(REFRESH))
+        ? Optional.empty()
+        : Optional.of(copy.kubeconfig());
+  }
+
   /** {@code cp}'s kubeconfig was published (or compared) now, at that AgentClusterInstall. */
   public void published(
       OpenshiftAssistedControlPlane cp, long installGeneration, String kubeconfig) {

@@ -24,6 +24,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,7 @@ public final class ControlPlaneMachines {
    */
   public void reconcile(ControlPlaneScope scope, ControlPlaneStatus status, Lifecycle lifecycle) {
     OpenshiftAssistedControlPlane cp = scope.cp();
-    List<Machine> machines = scope.machines();
+    List<Machine> machines = new ArrayList<>(scope.machines());
     List<String> deleting = scope.deletingMachines();
     Instant now = clock.instant();
     deleteLeftovers(scope);
@@ -126,7 +127,15 @@ public final class ControlPlaneMachines {
         inProgress = Optional.of(remediate.data());
       }
     } else {
-      step(scope, status, etcd, lifecycle, notUpToDate, deleting, departed, inProgress);
+      List<Machine> created =
+          step(scope, status, etcd, lifecycle, notUpToDate, deleting, departed, inProgress);
+      if (!created.isEmpty() && machines.size() + created.size() == desired) {
+        // The status tells of the Machines just made, not only of those the cache had: no second
+        // write when their events come in.
+        machines.addAll(created);
+        MachineScaling.steady(machines.size(), desired).forEach(status::set);
+        status.set(MachineStatus.machinesReady(machines));
+      }
     }
 
     MachineStatus.Counts counts = MachineStatus.counts(machines, notUpToDate);
@@ -143,8 +152,11 @@ public final class ControlPlaneMachines {
     Remediation.last(inProgress, machines).ifPresent(last -> s.lastRemediation = last.toStatus());
   }
 
-  /** A rolling update step, else a scaling step. */
-  private void step(
+  /**
+   * A rolling update step, else a scaling step; returns the Machines it made when all it planned
+   * were made.
+   */
+  private List<Machine> step(
       ControlPlaneScope scope,
       ControlPlaneStatus status,
       EtcdGuard etcd,
@@ -183,38 +195,44 @@ public final class ControlPlaneMachines {
                 "waiting for the etcd members of departed hosts "
                     + departed
                     + " to be removed, so that the new host can join"));
-        return;
+        return List.of();
       }
-      infrastructureTemplate(scope, status)
-          .ifPresent(
-              template -> {
-                List<Machine> planned = MachineFactory.plan(scope, template, create.count());
-                // The first Machine made after a remediation is its replacement: its failure
-                // would be a retry.
-                inProgress.ifPresent(
-                    data ->
-                        planned
-                            .get(0)
-                            .getMetadata()
-                            .getAnnotations()
-                            .put(RemediationData.FOR, data.toJson()));
-                List<String> failures = writes.create(scope, template, planned);
-                failures.forEach(
-                    failure -> status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, failure));
-                if (failures.isEmpty() && inProgress.isPresent()) {
-                  writes.annotate(cp, RemediationData.IN_PROGRESS, null);
-                }
-              });
+      Optional<GenericKubernetesResource> template = infrastructureTemplate(scope, status);
+      if (template.isEmpty()) {
+        return List.of();
+      }
+      List<Machine> planned = MachineFactory.plan(scope, template.get(), create.count());
+      // The first Machine made after a remediation is its replacement: its failure would be a
+      // retry.
+      inProgress.ifPresent(
+          data ->
+              planned
+                  .get(0)
+                  .getMetadata()
+                  .getAnnotations()
+                  .put(RemediationData.FOR, data.toJson()));
+      MachineWrites.Created created = writes.create(scope, template.get(), planned);
+      created
+          .failures()
+          .forEach(failure -> status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, failure));
+      if (!created.failures().isEmpty()) {
+        return List.of();
+      }
+      if (inProgress.isPresent()) {
+        writes.annotate(cp, RemediationData.IN_PROGRESS, null);
+      }
+      return created.machines();
     } else if (decision instanceof MachineScaling.Delete delete) {
       Optional<String> unsafe = etcd.whyNotRemovable(delete.machine());
       if (unsafe.isPresent()) {
         status.set(
             ConditionUpdate.isTrue(
                 decision.condition().get().type(), WAITING_FOR_ETCD, unsafe.get()));
-        return;
+        return List.of();
       }
       writes.scaleDown(cp, delete.machine());
     }
+    return List.of();
   }
 
   /** Deletes the unhealthy Machine when etcd allows; returns whether it did. */

@@ -108,6 +108,8 @@ final class MachineFactory {
             .withLabels(labels)
             .withAnnotations(annotations)
             .withOwnerReferences(OwnerReferences.plain(cp))
+            // The bootstrap provider's, set here rather than added by it a moment later.
+            .withFinalizers(BootstrapGroup.CONFIG_FINALIZER)
             .build());
     config.setSpec(
         cp.getSpec().openshiftAssistedConfigSpec == null

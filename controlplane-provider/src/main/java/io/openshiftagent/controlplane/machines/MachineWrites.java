@@ -85,27 +85,36 @@ public final class MachineWrites {
   }
 
   /**
-   * Creates the planned Machines, in parallel (installing hosts wait for all); returns why each
-   * that failed did.
+   * Creates the planned Machines, in parallel (installing hosts wait for all): the Machines made,
+   * and why each that could not be made failed.
    */
-  List<String> create(
+  Created create(
       ControlPlaneScope scope, GenericKubernetesResource template, List<Machine> planned) {
-    List<CompletableFuture<Optional<String>>> creations =
+    List<CompletableFuture<Creation>> creations =
         planned.stream()
             .map(m -> CompletableFuture.supplyAsync(() -> create(scope, template, m), creators))
             .toList();
+    List<Machine> machines = new ArrayList<>();
     List<String> failures = new ArrayList<>();
-    for (CompletableFuture<Optional<String>> creation : creations) {
-      creation.join().ifPresent(failures::add);
+    for (CompletableFuture<Creation> creation : creations) {
+      Creation done = creation.join();
+      if (done.machine() != null) {
+        machines.add(done.machine());
+      } else {
+        failures.add(done.failure());
+      }
     }
-    return failures;
+    return new Created(machines, failures);
   }
 
-  /**
-   * Creates the config, the infrastructure clone and the Machine, undoing the first on failure;
-   * returns why it failed, if it did.
-   */
-  private Optional<String> create(
+  /** What a scale-up made: the Machines, and why each one that could not be made failed. */
+  record Created(List<Machine> machines, List<String> failures) {}
+
+  /** One Machine made, or why not. */
+  private record Creation(Machine machine, String failure) {}
+
+  /** Creates the config, the infrastructure clone and the Machine, undoing the first on failure. */
+  private Creation create(
       ControlPlaneScope scope, GenericKubernetesResource template, Machine planned) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     String name = planned.getMetadata().getName();
@@ -127,7 +136,7 @@ public final class MachineWrites {
           scope.namespace(),
           name,
           failureDomain.orElse("(none)"));
-      return Optional.empty();
+      return new Creation(machine, null);
     } catch (KubernetesClientException e) {
       for (HasMetadata object : created) {
         client.resource(object).delete();
@@ -137,7 +146,7 @@ public final class MachineWrites {
           "could not create a control-plane Machine: "
               + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
       events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
-      return Optional.of(message);
+      return new Creation(null, message);
     }
   }
 

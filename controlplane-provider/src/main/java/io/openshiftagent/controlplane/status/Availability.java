@@ -12,6 +12,7 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITI
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.provider.contract.InstallerStates;
 import java.util.Optional;
+import java.util.Set;
 
 /** The Available condition, from the installer's state and what this reconcile reported. */
 public final class Availability {
@@ -60,10 +61,33 @@ public final class Availability {
               + installName);
     }
     if (InstallerStates.API_AVAILABLE.contains(state) && initialized) {
+      // Without the installer's state: what follows (installed, adding-hosts) is no news, and
+      // would be a status write each.
       return ConditionUpdate.isTrue(
-          AVAILABLE, AVAILABLE, "the cluster is installed; installer state: " + described);
+          AVAILABLE,
+          AVAILABLE,
+          "the cluster is installed; its API server is reachable through the published kubeconfig");
     }
-    return ConditionUpdate.isFalse(AVAILABLE, INSTALLING, "installer state: " + described);
+    return ConditionUpdate.isFalse(AVAILABLE, INSTALLING, progress(install, installName));
+  }
+
+  /**
+   * The installer's states in which it waits for something (hosts, their validations, a user): the
+   * messages name them. While it makes progress they say only that: each state it passes through
+   * would be a status write of every control plane, and the AgentClusterInstall has them.
+   */
+  static final Set<String> WAITING_STATES =
+      Set.of("", "insufficient", "pending-for-input", "installing-pending-user-action");
+
+  /** Where the installation stands, as the messages of a control plane being installed say it. */
+  public static String progress(Optional<AgentClusterInstall> install, String installName) {
+    String state = install.map(InstallerStates::of).orElse("");
+    if (install.isEmpty() || WAITING_STATES.contains(state)) {
+      return "installer state: " + describe(install);
+    }
+    return "installing: AgentClusterInstall "
+        + installName
+        + " has the installer's state and progress";
   }
 
   /** The installer's state as messages name it: {@code state (description)}. */

@@ -16,7 +16,9 @@ import java.util.Set;
  * EtcdClusterHealthy... becoming True). Anything else is written at once: whether the control plane
  * is available, paused or being deleted, the initialization, replicas, versions, selector, observed
  * generation and release image (what Cluster API's controllers act on), every wait and every
- * problem. Nothing in this provider reads a detail back.
+ * problem. Nothing in this provider reads a detail back. While the control plane waits in its
+ * preflight (for its Cluster, the endpoint, the infrastructure), everything but a problem is a
+ * detail.
  */
 public final class StatusDetails {
   /** The conditions Cluster API acts on or mirrors as the control plane's state. */
@@ -28,9 +30,25 @@ public final class StatusDetails {
 
   private StatusDetails() {}
 
+  /** The waits of the preflight, before the control plane makes anything that depends on them. */
+  static final Set<String> PREFLIGHT_WAITS =
+      Set.of(
+          ControlPlaneConditions.WAITING_FOR_CLUSTER,
+          ControlPlaneConditions.WAITING_FOR_CONTROL_PLANE_ENDPOINT,
+          ControlPlaneConditions.WAITING_FOR_INFRASTRUCTURE);
+
   /** Whether {@code desired} differs from {@code stored} in details only. */
   public static boolean onlyDetailsChanged(
       OpenshiftAssistedControlPlaneStatus stored, OpenshiftAssistedControlPlaneStatus desired) {
+    if (preflight(stored)
+        && preflight(desired)
+        && noProblem(desired)
+        && sameReleaseImage(stored, desired)) {
+      // A new control plane's first seconds: Cluster API links it, the infrastructure provider
+      // sets the endpoint and provisions; nothing acts on what it waits for meanwhile, and the
+      // status written once the infrastructure is there says all.
+      return true;
+    }
     if (stored == null) {
       return false;
     }
@@ -82,6 +100,47 @@ public final class StatusDetails {
    */
   private static boolean detailChange(Condition before, Condition after) {
     return goodNews(after);
+  }
+
+  /**
+   * A release image resolved is written at once, also in the preflight: until it is, each reconcile
+   * would read the pull secret again to find it in the resolutions made.
+   */
+  private static boolean sameReleaseImage(
+      OpenshiftAssistedControlPlaneStatus stored, OpenshiftAssistedControlPlaneStatus desired) {
+    return Serialization.asJson(stored == null ? null : stored.releaseImage)
+        .equals(Serialization.asJson(desired.releaseImage));
+  }
+
+  /** No status yet, or one that says the control plane waits in its preflight. */
+  private static boolean preflight(OpenshiftAssistedControlPlaneStatus status) {
+    if (status == null || status.conditions == null || status.conditions.isEmpty()) {
+      return true;
+    }
+    return Conditions.find(status.conditions, ControlPlaneConditions.AVAILABLE)
+        .filter(available -> PREFLIGHT_WAITS.contains(available.getReason()))
+        .isPresent();
+  }
+
+  /**
+   * Not paused, not being deleted, and every other condition but Available True (a release image
+   * that cannot be resolved is a problem to show at once).
+   */
+  private static boolean noProblem(OpenshiftAssistedControlPlaneStatus status) {
+    if (status == null || status.conditions == null) {
+      return true;
+    }
+    return status.conditions.stream()
+        .allMatch(
+            c ->
+                switch (c.getType()) {
+                  case ControlPlaneConditions.AVAILABLE -> true;
+                  case ControlPlaneConditions.PAUSED ->
+                      ControlPlaneConditions.NOT_PAUSED.equals(c.getReason());
+                  case ControlPlaneConditions.DELETING ->
+                      ControlPlaneConditions.NOT_DELETING.equals(c.getReason());
+                  default -> Conditions.TRUE.equals(c.getStatus());
+                });
   }
 
   private static boolean goodNews(Condition condition) {

@@ -8,11 +8,13 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Only messages and the counts of Machines (ready, available, up to date, per version) are details.
+ * Only messages and the counts of Machines (ready, available, up to date, per version) are details,
+ * and everything but a problem while the control plane waits in its preflight.
  */
 class StatusDetailsTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
@@ -29,7 +31,13 @@ class StatusDetailsTest {
     "otherConditionStatus, true",
     "badNews, false",
     "waitToWait, false",
-    "waitToProblem, false",
+    "preflightWaitToWait, true",
+    "preflightWaitWithTheReleaseResolved, false",
+    "preflightWaitWithTheReleaseResolvedBefore, true",
+    "preflightWaitAndAReleaseProblem, false",
+    "preflightWaitToPaused, false",
+    "preflightWaitToProblem, false",
+    "preflightWaitToTheClusterInstall, false",
     "pausedCondition, false",
     "replicas, false",
     "initialized, false",
@@ -70,8 +78,67 @@ class StatusDetailsTest {
                           stored.conditions, "MachinesReady", "True", "Ready", "", 1L, T0);
                 }
                 case "waitToWait" -> {
+                  s.conditions = available("False", "WaitingForKubeconfig", "-");
+                  stored.conditions = available("False", "WaitingForClusterInstall", "-");
+                }
+                case "preflightWaitToWait" -> {
                   s.conditions = available("False", "WaitingForControlPlaneEndpoint", "-");
                   stored.conditions = available("False", "WaitingForCluster", "-");
+                }
+                case "preflightWaitWithTheReleaseResolved" -> {
+                  s.conditions = available("False", "WaitingForInfrastructure", "-");
+                  s.conditions =
+                      Conditions.set(
+                          s.conditions, "ReleaseImageResolved", "True", "Resolved", "", 1L, T0);
+                  s.conditions =
+                      Conditions.set(s.conditions, "Paused", "False", "NotPaused", "", 1L, T0);
+                  s.releaseImage = new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
+                  stored.conditions = available("False", "WaitingForInfrastructure", "-");
+                }
+                case "preflightWaitWithTheReleaseResolvedBefore" -> {
+                  s.conditions = available("False", "WaitingForInfrastructure", "-");
+                  s.conditions =
+                      Conditions.set(
+                          s.conditions, "ReleaseImageResolved", "True", "Resolved", "", 1L, T0);
+                  s.releaseImage = new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
+                  stored.conditions = available("False", "WaitingForControlPlaneEndpoint", "-");
+                  stored.conditions =
+                      Conditions.set(
+                          stored.conditions,
+                          "ReleaseImageResolved",
+                          "True",
+                          "Resolved",
+                          "",
+                          1L,
+                          T0);
+                  stored.releaseImage = new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
+                }
+                case "preflightWaitAndAReleaseProblem" -> {
+                  s.conditions = available("False", "WaitingForInfrastructure", "-");
+                  s.conditions =
+                      Conditions.set(
+                          s.conditions,
+                          "ReleaseImageResolved",
+                          "False",
+                          "PullSecretNotFound",
+                          "",
+                          1L,
+                          T0);
+                  stored.conditions = available("False", "WaitingForInfrastructure", "-");
+                }
+                case "preflightWaitToPaused" -> {
+                  s.conditions = available("False", "WaitingForInfrastructure", "-");
+                  s.conditions =
+                      Conditions.set(s.conditions, "Paused", "True", "Paused", "", 1L, T0);
+                  stored.conditions = available("False", "WaitingForInfrastructure", "-");
+                }
+                case "preflightWaitToProblem" -> {
+                  s.conditions = available("False", "ClusterDeleting", "-");
+                  stored.conditions = available("False", "WaitingForInfrastructure", "-");
+                }
+                case "preflightWaitToTheClusterInstall" -> {
+                  s.conditions = available("False", "WaitingForClusterInstall", "-");
+                  stored.conditions = available("False", "WaitingForInfrastructure", "-");
                 }
                 case "waitToProblem" -> {
                   s.conditions = available("False", "InvalidConfiguration", "-");
@@ -95,6 +162,18 @@ class StatusDetailsTest {
               }
             });
     assertThat(StatusDetails.onlyDetailsChanged(stored, desired)).isEqualTo(detailsOnly);
+  }
+
+  @Test
+  void aNewControlPlanesFirstReportIsADetailOnlyWhileItWaitsInItsPreflight() {
+    OpenshiftAssistedControlPlaneStatus waiting = new OpenshiftAssistedControlPlaneStatus();
+    waiting.conditions = available("False", "WaitingForCluster", "-");
+    assertThat(StatusDetails.onlyDetailsChanged(null, waiting)).isTrue();
+    assertThat(StatusDetails.onlyDetailsChanged(new OpenshiftAssistedControlPlaneStatus(), waiting))
+        .isTrue();
+
+    OpenshiftAssistedControlPlaneStatus installing = status(s -> {});
+    assertThat(StatusDetails.onlyDetailsChanged(null, installing)).isFalse();
   }
 
   private static OpenshiftAssistedControlPlaneStatus status(

@@ -11,5 +11,13 @@ public final class BootstrapGroup {
    */
   public static final String CONTRACT_LABEL = "cluster.x-k8s.io/v1beta2=" + VERSION;
 
+  /**
+   * The bootstrap provider's finalizer on a config (java-operator-sdk's default name for the kind,
+   * kept so that configs made by earlier versions keep theirs). The control-plane provider sets it
+   * on the configs it creates: one write fewer per control-plane Machine, and the bootstrap
+   * provider starts on a config as soon as Cluster API links it to its Machine.
+   */
+  public static final String CONFIG_FINALIZER = "openshiftassistedconfigs." + GROUP + "/finalizer";
+
   private BootstrapGroup() {}
 }
