@@ -216,7 +216,8 @@ public class OpenshiftAssistedControlPlaneReconciler
       Context<OpenshiftAssistedControlPlane> context) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ReleaseImageResolution.Outcome release = releaseImage.reconcile(scope, status);
-    clusterObjects.reconcile(scope, status, release);
+    ClusterObjects.InFlight clusterObjectsCreated =
+        clusterObjects.reconcile(scope, status, release);
     // A release just resolved may be the upgrade the last look could not request yet.
     boolean workloadLookDue =
         workloadLooks.due(cp)
@@ -236,6 +237,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     Optional<String> current = published.or(() -> known);
     current.ifPresent(scope::knownKubeconfig);
     machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
+    clusterObjectsCreated.await();
     if (status.initialized() && workloadLookDue) {
       upgrades.reconcile(scope, status, current.or(() -> Kubeconfig.read(scope)), release);
       workloadLooks.looked(cp);
@@ -306,6 +308,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       workloadLooks.forget(cp);
       statusWrites.forget(cp);
       kubeconfigs.forget(cp);
+      releaseImage.forget(cp);
     }
     return control;
   }

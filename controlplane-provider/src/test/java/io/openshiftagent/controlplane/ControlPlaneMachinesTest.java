@@ -362,15 +362,34 @@ class ControlPlaneMachinesTest {
                 .inform(added(o -> createdAt.put("machine " + o.getMetadata().getName(), rv(o))))) {
       c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
       eventually(() -> assertThat(c.machines()).hasSize(3));
-      // Each Machine's config is made first, so that whatever a crash interrupts leaves a config
-      // without its Machine, which the next reconcile finds with the objects made after it.
+      // Each Machine comes after its config and its clone (made at once): whatever a crash
+      // interrupts leaves a config without its Machine, which the next reconcile finds with its
+      // clone, or a clone alone, which no Machine owns (no host) and goes with the control plane.
       for (Machine machine : c.machines()) {
         String name = machine.getMetadata().getName();
-        eventually(() -> assertThat(createdAt).containsKeys("clone " + name, "machine " + name));
+        eventually(
+            () ->
+                assertThat(createdAt)
+                    .containsKeys("config " + name, "clone " + name, "machine " + name));
         assertThat(createdAt.get("config " + name))
-            .as("config of " + name + " created before its Metal3Machine")
-            .isLessThan(createdAt.get("clone " + name));
-        assertThat(createdAt.get("clone " + name)).isLessThan(createdAt.get("machine " + name));
+            .as("config of " + name + " created before its Machine")
+            .isLessThan(createdAt.get("machine " + name));
+        assertThat(createdAt.get("clone " + name))
+            .as("Metal3Machine of " + name + " created before its Machine")
+            .isLessThan(createdAt.get("machine " + name));
+        assertThat(
+                client
+                    .genericKubernetesResources(m3m, "Metal3Machine")
+                    .inNamespace(c.ns)
+                    .withName(name)
+                    .get()
+                    .getMetadata()
+                    .getOwnerReferences())
+            .as("a clone is owned by the control plane until Cluster API gives it to its Machine")
+            .anyMatch(
+                r ->
+                    "OpenshiftAssistedControlPlane".equals(r.getKind())
+                        || "Machine".equals(r.getKind()));
       }
     }
 

@@ -82,6 +82,18 @@ public final class ClusterObjects {
   }
 
   /**
+   * What {@link #reconcile} left under way: a new cluster's ClusterDeployment and
+   * AgentClusterInstall are created while the reconcile goes on to the Machines (neither needs the
+   * other); {@link #await} waits for them, tells the scope and reports a refusal.
+   */
+  @FunctionalInterface
+  public interface InFlight {
+    InFlight NONE = () -> {};
+
+    void await();
+  }
+
+  /**
    * Brings the objects in step with the spec; when the spec cannot be used, a condition says why
    * and the AgentClusterInstall is left as it is.
    *
@@ -89,21 +101,33 @@ public final class ClusterObjects {
    *     is neither made nor changed, and the ClusterDeployment and AgentClusterInstall are not made
    *     (assisted-service could not install without it), but kept in step if they exist
    */
-  public void reconcile(
+  public InFlight reconcile(
       ControlPlaneScope scope, ControlPlaneStatus status, ReleaseImageResolution.Outcome release) {
     try {
-      describeCluster(scope, status, release);
+      InFlight creations = describeCluster(scope, status, release);
+      return () -> {
+        try {
+          creations.await();
+        } catch (KubernetesClientException e) {
+          refused(status, e);
+        }
+      };
     } catch (KubernetesClientException e) {
-      Optional<String> refusal = Refusal.of(e);
-      if (refusal.isEmpty()) {
-        throw e;
-      }
-      // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
-      status.setFalse(
-          CLUSTER_INSTALL_CONFIGURED,
-          CLUSTER_INSTALL_REFUSED,
-          "the API server refused the objects that describe the cluster: " + refusal.get());
+      refused(status, e);
+      return InFlight.NONE;
     }
+  }
+
+  private static void refused(ControlPlaneStatus status, KubernetesClientException e) {
+    Optional<String> refusal = Refusal.of(e);
+    if (refusal.isEmpty()) {
+      throw e;
+    }
+    // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
+    status.setFalse(
+        CLUSTER_INSTALL_CONFIGURED,
+        CLUSTER_INSTALL_REFUSED,
+        "the API server refused the objects that describe the cluster: " + refusal.get());
   }
 
   /**
@@ -123,7 +147,7 @@ public final class ClusterObjects {
     }
   }
 
-  private void describeCluster(
+  private InFlight describeCluster(
       ControlPlaneScope scope, ControlPlaneStatus status, ReleaseImageResolution.Outcome release) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterConfig config = cp.getSpec().config;
@@ -135,7 +159,7 @@ public final class ClusterObjects {
     } else {
       ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) release;
       status.setFalse(CLUSTER_INSTALL_CONFIGURED, wait.reason(), wait.message());
-      return;
+      return InFlight.NONE;
     }
 
     String registryConfigMap = null;
@@ -143,7 +167,7 @@ public final class ClusterObjects {
       Optional<String> problem = ensureRegistryConfigMap(scope);
       if (problem.isPresent()) {
         status.setFalse(CLUSTER_INSTALL_CONFIGURED, IMAGE_REGISTRY_CONFIG_INVALID, problem.get());
-        return;
+        return InFlight.NONE;
       }
       registryConfigMap = Names.registryConfigMap(cp);
     }
@@ -156,7 +180,7 @@ public final class ClusterObjects {
     if (overrides instanceof InstallConfigOverrides.Invalid invalid) {
       status.setFalse(
           CLUSTER_INSTALL_CONFIGURED, INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message());
-      return;
+      return InFlight.NONE;
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
 
@@ -168,20 +192,26 @@ public final class ClusterObjects {
                 cp, scope.machineDeployments(), scope::bootstrapTemplateAnnotations),
             imageSet,
             registryConfigMap);
-    List<String> frozen;
-    if (scope.clusterInstall().isEmpty()) {
-      // Both made at once (each names the other; neither needs the other to exist first).
+    List<String> frozen = List.of();
+    InFlight creations = InFlight.NONE;
+    if (scope.clusterInstall().isEmpty() && scope.clusterDeployment().isEmpty()) {
+      // A new cluster: both at once (each names the other), while the Machines are made.
+      ClusterDeploymentChanges.Desired deploymentSpec = desiredDeployment(scope);
       CompletableFuture<AgentClusterInstall> install =
           CompletableFuture.supplyAsync(
               () -> createClusterInstall(scope, desired, overridesJson), writers);
-      try {
-        frozen = ensureClusterDeployment(scope);
-      } finally {
-        scope.created(joinUnwrapped(install));
-      }
+      CompletableFuture<Void> deployment =
+          CompletableFuture.runAsync(() -> createClusterDeployment(scope, deploymentSpec), writers);
+      creations =
+          () -> {
+            joinUnwrapped(deployment);
+            scope.created(joinUnwrapped(install));
+          };
     } else {
       frozen = ensureClusterDeployment(scope);
-      if (!scope.installationStarted()) {
+      if (scope.clusterInstall().isEmpty()) {
+        scope.created(createClusterInstall(scope, desired, overridesJson));
+      } else if (!scope.installationStarted()) {
         updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
       }
     }
@@ -222,6 +252,7 @@ public final class ClusterObjects {
               + Names.clusterDeployment(cp)
               + " match the spec");
     }
+    return creations;
   }
 
   /** Waits for {@code write}; its failure is thrown as it was, not wrapped. */
@@ -377,34 +408,44 @@ public final class ClusterObjects {
    * @return what the spec asks that the installed cluster's ClusterDeployment can no longer take
    */
   private List<String> ensureClusterDeployment(ControlPlaneScope scope) {
-    OpenshiftAssistedControlPlane cp = scope.cp();
-    ClusterConfig config = cp.getSpec().config;
-    ClusterDeploymentChanges.Desired desired =
-        new ClusterDeploymentChanges.Desired(
-            config.effectiveClusterName(scope.clusterName()),
-            config.baseDomain,
-            pullSecretName(scope),
-            new ClusterDeploymentSpec.ClusterInstallLocalReference(
-                ExternalKinds.HIVE_EXTENSION_GROUP,
-                ExternalKinds.HIVE_EXTENSION_VERSION,
-                Kinds.AGENT_CLUSTER_INSTALL,
-                Names.clusterDeployment(cp)));
+    ClusterDeploymentChanges.Desired desired = desiredDeployment(scope);
     Optional<ClusterDeployment> existing = scope.clusterDeployment();
-    if (existing.isPresent()) {
-      ClusterDeploymentChanges changes =
-          ClusterDeploymentChanges.of(existing.get().getSpec(), desired);
-      boolean installed =
-          existing.get().getSpec() != null
-              && Boolean.TRUE.equals(existing.get().getSpec().installed);
-      if (installed || scope.installationStarted()) {
-        return changes.differences(); // Hive freezes it; assisted-service no longer follows
-      }
-      if (!changes.patch().isEmpty()) {
-        // A hub whose Hive admits no change at all refuses this: reported as a refusal.
-        changes.patch().applyTo(client, existing.get());
-      }
+    if (existing.isEmpty()) {
+      createClusterDeployment(scope, desired);
       return List.of();
     }
+    ClusterDeploymentChanges changes =
+        ClusterDeploymentChanges.of(existing.get().getSpec(), desired);
+    boolean installed =
+        existing.get().getSpec() != null && Boolean.TRUE.equals(existing.get().getSpec().installed);
+    if (installed || scope.installationStarted()) {
+      return changes.differences(); // Hive freezes it; assisted-service no longer follows
+    }
+    if (!changes.patch().isEmpty()) {
+      // A hub whose Hive admits no change at all refuses this: reported as a refusal.
+      changes.patch().applyTo(client, existing.get());
+    }
+    return List.of();
+  }
+
+  /** What the ClusterDeployment says; makes the placeholder pull secret it names, if needed. */
+  private ClusterDeploymentChanges.Desired desiredDeployment(ControlPlaneScope scope) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    ClusterConfig config = cp.getSpec().config;
+    return new ClusterDeploymentChanges.Desired(
+        config.effectiveClusterName(scope.clusterName()),
+        config.baseDomain,
+        pullSecretName(scope),
+        new ClusterDeploymentSpec.ClusterInstallLocalReference(
+            ExternalKinds.HIVE_EXTENSION_GROUP,
+            ExternalKinds.HIVE_EXTENSION_VERSION,
+            Kinds.AGENT_CLUSTER_INSTALL,
+            Names.clusterDeployment(cp)));
+  }
+
+  private void createClusterDeployment(
+      ControlPlaneScope scope, ClusterDeploymentChanges.Desired desired) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
     ClusterDeployment cd = new ClusterDeployment();
     cd.setMetadata(
         new ObjectMetaBuilder()
@@ -423,7 +464,6 @@ public final class ClusterObjects {
     spec.clusterInstallRef = desired.installRef();
     cd.setSpec(spec);
     client.resource(cd).create();
-    return List.of();
   }
 
   private AgentClusterInstall createClusterInstall(

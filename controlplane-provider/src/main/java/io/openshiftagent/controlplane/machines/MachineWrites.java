@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -91,9 +92,7 @@ public final class MachineWrites {
   Created create(
       ControlPlaneScope scope, GenericKubernetesResource template, List<Machine> planned) {
     List<CompletableFuture<Creation>> creations =
-        planned.stream()
-            .map(m -> CompletableFuture.supplyAsync(() -> create(scope, template, m), creators))
-            .toList();
+        planned.stream().map(m -> create(scope, template, m)).toList();
     List<Machine> machines = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     for (CompletableFuture<Creation> creation : creations) {
@@ -113,21 +112,49 @@ public final class MachineWrites {
   /** One Machine made, or why not. */
   private record Creation(Machine machine, String failure) {}
 
-  /** Creates the config, the infrastructure clone and the Machine, undoing the first on failure. */
-  private Creation create(
+  /** One of a Machine's parts: made, or why not. */
+  private record Part(HasMetadata made, Throwable failure) {}
+
+  /**
+   * Creates the config and the infrastructure clone at once, then the Machine (Cluster API reads
+   * both as soon as it sees it); undoes what was made on a failure. A crash in between leaves a
+   * config without its Machine, which marks the leftovers ({@link ControlPlaneMachines}), or a
+   * clone alone: no Machine owns it, so CAPM3 gives it no host, and it goes with the control plane.
+   */
+  private CompletableFuture<Creation> create(
       ControlPlaneScope scope, GenericKubernetesResource template, Machine planned) {
+    String name = planned.getMetadata().getName();
+    CompletableFuture<Part> config =
+        CompletableFuture.supplyAsync(
+                () -> (HasMetadata) client.resource(MachineFactory.config(scope, name)).create(),
+                creators)
+            .handle(Part::new);
+    CompletableFuture<Part> clone =
+        CompletableFuture.supplyAsync(
+                () -> {
+                  GenericKubernetesResource made =
+                      client
+                          .resource(MachineFactory.infrastructureMachine(scope, template, name))
+                          .create();
+                  infrastructure.remember(made);
+                  return (HasMetadata) made;
+                },
+                creators)
+            .handle(Part::new);
+    return config.thenCombineAsync(
+        clone, (c, i) -> createMachine(scope, planned, List.of(c, i)), creators);
+  }
+
+  /** Creates the Machine once both its parts exist. */
+  private Creation createMachine(ControlPlaneScope scope, Machine planned, List<Part> parts) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     String name = planned.getMetadata().getName();
-    Optional<String> failureDomain = Optional.ofNullable(planned.getSpec().failureDomain);
-    List<HasMetadata> created = new ArrayList<>();
     try {
-      // The config first: after a crash between these creations, a config without its Machine is
-      // what marks the leftovers (an infrastructure clone alone would stay).
-      created.add(client.resource(MachineFactory.config(scope, name)).create());
-      GenericKubernetesResource clone =
-          client.resource(MachineFactory.infrastructureMachine(scope, template, name)).create();
-      created.add(clone);
-      infrastructure.remember(clone);
+      for (Part part : parts) {
+        if (part.failure() != null) {
+          throw unwrapped(part.failure());
+        }
+      }
       Machine machine = client.resource(planned).create();
       onCreated.accept(machine);
       // As Cluster API's KubeadmControlPlane: the status counts it, only a failure is an Event.
@@ -135,11 +162,13 @@ public final class MachineWrites {
           "created control-plane Machine {}/{} in failure domain {}",
           scope.namespace(),
           name,
-          failureDomain.orElse("(none)"));
+          Optional.ofNullable(planned.getSpec().failureDomain).orElse("(none)"));
       return new Creation(machine, null);
     } catch (KubernetesClientException e) {
-      for (HasMetadata object : created) {
-        client.resource(object).delete();
+      for (Part part : parts) {
+        if (part.made() != null) {
+          client.resource(part.made()).delete();
+        }
       }
       // No random name in the message: an unchanged status does not wake the operator again.
       String message =
@@ -148,6 +177,14 @@ public final class MachineWrites {
       events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
       return new Creation(null, message);
     }
+  }
+
+  private static RuntimeException unwrapped(Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
   }
 
   /** Deletes a Machine to scale down. */

@@ -125,14 +125,23 @@ public final class ReleaseImageResolution {
       implements Outcome {}
 
   public Outcome resolve(Inputs in) {
+    return resolve(in, null);
+  }
+
+  /**
+   * @param unwritten what this process resolved for the control plane and has not written into its
+   *     status yet, trusted as if written (null: nothing)
+   */
+  public Outcome resolve(Inputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
     Map<String, String> annotations =
         in.cp().getMetadata().getAnnotations() == null
             ? Map.of()
             : in.cp().getMetadata().getAnnotations();
     boolean keepTag = "tag".equalsIgnoreCase(annotations.get(REFERENCE_ANNOTATION));
     String token = annotations.getOrDefault(RESOLVE_ANNOTATION, "");
-    ReleaseImages.Recorded recorded =
-        recorded(in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage);
+    OpenshiftAssistedControlPlaneStatus.ReleaseImage written =
+        in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage;
+    ReleaseImages.Recorded recorded = recorded(written != null ? written : unwritten);
     Optional<ReleaseImages.Answer> known =
         images.withoutLookup(in.requested(), keepTag, token, recorded);
     if (known.isPresent()) {

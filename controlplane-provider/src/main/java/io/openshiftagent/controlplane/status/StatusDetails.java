@@ -40,10 +40,7 @@ public final class StatusDetails {
   /** Whether {@code desired} differs from {@code stored} in details only. */
   public static boolean onlyDetailsChanged(
       OpenshiftAssistedControlPlaneStatus stored, OpenshiftAssistedControlPlaneStatus desired) {
-    if (preflight(stored)
-        && preflight(desired)
-        && noProblem(desired)
-        && sameReleaseImage(stored, desired)) {
+    if (preflight(stored) && preflight(desired) && noProblem(desired)) {
       // A new control plane's first seconds: Cluster API links it, the infrastructure provider
       // sets the endpoint and provisions; nothing acts on what it waits for meanwhile, and the
       // status written once the infrastructure is there says all.
@@ -100,16 +97,6 @@ public final class StatusDetails {
    */
   private static boolean detailChange(Condition before, Condition after) {
     return goodNews(after);
-  }
-
-  /**
-   * A release image resolved is written at once, also in the preflight: until it is, each reconcile
-   * would read the pull secret again to find it in the resolutions made.
-   */
-  private static boolean sameReleaseImage(
-      OpenshiftAssistedControlPlaneStatus stored, OpenshiftAssistedControlPlaneStatus desired) {
-    return Serialization.asJson(stored == null ? null : stored.releaseImage)
-        .equals(Serialization.asJson(desired.releaseImage));
   }
 
   /** No status yet, or one that says the control plane waits in its preflight. */

@@ -32,7 +32,7 @@ class StatusDetailsTest {
     "badNews, false",
     "waitToWait, false",
     "preflightWaitToWait, true",
-    "preflightWaitWithTheReleaseResolved, false",
+    "preflightWaitWithTheReleaseResolved, true",
     "preflightWaitWithTheReleaseResolvedBefore, true",
     "preflightWaitAndAReleaseProblem, false",
     "preflightWaitToPaused, false",
