@@ -11,9 +11,10 @@ import java.util.function.Supplier;
 /**
  * When a changed status is written. A change of details only (what each provider says no controller
  * acts on: a condition's message, a wait's reason, a count) within {@link #WINDOW} of the object's
- * last status write (or, before this process wrote it, of its creation) waits for the window's end,
- * and goes out with whatever else changed by then: an installation's states, the waits of a new
- * config and the Machines becoming Ready come in bursts. Any other change is written at once.
+ * last status write (or, before this process wrote it, within {@link #FIRST_WINDOW} of its
+ * creation) waits for the window's end, and goes out with whatever else changed by then: an
+ * installation's states, the waits of a new config and the Machines becoming Ready come in bursts.
+ * Any other change is written at once.
  */
 public final class StatusCoalescing {
   /**
@@ -26,6 +27,9 @@ public final class StatusCoalescing {
   /** At most one write of details per object in this time: 15 s unless {@link #WINDOW_PROPERTY}. */
   public static final Duration WINDOW =
       Duration.parse(System.getProperty(WINDOW_PROPERTY, "PT15S"));
+
+  /** A new object's window, from its creation until this process first writes its status. */
+  public static final Duration FIRST_WINDOW = WINDOW.multipliedBy(2);
 
   private final Supplier<Instant> now;
   private final Map<String, Instant> lastWrite = new ConcurrentHashMap<>();
@@ -44,11 +48,19 @@ public final class StatusCoalescing {
    * @param detailsOnly whether the change is of details only
    */
   public Optional<Duration> deferral(HasMetadata object, boolean detailsOnly) {
-    Instant last = lastWrite.getOrDefault(object.getMetadata().getUid(), created(object));
+    Instant last = lastWrite.get(object.getMetadata().getUid());
+    Duration window = WINDOW;
+    if (last == null) {
+      // Not written by this process yet: from the object's creation, for twice as long. A new
+      // object's first waits pass as what it waits for comes up (a new cluster's config waits
+      // for the infrastructure, the control plane, the AgentClusterInstall, the discovery ISO).
+      last = created(object);
+      window = FIRST_WINDOW;
+    }
     if (last == null || !detailsOnly) {
       return Optional.empty();
     }
-    Duration left = WINDOW.minus(Duration.between(last, now.get()));
+    Duration left = window.minus(Duration.between(last, now.get()));
     return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
   }
 

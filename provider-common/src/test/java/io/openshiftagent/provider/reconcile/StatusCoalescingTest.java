@@ -37,17 +37,22 @@ class StatusCoalescingTest {
   }
 
   @Test
-  void beforeItsFirstWriteAnObjectsWindowStartsAtItsCreation() {
+  void beforeItsFirstWriteAnObjectsWindowStartsAtItsCreationAndIsTwiceAsLong() {
     AtomicReference<Instant> now = new AtomicReference<>(T0);
     StatusCoalescing coalescing = new StatusCoalescing(now::get);
+    assertThat(StatusCoalescing.FIRST_WINDOW).isEqualTo(StatusCoalescing.WINDOW.multipliedBy(2));
     ConfigMap created = object("uid-new");
-    Duration half = StatusCoalescing.WINDOW.dividedBy(2);
-    created.getMetadata().setCreationTimestamp(T0.minus(half).toString());
-    assertThat(coalescing.deferral(created, true)).contains(StatusCoalescing.WINDOW.minus(half));
+    Duration window = StatusCoalescing.WINDOW;
+    created.getMetadata().setCreationTimestamp(T0.minus(window).toString());
+    assertThat(coalescing.deferral(created, true)).contains(window);
     assertThat(coalescing.deferral(created, false)).isEmpty();
+    // Once written, the usual window from that write.
+    coalescing.written(created);
+    now.set(T0.plus(window));
+    assertThat(coalescing.deferral(created, true)).isEmpty();
     // Created long ago (this process restarted): at once.
     ConfigMap old = object("uid-old");
-    old.getMetadata().setCreationTimestamp(T0.minus(StatusCoalescing.WINDOW).toString());
+    old.getMetadata().setCreationTimestamp(T0.minus(StatusCoalescing.FIRST_WINDOW).toString());
     assertThat(coalescing.deferral(old, true)).isEmpty();
   }
 

@@ -99,14 +99,28 @@ class DeletionAtAnyStageTest {
     }
   }
 
+  /** The control plane's Available reasons before it makes anything (null: no status yet). */
+  private static final Set<String> PREFLIGHT =
+      Set.of(
+          "null",
+          "WaitingForCluster",
+          "WaitingForControlPlaneEndpoint",
+          "WaitingForInfrastructure");
+
   static final List<Stage> STAGES =
       List.of(
           Stage.of("applied", null, null, o -> true),
+          // Linked to its Cluster and not past its preflight: the control plane writes no status
+          // for those first seconds unless they last (they are details), so its Available
+          // condition may not say it yet.
           Stage.of(
               "waiting-for-infrastructure",
               ApiVersions.CONTROL_PLANE,
               "OpenshiftAssistedControlPlane",
-              cp -> "WaitingForInfrastructure".equals(conditionReason(cp, "Available"))),
+              cp ->
+                  cp.getMetadata().getOwnerReferences().stream()
+                          .anyMatch(r -> "Cluster".equals(r.getKind()))
+                      && PREFLIGHT.contains(String.valueOf(conditionReason(cp, "Available")))),
           Stage.of(
               "cluster-install-created",
               ApiVersions.HIVE_EXTENSION,
