@@ -71,12 +71,12 @@ class InstallationAndUpgradeTest {
   @Order(1)
   void availableFollowsTheInstallerAndTheKubeconfigInitializesTheControlPlane() {
     TestCluster c = installedCluster("install");
-    // A state in which the installer waits is named (a detail: written within the test's window);
-    // one in which it makes progress is not, the AgentClusterInstall has it.
+    // A state in which the installer waits is named (a detail: written within the test's window),
+    // without its description; one in which it makes progress is not: the AgentClusterInstall has
+    // both.
     c.setInstallerState("cp", "insufficient", "Cluster is not ready for install");
     Condition waiting =
-        c.awaitCondition(
-            "cp", "Available", "Installing", "insufficient (Cluster is not ready for install)");
+        c.awaitCondition("cp", "Available", "Installing", "installer state: insufficient");
     assertThat(waiting.getStatus()).isEqualTo("False");
     c.setInstallerState("cp", "installing", "Installing: 3 of 3 hosts writing image to disk");
     Condition installing =

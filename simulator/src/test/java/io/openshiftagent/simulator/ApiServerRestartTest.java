@@ -128,7 +128,7 @@ class ApiServerRestartTest {
         await(
             ns,
             "the control plane reporting the installer state written after the restart",
-            () -> availableMessage(ns).contains("waiting for 3 hosts to register"),
+            () -> availableMessage(ns).contains("installer state: insufficient"),
             back);
     await(ns, REPLICAS + " control-plane Machines", () -> machines(ns).size() == REPLICAS);
     machines(ns).forEach(m -> clusterApiOwnsTheConfig(ns, m));
@@ -224,7 +224,7 @@ class ApiServerRestartTest {
             ns,
             "the control plane reporting the installer state, and " + REPLICAS + " InfraEnvs",
             () ->
-                availableMessage(ns).contains("waiting for 3 hosts to register")
+                availableMessage(ns).contains("installer state: insufficient")
                     && list(ns, InfraEnv.class).size() == REPLICAS,
             back);
     Duration providersReady =

@@ -73,17 +73,25 @@ public final class Availability {
 
   /**
    * The installer's states in which it waits for something (hosts, their validations, a user): the
-   * messages name them. While it makes progress they say only that: each state it passes through
-   * would be a status write of every control plane, and the AgentClusterInstall has them.
+   * messages name them, without their description (which changes with each host's validations, for
+   * minutes on a busy hub). While it makes progress they say only that. Each change would be a
+   * status write of every control plane; the AgentClusterInstall has the state and its description.
    */
   static final Set<String> WAITING_STATES =
-      Set.of("", "insufficient", "pending-for-input", "installing-pending-user-action");
+      Set.of("insufficient", "pending-for-input", "installing-pending-user-action");
 
   /** Where the installation stands, as the messages of a control plane being installed say it. */
   public static String progress(Optional<AgentClusterInstall> install, String installName) {
     String state = install.map(InstallerStates::of).orElse("");
-    if (install.isEmpty() || WAITING_STATES.contains(state)) {
-      return "installer state: " + describe(install);
+    if (state.isEmpty()) {
+      return "installer state: not reported yet";
+    }
+    if (WAITING_STATES.contains(state)) {
+      return "installer state: "
+          + state
+          + " (AgentClusterInstall "
+          + installName
+          + " status.debugInfo.stateInfo says why)";
     }
     return "installing: AgentClusterInstall "
         + installName

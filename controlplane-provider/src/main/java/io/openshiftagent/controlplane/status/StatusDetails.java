@@ -49,54 +49,61 @@ public final class StatusDetails {
     if (stored == null) {
       return false;
     }
-    OpenshiftAssistedControlPlaneStatus before = withoutDetails(stored, null);
-    OpenshiftAssistedControlPlaneStatus after = withoutDetails(desired, stored.conditions);
-    return Serialization.asJson(before).equals(Serialization.asJson(after));
+    OpenshiftAssistedControlPlaneStatus after = copy(desired);
+    after.conditions = withoutGoodNews(desired.conditions, stored.conditions);
+    return Serialization.asJson(withoutDetails(copy(stored)))
+        .equals(Serialization.asJson(withoutDetails(after)));
   }
 
   /**
-   * {@code status} without its details; with {@code stored} (the conditions as written), each
-   * condition whose change is a detail is put back as stored, or left out when it is new.
+   * {@code desired} with its good news taken back: each such condition as {@code stored} has it, or
+   * left out when it is new. Good news is a condition Cluster API does not act on being True.
+   * Outside the preflight a move from one wait to another is not a detail: a wait may be short, and
+   * what the control plane waited for is worth seeing.
    */
-  private static OpenshiftAssistedControlPlaneStatus withoutDetails(
-      OpenshiftAssistedControlPlaneStatus status, List<Condition> stored) {
-    OpenshiftAssistedControlPlaneStatus copy =
-        Serialization.unmarshal(
-            Serialization.asJson(status), OpenshiftAssistedControlPlaneStatus.class);
-    copy.readyReplicas = null;
-    copy.availableReplicas = null;
-    copy.upToDateReplicas = null;
-    if (copy.versions != null) {
-      // Which versions run is not a detail; how many Machines run each is a count.
-      copy.versions.forEach(version -> version.replicas = null);
+  private static List<Condition> withoutGoodNews(List<Condition> desired, List<Condition> stored) {
+    if (desired == null) {
+      return null;
     }
-    if (copy.conditions != null) {
-      List<Condition> kept = new ArrayList<>();
-      for (Condition condition : copy.conditions) {
-        Condition before =
-            stored == null ? condition : Conditions.find(stored, condition.getType()).orElse(null);
-        if (before != null && before != condition && detailChange(before, condition)) {
-          condition = Serialization.unmarshal(Serialization.asJson(before), Condition.class);
-        } else if (before == null && goodNews(condition)) {
-          continue;
-        }
-        condition.setMessage(null);
-        condition.setLastTransitionTime(null);
-        condition.setObservedGeneration(null);
+    List<Condition> kept = new ArrayList<>();
+    for (Condition condition : desired) {
+      if (!goodNews(condition)) {
         kept.add(condition);
+      } else if (stored != null) {
+        Conditions.find(stored, condition.getType()).ifPresent(kept::add);
       }
-      copy.conditions = kept;
     }
-    return copy;
+    return kept;
   }
 
-  /**
-   * Good news on a condition Cluster API does not act on. A move from one wait to another is not a
-   * detail: a wait may be short, and what the control plane waited for is worth seeing (the
-   * deletion-at-any-stage test deletes a cluster while it reports waiting for its infrastructure).
-   */
-  private static boolean detailChange(Condition before, Condition after) {
-    return goodNews(after);
+  /** {@code status} without the counts and the conditions' messages, times and generations. */
+  private static OpenshiftAssistedControlPlaneStatus withoutDetails(
+      OpenshiftAssistedControlPlaneStatus status) {
+    status.readyReplicas = null;
+    status.availableReplicas = null;
+    status.upToDateReplicas = null;
+    if (status.versions != null) {
+      // Which versions run is not a detail; how many Machines run each is a count.
+      status.versions.forEach(version -> version.replicas = null);
+    }
+    if (status.conditions != null) {
+      List<Condition> kept = new ArrayList<>();
+      for (Condition condition : status.conditions) {
+        Condition c = Serialization.unmarshal(Serialization.asJson(condition), Condition.class);
+        c.setMessage(null);
+        c.setLastTransitionTime(null);
+        c.setObservedGeneration(null);
+        kept.add(c);
+      }
+      status.conditions = kept;
+    }
+    return status;
+  }
+
+  private static OpenshiftAssistedControlPlaneStatus copy(
+      OpenshiftAssistedControlPlaneStatus status) {
+    return Serialization.unmarshal(
+        Serialization.asJson(status), OpenshiftAssistedControlPlaneStatus.class);
   }
 
   /** No status yet, or one that says the control plane waits in its preflight. */
