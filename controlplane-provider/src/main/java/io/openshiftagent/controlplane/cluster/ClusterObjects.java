@@ -195,18 +195,14 @@ public final class ClusterObjects {
     List<String> frozen = List.of();
     InFlight creations = InFlight.NONE;
     if (scope.clusterInstall().isEmpty() && scope.clusterDeployment().isEmpty()) {
-      // A new cluster: both at once (each names the other), while the Machines are made.
+      // A new cluster: made while the Machines are. The ClusterDeployment first: assisted-service
+      // refuses an AgentClusterInstall whose ClusterDeployment it cannot find (SpecSynced False,
+      // InputError, "ClusterDeployment ... not found"), seen when both were created at once.
       ClusterDeploymentChanges.Desired deploymentSpec = desiredDeployment(scope);
       CompletableFuture<AgentClusterInstall> install =
-          CompletableFuture.supplyAsync(
-              () -> createClusterInstall(scope, desired, overridesJson), writers);
-      CompletableFuture<Void> deployment =
-          CompletableFuture.runAsync(() -> createClusterDeployment(scope, deploymentSpec), writers);
-      creations =
-          () -> {
-            joinUnwrapped(deployment);
-            scope.created(joinUnwrapped(install));
-          };
+          CompletableFuture.runAsync(() -> createClusterDeployment(scope, deploymentSpec), writers)
+              .thenApply(deployed -> createClusterInstall(scope, desired, overridesJson));
+      creations = () -> scope.created(joinUnwrapped(install));
     } else {
       frozen = ensureClusterDeployment(scope);
       if (scope.clusterInstall().isEmpty()) {

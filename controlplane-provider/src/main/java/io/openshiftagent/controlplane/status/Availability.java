@@ -72,13 +72,15 @@ public final class Availability {
   }
 
   /**
-   * The installer's states in which it waits for something (hosts, their validations, a user): the
-   * messages name them, without their description (which changes with each host's validations, for
-   * minutes on a busy hub). While it makes progress they say only that. Each change would be a
-   * status write of every control plane; the AgentClusterInstall has the state and its description.
+   * The installer's states in which it may wait for a user (a host that fails its validations, a
+   * host to fix during the installation): the messages name them, without their description (which
+   * changes with each host's validations). Otherwise they say only that the installation is under
+   * way: each state it passes through would be a status write of every control plane (on a busy hub
+   * each comes more than a coalescing window after the last), and the AgentClusterInstall has the
+   * state and its description.
    */
   static final Set<String> WAITING_STATES =
-      Set.of("insufficient", "pending-for-input", "installing-pending-user-action");
+      Set.of("insufficient", "installing-pending-user-action");
 
   /** Where the installation stands, as the messages of a control plane being installed say it. */
   public static String progress(Optional<AgentClusterInstall> install, String installName) {
@@ -93,7 +95,7 @@ public final class Availability {
           + installName
           + " status.debugInfo.stateInfo says why)";
     }
-    return "installing: AgentClusterInstall "
+    return "the installation is under way: AgentClusterInstall "
         + installName
         + " has the installer's state and progress";
   }
