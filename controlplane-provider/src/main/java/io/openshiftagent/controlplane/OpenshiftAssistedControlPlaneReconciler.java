@@ -23,6 +23,7 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.cluster.Kubeconfig;
 import io.openshiftagent.controlplane.cluster.PublishedKubeconfigs;
+import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
@@ -100,6 +101,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private InfrastructureTemplates infrastructure;
   private ReleaseImagePhase releaseImage;
   private ClusterObjects clusterObjects;
+  private StalledInstallStart stalledInstallStart;
   private Kubeconfig kubeconfig;
   private ControlPlaneMachines machines;
   private Upgrades upgrades;
@@ -129,6 +131,7 @@ public class OpenshiftAssistedControlPlaneReconciler
         new ReleaseImagePhase(
             ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
     clusterObjects = new ClusterObjects(client, imageSetsEnsured, writers);
+    stalledInstallStart = new StalledInstallStart(client, events, clock);
     kubeconfig = new Kubeconfig(client);
     MachineWrites machineWrites =
         new MachineWrites(
@@ -238,6 +241,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     current.ifPresent(scope::knownKubeconfig);
     machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
     clusterObjectsCreated.await();
+    Optional<Duration> installStartLook = stalledInstallStart.reconcile(cp, scope.clusterInstall());
     if (status.initialized() && workloadLookDue) {
       upgrades.reconcile(scope, status, current.or(() -> Kubeconfig.read(scope)), release);
       workloadLooks.looked(cp);
@@ -268,7 +272,8 @@ public class OpenshiftAssistedControlPlaneReconciler
       Duration retry = wait.retryAfter() != null ? wait.retryAfter() : workloadPollInterval;
       again = Optional.of(again.map(d -> d.compareTo(retry) < 0 ? d : retry).orElse(retry));
     }
-    again = StatusCoalescing.earliest(again, statusLater);
+    again =
+        StatusCoalescing.earliest(StatusCoalescing.earliest(again, statusLater), installStartLook);
     return again.map(control::rescheduleAfter).orElse(control);
   }
 
@@ -309,6 +314,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       statusWrites.forget(cp);
       kubeconfigs.forget(cp);
       releaseImage.forget(cp);
+      stalledInstallStart.forget(cp);
     }
     return control;
   }

@@ -609,7 +609,13 @@ public final class ClusterScenario {
   public String dump() {
     StringBuilder out = new StringBuilder("namespace " + namespace + ":\n");
     for (GenericKubernetesResource aci : list(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")) {
-      line(out, aci, "state", string(aci, "status", "debugInfo", "state"));
+      line(
+          out,
+          aci,
+          "state",
+          string(aci, "status", "debugInfo", "state"),
+          "RequirementsMet",
+          condition(aci, "RequirementsMet"));
     }
     for (GenericKubernetesResource agent : list(ApiVersions.AGENT_INSTALL, "Agent")) {
       line(
@@ -622,7 +628,9 @@ public final class ClusterScenario {
           "approved",
           string(agent, "spec", "approved"),
           "stage",
-          string(agent, "status", "progress", "currentStage"));
+          string(agent, "status", "progress", "currentStage"),
+          "SpecSynced",
+          condition(agent, "SpecSynced"));
     }
     for (GenericKubernetesResource host : list(ApiVersions.METAL3, "BareMetalHost")) {
       line(
@@ -668,6 +676,15 @@ public final class ClusterScenario {
     } catch (RuntimeException e) {
       return "(installed cluster unavailable: " + e.getMessage() + ")";
     }
+  }
+
+  /** A condition in short, {@code status/reason}; null when absent. */
+  private static String condition(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .filter(c -> type.equals(c.get("type")))
+        .map(c -> c.get("status") + "/" + c.get("reason"))
+        .findFirst()
+        .orElse(null);
   }
 
   private static void dumpConditions(StringBuilder out, GenericKubernetesResource object) {
