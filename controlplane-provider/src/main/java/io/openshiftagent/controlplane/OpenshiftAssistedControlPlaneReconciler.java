@@ -187,9 +187,9 @@ public class OpenshiftAssistedControlPlaneReconciler
 
   /**
    * While the Cluster's infrastructure is awaited, what does not depend on it: the release image
-   * (resolved and reported, its ClusterImageSet made) and what cloning the Machines' infrastructure
-   * template needs. Once the infrastructure is provisioned, the AgentClusterInstall and the
-   * Machines follow without waiting for a registry.
+   * (resolved and reported, its ClusterImageSet made) and the configs and infrastructure clones of
+   * a new control plane's Machines. Once the infrastructure is provisioned, the AgentClusterInstall
+   * and the Machines follow without waiting for a registry or those parts.
    */
   private void prepare(
       OpenshiftAssistedControlPlane cp,
@@ -210,6 +210,7 @@ public class OpenshiftAssistedControlPlaneReconciler
             infrastructure,
             deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
       clusterObjects.prepare(scope, releaseImage.reconcile(scope, status));
+      machines.prepare(scope);
     }
   }
 
@@ -315,6 +316,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       kubeconfigs.forget(cp);
       releaseImage.forget(cp);
       stalledInstallStart.forget(cp);
+      machines.forget(cp);
     }
     return control;
   }

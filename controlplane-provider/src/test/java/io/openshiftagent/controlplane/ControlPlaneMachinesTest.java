@@ -297,6 +297,77 @@ class ControlPlaneMachinesTest {
   }
 
   @Test
+  void aNewControlPlanesConfigsAndClonesAreMadeWhileItsInfrastructureIsAwaited() {
+    TestCluster c = TestCluster.templated(env, "prepared").createCluster("cp", true, false);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    c.awaitCondition("cp", "Available", "WaitingForInfrastructure");
+    eventually(
+        () -> {
+          assertThat(configs(c)).hasSize(3);
+          assertThat(metal3Machines(c)).hasSize(3);
+        });
+    assertThat(c.machines()).as("the contract holds the Machines").isEmpty();
+    Map<String, String> prepared =
+        configs(c).stream()
+            .collect(
+                Collectors.toMap(
+                    cfg -> cfg.getMetadata().getName(), cfg -> cfg.getMetadata().getUid()));
+    assertThat(metal3Machines(c).stream().map(m -> m.getMetadata().getName()))
+        .containsExactlyInAnyOrderElementsOf(prepared.keySet());
+
+    c.setInfrastructureProvisioned();
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    assertThat(c.machines().stream().map(m -> m.getSpec().bootstrap.configRef.name))
+        .as("each Machine takes a prepared config and clone")
+        .containsExactlyInAnyOrderElementsOf(prepared.keySet());
+    assertThat(c.machines().stream().map(m -> m.getSpec().infrastructureRef.name))
+        .containsExactlyInAnyOrderElementsOf(prepared.keySet());
+    assertThat(configs(c))
+        .as("the prepared configs, not new ones")
+        .allSatisfy(
+            cfg ->
+                assertThat(cfg.getMetadata().getUid())
+                    .isEqualTo(prepared.get(cfg.getMetadata().getName())));
+  }
+
+  @Test
+  void partsPreparedForASpecChangedMeanwhileAreReplaced() {
+    TestCluster c = TestCluster.templated(env, "reprepared").createCluster("cp", true, false);
+    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(configs(c)).hasSize(3));
+    Set<String> stale =
+        configs(c).stream().map(cfg -> cfg.getMetadata().getName()).collect(Collectors.toSet());
+    OpenshiftAssistedControlPlane cp = c.controlPlane("cp").get();
+    cp.getSpec().openshiftAssistedConfigSpec.sshAuthorizedKey = "ssh-ed25519 BBBB changed";
+    client.resource(cp).update();
+
+    c.setInfrastructureProvisioned();
+    eventually(
+        () -> {
+          assertThat(c.machines()).hasSize(3);
+          assertThat(configs(c)).hasSize(3);
+          assertThat(metal3Machines(c)).hasSize(3);
+        });
+    assertThat(c.machines().stream().map(m -> m.getMetadata().getName()))
+        .doesNotContainAnyElementsOf(stale);
+    assertThat(configs(c))
+        .allSatisfy(
+            cfg ->
+                assertThat(cfg.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 BBBB changed"));
+  }
+
+  private static List<GenericKubernetesResource> metal3Machines(TestCluster c) {
+    return client
+        .genericKubernetesResources("infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
+        .inNamespace(c.ns)
+        .list()
+        .getItems()
+        .stream()
+        .filter(m -> m.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+  }
+
+  @Test
   void aMachineThatCannotBeCreatedLeavesNoConfigOrInfrastructureMachineBehind() {
     TestCluster c = TestCluster.provisioned(env, "rollback");
     // An admission policy (CEL, in the API server itself) refuses Machines in this namespace.

@@ -53,12 +53,55 @@ public final class ControlPlaneMachines {
   private final EventRecorder events;
   private final WarningsOnChange warnings;
   private final Clock clock;
+  private final PreparedMachines prepared = new PreparedMachines();
 
   public ControlPlaneMachines(MachineWrites writes, EventRecorder events, Clock clock) {
     this.writes = writes;
     this.events = events;
     this.warnings = new WarningsOnChange(events);
     this.clock = clock;
+  }
+
+  /**
+   * While the Cluster's infrastructure is awaited: makes the configs and infrastructure clones of a
+   * new control plane's Machines ({@link PreparedMachines}), so that only the Machines are left to
+   * make once it is provisioned. Once per control plane; a template that cannot be read, or a part
+   * that cannot be made, is left to the scale-up, which reports it.
+   */
+  public void prepare(ControlPlaneScope scope) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    int desired = cp.getSpec().desiredReplicas();
+    if (desired == 0
+        || prepared.has(cp)
+        || !scope.machines().isEmpty()
+        || !scope.configs().isEmpty()
+        || cp.getSpec().machineTemplate == null) {
+      return;
+    }
+    GenericKubernetesResource template;
+    try {
+      template = scope.infrastructureTemplate();
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (template == null) {
+      return;
+    }
+    List<String> made = writes.prepare(scope, template, MachineFactory.newNames(cp, desired));
+    if (!made.isEmpty()) {
+      prepared.made(
+          cp,
+          new PreparedMachines.Parts(
+              made,
+              UpToDate.configHash(cp.getSpec().openshiftAssistedConfigSpec),
+              cp.getSpec().machineTemplate.effectiveInfrastructureRef(),
+              template.getApiVersion()));
+    }
+  }
+
+  /** Forgets a deleted control plane. */
+  public void forget(OpenshiftAssistedControlPlane cp) {
+    prepared.forget(cp);
   }
 
   /**
@@ -197,11 +240,17 @@ public final class ControlPlaneMachines {
                     + " to be removed, so that the new host can join"));
         return List.of();
       }
-      Optional<GenericKubernetesResource> template = infrastructureTemplate(scope, status);
+      Optional<PreparedMachines.Parts> parts = prepared.matching(cp);
+      prepared.forget(cp); // used now, or left over if a Machine cannot be made
+      List<String> names = parts.map(PreparedMachines.Parts::names).orElse(List.of());
+      Optional<GenericKubernetesResource> template =
+          parts.isPresent() && create.count() <= names.size()
+              ? Optional.of(parts.get().template())
+              : infrastructureTemplate(scope, status);
       if (template.isEmpty()) {
         return List.of();
       }
-      List<Machine> planned = MachineFactory.plan(scope, template.get(), create.count());
+      List<Machine> planned = MachineFactory.plan(scope, template.get(), create.count(), names);
       // The first Machine made after a remediation is its replacement: its failure would be a
       // retry.
       inProgress.ifPresent(
@@ -211,7 +260,8 @@ public final class ControlPlaneMachines {
                   .getMetadata()
                   .getAnnotations()
                   .put(RemediationData.FOR, data.toJson()));
-      MachineWrites.Created created = writes.create(scope, template.get(), planned);
+      MachineWrites.Created created =
+          writes.create(scope, template.get(), planned, java.util.Set.copyOf(names));
       created
           .failures()
           .forEach(failure -> status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, failure));
@@ -335,13 +385,19 @@ public final class ControlPlaneMachines {
 
   /**
    * Deletes configs and infrastructure clones left without their Machine by a crash between the
-   * creations (the Machine is created last, under the same name).
+   * creations (the Machine is created last, under the same name), or prepared for Machines that
+   * will not be made from them (a restart, a change of the spec meanwhile).
    */
   private void deleteLeftovers(ControlPlaneScope scope) {
+    List<String> preparedNames =
+        prepared.matching(scope.cp()).map(PreparedMachines.Parts::names).orElse(List.of());
     for (OpenshiftAssistedConfig config : scope.configs().values()) {
       String name = Metadata.name(config);
       boolean hasMachine = scope.machines().stream().anyMatch(m -> Metadata.name(m).equals(name));
-      if (hasMachine || Metadata.isDeleting(config) || scope.machineExists(name)) {
+      if (hasMachine
+          || preparedNames.contains(name)
+          || Metadata.isDeleting(config)
+          || scope.machineExists(name)) {
         continue;
       }
       LOG.info(

@@ -37,15 +37,15 @@ final class MachineFactory {
   private MachineFactory() {}
 
   /**
-   * {@code count} new Machines: each a fresh name and the failure domain with the fewest Machines,
-   * counting those planned before it.
+   * {@code count} new Machines: each named (from {@code names} first, then a fresh name) and in the
+   * failure domain with the fewest Machines, counting those planned before it.
    */
   static List<Machine> plan(
-      ControlPlaneScope scope, GenericKubernetesResource template, int count) {
+      ControlPlaneScope scope, GenericKubernetesResource template, int count, List<String> names) {
     List<Machine> machines = new ArrayList<>(scope.machines());
     List<Machine> planned = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      String name = ObjectNames.fit(scope.cp().getMetadata().getName(), 240) + "-" + randomSuffix();
+      String name = i < names.size() ? names.get(i) : newName(scope.cp());
       Optional<String> failureDomain =
           MachineSelection.failureDomainForNewMachine(
               scope.cluster().getStatus() == null
@@ -164,6 +164,19 @@ final class MachineFactory {
         cp.getSpec().machineTemplate.effectiveInfrastructureRef();
     return new ContractVersionedObjectReference(
         template.apiGroup, InfrastructureTemplates.machineKind(template.kind), name);
+  }
+
+  /** {@code count} fresh Machine names: the control plane's name and a random suffix. */
+  static List<String> newNames(OpenshiftAssistedControlPlane cp, int count) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      names.add(newName(cp));
+    }
+    return names;
+  }
+
+  private static String newName(OpenshiftAssistedControlPlane cp) {
+    return ObjectNames.fit(cp.getMetadata().getName(), 240) + "-" + randomSuffix();
   }
 
   private static String randomSuffix() {

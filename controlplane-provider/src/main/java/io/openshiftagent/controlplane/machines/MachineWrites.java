@@ -29,10 +29,12 @@ import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -88,11 +90,25 @@ public final class MachineWrites {
   /**
    * Creates the planned Machines, in parallel (installing hosts wait for all): the Machines made,
    * and why each that could not be made failed.
+   *
+   * @param prepared the names whose config and infrastructure clone exist already ({@link
+   *     PreparedMachines}): only their Machine is made
    */
   Created create(
-      ControlPlaneScope scope, GenericKubernetesResource template, List<Machine> planned) {
+      ControlPlaneScope scope,
+      GenericKubernetesResource template,
+      List<Machine> planned,
+      Set<String> prepared) {
     List<CompletableFuture<Creation>> creations =
-        planned.stream().map(m -> create(scope, template, m)).toList();
+        planned.stream()
+            .map(
+                m ->
+                    prepared.contains(m.getMetadata().getName())
+                        ? CompletableFuture.supplyAsync(
+                            () -> createMachine(scope, m, List.of()), creators)
+                        : parts(scope, template, m.getMetadata().getName())
+                            .thenApplyAsync(parts -> createMachine(scope, m, parts), creators))
+            .toList();
     List<Machine> machines = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     for (CompletableFuture<Creation> creation : creations) {
@@ -106,6 +122,36 @@ public final class MachineWrites {
     return new Created(machines, failures);
   }
 
+  /**
+   * Creates the configs and infrastructure clones of Machines to be made later, in parallel: the
+   * names whose two parts were both made (a part made alone is deleted again).
+   */
+  List<String> prepare(
+      ControlPlaneScope scope, GenericKubernetesResource template, List<String> names) {
+    Map<String, CompletableFuture<List<Part>>> all = new LinkedHashMap<>();
+    names.forEach(name -> all.put(name, parts(scope, template, name)));
+    List<String> made = new ArrayList<>();
+    all.forEach(
+        (name, parts) -> {
+          List<Part> done = parts.join();
+          Optional<Throwable> failure =
+              done.stream().map(Part::failure).filter(Objects::nonNull).findFirst();
+          if (failure.isEmpty()) {
+            made.add(name);
+            return;
+          }
+          LOG.info(
+              "could not prepare the parts of Machine {}/{}: {}",
+              scope.namespace(),
+              name,
+              failure.get().getMessage());
+          done.stream()
+              .filter(part -> part.made() != null)
+              .forEach(part -> client.resource(part.made()).delete());
+        });
+    return made;
+  }
+
   /** What a scale-up made: the Machines, and why each one that could not be made failed. */
   record Created(List<Machine> machines, List<String> failures) {}
 
@@ -116,14 +162,13 @@ public final class MachineWrites {
   private record Part(HasMetadata made, Throwable failure) {}
 
   /**
-   * Creates the config and the infrastructure clone at once, then the Machine (Cluster API reads
-   * both as soon as it sees it); undoes what was made on a failure. A crash in between leaves a
-   * config without its Machine, which marks the leftovers ({@link ControlPlaneMachines}), or a
-   * clone alone: no Machine owns it, so CAPM3 gives it no host, and it goes with the control plane.
+   * Creates a Machine's config and infrastructure clone at once (the Machine is made after both:
+   * Cluster API reads both as soon as it sees it). A crash before the Machine leaves a config
+   * without its Machine, which marks the leftovers ({@link ControlPlaneMachines}), or a clone
+   * alone: no Machine owns it, so CAPM3 gives it no host, and it goes with the control plane.
    */
-  private CompletableFuture<Creation> create(
-      ControlPlaneScope scope, GenericKubernetesResource template, Machine planned) {
-    String name = planned.getMetadata().getName();
+  private CompletableFuture<List<Part>> parts(
+      ControlPlaneScope scope, GenericKubernetesResource template, String name) {
     CompletableFuture<Part> config =
         CompletableFuture.supplyAsync(
                 () -> (HasMetadata) client.resource(MachineFactory.config(scope, name)).create(),
@@ -141,11 +186,10 @@ public final class MachineWrites {
                 },
                 creators)
             .handle(Part::new);
-    return config.thenCombineAsync(
-        clone, (c, i) -> createMachine(scope, planned, List.of(c, i)), creators);
+    return config.thenCombine(clone, List::of);
   }
 
-  /** Creates the Machine once both its parts exist. */
+  /** Creates the Machine once its parts exist (none listed when they were made before). */
   private Creation createMachine(ControlPlaneScope scope, Machine planned, List<Part> parts) {
     OpenshiftAssistedControlPlane cp = scope.cp();
     String name = planned.getMetadata().getName();
