@@ -23,7 +23,16 @@ final class ConfigStatus {
   /** The prefix of every reason that is a wait, not a problem. */
   private static final String WAITING = "WaitingFor";
 
-  private final StatusCoalescing writes = new StatusCoalescing(Instant::now);
+  /**
+   * A new config's waits are the normal course of its Machine's creation (the Machine, the
+   * infrastructure, the control plane's objects, assisted-service's discovery image); on a busy hub
+   * they last minutes (about 100 s from its creation to its bootstrap data with 50 clusters applied
+   * together), so they are written only when they last beyond this, 2 minutes unless the window is
+   * set ({@link StatusCoalescing#WINDOW_PROPERTY}). A problem is written at once.
+   */
+  static final Duration FIRST_WINDOW = StatusCoalescing.WINDOW.multipliedBy(8);
+
+  private final StatusCoalescing writes = new StatusCoalescing(Instant::now, FIRST_WINDOW);
 
   /** Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready. */
   record Outcome(

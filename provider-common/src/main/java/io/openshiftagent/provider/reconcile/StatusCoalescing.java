@@ -28,17 +28,31 @@ public final class StatusCoalescing {
   public static final Duration WINDOW =
       Duration.parse(System.getProperty(WINDOW_PROPERTY, "PT15S"));
 
-  /** A new object's window, from its creation until this process first writes its status. */
+  /**
+   * A new object's window, from its creation until this process first writes its status, unless its
+   * kind has its own ({@link #StatusCoalescing(Supplier, Duration)}).
+   */
   public static final Duration FIRST_WINDOW = WINDOW.multipliedBy(2);
 
   private final Supplier<Instant> now;
+  private final Duration firstWindow;
   private final Map<String, Instant> lastWrite = new ConcurrentHashMap<>();
 
   /**
    * @param now the time now (a clock's instant)
    */
   public StatusCoalescing(Supplier<Instant> now) {
+    this(now, FIRST_WINDOW);
+  }
+
+  /**
+   * @param firstWindow a new object's window, from its creation until its first write: for a kind
+   *     whose first waits are the normal course of its creation for longer than {@link
+   *     #FIRST_WINDOW}
+   */
+  public StatusCoalescing(Supplier<Instant> now, Duration firstWindow) {
     this.now = now;
+    this.firstWindow = firstWindow;
   }
 
   /**
@@ -51,11 +65,11 @@ public final class StatusCoalescing {
     Instant last = lastWrite.get(object.getMetadata().getUid());
     Duration window = WINDOW;
     if (last == null) {
-      // Not written by this process yet: from the object's creation, for twice as long. A new
-      // object's first waits pass as what it waits for comes up (a new cluster's config waits
-      // for the infrastructure, the control plane, the AgentClusterInstall, the discovery ISO).
+      // Not written by this process yet: from the object's creation, for longer. A new object's
+      // first waits pass as what it waits for comes up (a new cluster's config waits for the
+      // infrastructure, the control plane, the AgentClusterInstall, the discovery ISO).
       last = created(object);
-      window = FIRST_WINDOW;
+      window = firstWindow;
     }
     if (last == null || !detailsOnly) {
       return Optional.empty();

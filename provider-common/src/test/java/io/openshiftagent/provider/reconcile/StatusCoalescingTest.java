@@ -57,6 +57,23 @@ class StatusCoalescingTest {
   }
 
   @Test
+  void aKindMayHaveALongerFirstWindow() {
+    AtomicReference<Instant> now = new AtomicReference<>(T0);
+    Duration first = StatusCoalescing.WINDOW.multipliedBy(8);
+    StatusCoalescing coalescing = new StatusCoalescing(now::get, first);
+    ConfigMap created = object("uid-new");
+    created.getMetadata().setCreationTimestamp(T0.minus(StatusCoalescing.FIRST_WINDOW).toString());
+    assertThat(coalescing.deferral(created, true))
+        .contains(first.minus(StatusCoalescing.FIRST_WINDOW));
+    now.set(T0.plus(first));
+    assertThat(coalescing.deferral(created, true)).isEmpty();
+    // After the first write, the usual window.
+    coalescing.written(created);
+    now.set(T0.plus(first).plus(StatusCoalescing.WINDOW.dividedBy(2)));
+    assertThat(coalescing.deferral(created, true)).contains(StatusCoalescing.WINDOW.dividedBy(2));
+  }
+
+  @Test
   void theEarlierOfTwoDelays() {
     Optional<Duration> one = Optional.of(Duration.ofSeconds(1));
     Optional<Duration> two = Optional.of(Duration.ofSeconds(2));
