@@ -13,34 +13,44 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An installation assisted-service should have started but did not. Its ClusterDeployment
  * controller starts it when it sees the cluster {@code ready} with every expected Agent approved
- * and in sync; it looks again when the ClusterDeployment, the AgentClusterInstall or its own
- * database tells it something changed, but not when an Agent's {@code SpecSynced} turns True again
- * (its Agent watch compares the condition's reason, not its type, with "SpecSynced", so never
- * fires). After an outage of its database, an Agent marked unsynced meanwhile leaves the cluster
- * {@code ready} and the installation unstarted until something else happens (seen on the real
- * service: docs/e2e.md, "What it found"). No watch can tell us that the service missed it, so when
- * an AgentClusterInstall has stayed {@code ready} for {@link #PATIENCE}, an annotation on it (ours)
- * makes the service look again, once per stay, and an Event says so.
+ * and in sync, and says what it waits for in the AgentClusterInstall's {@code RequirementsMet}
+ * condition. It looks again when the ClusterDeployment, the AgentClusterInstall or its own database
+ * tells it something changed (an Agent approved, a host bound), but not when an Agent's {@code
+ * SpecSynced} turns True again: its Agent watch compares the condition's reason, not its type, with
+ * "SpecSynced", so never fires. After an outage of its database, an Agent marked unsynced meanwhile
+ * leaves the cluster {@code ready}, waiting for {@code UnsyncedAgents} that are long in sync, until
+ * something else happens (seen on the real service: docs/e2e.md, "What it found"). No watch can
+ * tell us that the service missed it, so when an AgentClusterInstall has stayed {@code ready} for
+ * {@link #PATIENCE} waiting only for that (or for nothing: {@code ClusterIsReady}), an annotation
+ * on it (ours) makes the service look again, once per stay, and an Event says so. Its other waits
+ * in {@code ready} (Agents to approve, hosts to bind) end with an event the service does watch.
  */
 public final class StalledInstallStart {
   /** Set on the AgentClusterInstall, with the time, when the service is asked to look again. */
   public static final String ANNOTATION = "controlplane.cluster.x-k8s.io/install-start-requested";
 
   /**
-   * How long an AgentClusterInstall may stay {@code ready}: the service starts an installation
-   * within a second of the last host's approval, so a minute is well past any normal stay.
+   * How long an AgentClusterInstall may stay {@code ready} waiting for nothing or for Agents in
+   * sync: the service starts as soon as it looks, so a minute is well past any normal stay.
    */
   static final Duration PATIENCE = Duration.ofSeconds(60);
+
+  /**
+   * The RequirementsMet reasons of an installation the service may have missed starting: Agents it
+   * last saw out of sync, or none (it found the cluster ready to install).
+   */
+  static final Set<String> MISSED_START_REASONS = Set.of("UnsyncedAgents", "ClusterIsReady");
 
   private static final String READY = "ready";
   private static final String REQUIREMENTS_MET = "RequirementsMet";
 
-  /** By control plane UID: when its AgentClusterInstall was first seen in its stay in ready. */
+  /** By control plane UID: its AgentClusterInstall's current stay. */
   private final Map<String, Stay> stays = new ConcurrentHashMap<>();
 
   private final KubernetesClient client;
@@ -53,52 +63,75 @@ public final class StalledInstallStart {
     this.clock = clock;
   }
 
-  /** One stay in {@code ready}: since when, and whether the service was asked to look again. */
-  record Stay(Instant since, boolean requested) {}
+  /**
+   * One stay in {@code ready} waiting for {@code reason}: since when we saw it, and whether the
+   * service was asked to look again.
+   */
+  record Stay(String reason, Instant since, boolean requested) {}
 
-  /** What to do about an AgentClusterInstall's stay in ready. */
+  /** What to do about an AgentClusterInstall's stay. */
   sealed interface Decision {}
 
-  /** Not in ready (or held by the user): nothing to watch for. */
+  /** Not in a stay the service may have missed: nothing to watch for. */
   record NotWaiting() implements Decision {}
 
-  /** In ready, for less than {@link #PATIENCE} or already asked: look again after {@code in}. */
+  /**
+   * In such a stay, for less than {@link #PATIENCE} or already asked: look again after {@code in}.
+   */
   record LookAgain(Optional<Duration> in) implements Decision {}
 
-  /** In ready for {@link #PATIENCE}: ask the service to look again. */
+  /** In such a stay for {@link #PATIENCE}: ask the service to look again. */
   record Request() implements Decision {}
 
-  /** The decision, from the state and this stay: a pure function. */
-  static Decision decide(String state, boolean held, Stay stay, Instant now) {
-    if (!READY.equals(state) || held) {
+  /**
+   * What the AgentClusterInstall waits for, if it is a stay the service may have missed: in state
+   * {@code ready}, not held by the user ({@code spec.holdInstallation}), its RequirementsMet reason
+   * one of {@link #MISSED_START_REASONS}.
+   */
+  static Optional<String> missedStartReason(AgentClusterInstall aci) {
+    if (!READY.equals(InstallerStates.of(aci)) || held(aci)) {
+      return Optional.empty();
+    }
+    return requirementsMet(aci).map(Condition::getReason).filter(MISSED_START_REASONS::contains);
+  }
+
+  /** The decision, from this stay: a pure function. */
+  static Decision decide(Optional<Stay> stay, Instant now) {
+    if (stay.isEmpty()) {
       return new NotWaiting();
     }
-    if (stay.requested()) {
+    if (stay.get().requested()) {
       return new LookAgain(Optional.empty());
     }
-    Duration waited = Duration.between(stay.since(), now);
+    Duration waited = Duration.between(stay.get().since(), now);
     return waited.compareTo(PATIENCE) >= 0
         ? new Request()
         : new LookAgain(Optional.of(PATIENCE.minus(waited)));
   }
 
   /**
-   * Looks at the control plane's AgentClusterInstall; asks the service to look again if its stay in
-   * ready is overdue.
+   * Looks at the control plane's AgentClusterInstall; asks the service to look again if a stay it
+   * may have missed is overdue.
    *
-   * @return when to look again, while the stay is not overdue yet
+   * @return when to look again, while such a stay is not overdue yet
    */
   public Optional<Duration> reconcile(
       OpenshiftAssistedControlPlane cp, Optional<AgentClusterInstall> install) {
     String uid = cp.getMetadata().getUid();
     Instant now = clock.instant();
-    Stay stay = stays.getOrDefault(uid, new Stay(now, false));
-    Decision decision =
-        install.isEmpty()
-            ? new NotWaiting()
-            : decide(InstallerStates.of(install.get()), held(install.get()), stay, now);
+    Optional<Stay> stay =
+        install
+            .flatMap(StalledInstallStart::missedStartReason)
+            .map(
+                reason -> {
+                  Stay previous = stays.get(uid);
+                  return previous != null && previous.reason().equals(reason)
+                      ? previous
+                      : new Stay(reason, now, false);
+                });
+    Decision decision = decide(stay, now);
     if (decision instanceof LookAgain later) {
-      stays.putIfAbsent(uid, stay);
+      stays.put(uid, stay.get());
       return later.in();
     }
     if (decision instanceof Request) {
@@ -106,7 +139,7 @@ public final class StalledInstallStart {
       new OwnedFieldsPatch()
           .set(now.toString(), "metadata", "annotations", ANNOTATION)
           .applyTo(client, aci);
-      stays.put(uid, new Stay(stay.since(), true));
+      stays.put(uid, new Stay(stay.get().reason(), stay.get().since(), true));
       events.warning(
           cp,
           "InstallationNotStarted",
@@ -114,9 +147,11 @@ public final class StalledInstallStart {
           "AgentClusterInstall "
               + Names.clusterDeployment(cp)
               + " has been ready to install for "
-              + Duration.between(stay.since(), now).toSeconds()
+              + Duration.between(stay.get().since(), now).toSeconds()
               + " s but assisted-service has not started the installation; asked it to look again"
-              + requirements(aci).map(r -> " (RequirementsMet: " + r + ")").orElse(""));
+              + requirementsMet(aci)
+                  .map(c -> " (RequirementsMet: " + describe(c) + ")")
+                  .orElse(""));
       return Optional.empty();
     }
     stays.remove(uid);
@@ -135,14 +170,13 @@ public final class StalledInstallStart {
   }
 
   /** What the service last said of the installation's requirements. */
-  private static Optional<String> requirements(AgentClusterInstall aci) {
+  private static Optional<Condition> requirementsMet(AgentClusterInstall aci) {
     if (aci.getStatus() == null || aci.getStatus().conditions == null) {
       return Optional.empty();
     }
     return aci.getStatus().conditions.stream()
         .filter(c -> REQUIREMENTS_MET.equals(c.getType()))
-        .findFirst()
-        .map(StalledInstallStart::describe);
+        .findFirst();
   }
 
   private static String describe(Condition c) {

@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -11,6 +12,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
+import io.openshiftagent.api.external.assisted.DebugInfo;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart.LookAgain;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart.NotWaiting;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart.Request;
@@ -37,41 +40,79 @@ class StalledInstallStartTest {
   private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
 
   static Stream<Arguments> decisions() {
-    Stay justSeen = new Stay(NOW, false);
-    Stay halfway = new Stay(NOW.minusSeconds(20), false);
-    Stay overdue = new Stay(NOW.minus(StalledInstallStart.PATIENCE), false);
-    Stay asked = new Stay(NOW.minusSeconds(600), true);
+    Stay justSeen = new Stay("UnsyncedAgents", NOW, false);
+    Stay halfway = new Stay("UnsyncedAgents", NOW.minusSeconds(20), false);
+    Stay overdue = new Stay("UnsyncedAgents", NOW.minus(StalledInstallStart.PATIENCE), false);
+    Stay asked = new Stay("UnsyncedAgents", NOW.minusSeconds(600), true);
     return Stream.of(
-        Arguments.of("not reported yet", "", false, overdue, new NotWaiting()),
-        Arguments.of("insufficient hosts", "insufficient", false, overdue, new NotWaiting()),
-        Arguments.of("installing", "installing", false, overdue, new NotWaiting()),
-        Arguments.of("held by the user", "ready", true, overdue, new NotWaiting()),
+        Arguments.of("no stay", Optional.empty(), new NotWaiting()),
         Arguments.of(
-            "ready, just seen",
-            "ready",
-            false,
-            justSeen,
+            "just seen",
+            Optional.of(justSeen),
             new LookAgain(Optional.of(StalledInstallStart.PATIENCE))),
         Arguments.of(
-            "ready for 20 s",
-            "ready",
-            false,
-            halfway,
-            new LookAgain(Optional.of(Duration.ofSeconds(40)))),
-        Arguments.of("ready for the whole patience", "ready", false, overdue, new Request()),
+            "for 20 s", Optional.of(halfway), new LookAgain(Optional.of(Duration.ofSeconds(40)))),
+        Arguments.of("for the whole patience", Optional.of(overdue), new Request()),
         Arguments.of(
-            "ready, asked already: once per stay",
-            "ready",
-            false,
-            asked,
-            new LookAgain(Optional.empty())));
+            "asked already: once per stay", Optional.of(asked), new LookAgain(Optional.empty())));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("decisions")
-  void decides(
-      String row, String state, boolean held, Stay stay, StalledInstallStart.Decision expected) {
-    assertThat(StalledInstallStart.decide(state, held, stay, NOW)).isEqualTo(expected);
+  void decides(String row, Optional<Stay> stay, StalledInstallStart.Decision expected) {
+    assertThat(StalledInstallStart.decide(stay, NOW)).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> stays() {
+    return Stream.of(
+        Arguments.of(
+            "ready, Agents the service saw unsynced",
+            "ready",
+            "UnsyncedAgents",
+            false,
+            "UnsyncedAgents"),
+        Arguments.of("ready, requirements met", "ready", "ClusterIsReady", false, "ClusterIsReady"),
+        Arguments.of(
+            "ready, Agents to approve: their approval wakes the service",
+            "ready",
+            "UnapprovedAgents",
+            false,
+            null),
+        Arguments.of(
+            "ready, hosts to bind: their binding wakes the service",
+            "ready",
+            "InsufficientAgents",
+            false,
+            null),
+        Arguments.of("held by the user", "ready", "ClusterIsReady", true, null),
+        Arguments.of("insufficient", "insufficient", "ClusterNotReady", false, null),
+        Arguments.of("installing", "installing", "ClusterAlreadyInstalling", false, null),
+        Arguments.of("not reported yet", null, null, false, null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stays")
+  void staysTheServiceMayHaveMissed(
+      String row, String state, String requirementsReason, boolean held, String expected) {
+    AgentClusterInstall aci = clusterInstall("ns");
+    if (held) {
+      aci.getSpec().setUnknownField("holdInstallation", true);
+    }
+    aci.setStatus(new AgentClusterInstallStatus());
+    if (state != null) {
+      aci.getStatus().debugInfo = new DebugInfo();
+      aci.getStatus().debugInfo.state = state;
+    }
+    if (requirementsReason != null) {
+      aci.getStatus().conditions =
+          List.of(
+              new ConditionBuilder()
+                  .withType("RequirementsMet")
+                  .withStatus("ClusterIsReady".equals(requirementsReason) ? "True" : "False")
+                  .withReason(requirementsReason)
+                  .build());
+    }
+    assertThat(StalledInstallStart.missedStartReason(aci)).isEqualTo(Optional.ofNullable(expected));
   }
 
   @Test
@@ -113,7 +154,8 @@ class StalledInstallStartTest {
     assertThat(events).hasSize(1);
     assertThat(events.get(0).getType()).isEqualTo(EventRecorder.WARNING);
     assertThat(events.get(0).getNote())
-        .contains("AgentClusterInstall cp has been ready to install for 60 s");
+        .contains("AgentClusterInstall cp has been ready to install for 60 s")
+        .contains("RequirementsMet: False, UnsyncedAgents: The cluster currently has 1 agents");
 
     // Installing, then ready again (a later stay): its own patience.
     AgentClusterInstall installing = setState(client, asked, "installing");
@@ -146,7 +188,27 @@ class StalledInstallStartTest {
         .subresource("status")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(Map.of("status", Map.of("debugInfo", Map.of("state", state)))));
+            Serialization.asJson(
+                Map.of(
+                    "status",
+                    Map.of(
+                        "debugInfo",
+                        Map.of("state", state),
+                        "conditions",
+                        List.of(
+                            Map.of(
+                                "type",
+                                "RequirementsMet",
+                                "status",
+                                "False",
+                                "reason",
+                                "ready".equals(state)
+                                    ? "UnsyncedAgents"
+                                    : "ClusterAlreadyInstalling",
+                                "message",
+                                "The cluster currently has 1 agents with spec error",
+                                "lastTransitionTime",
+                                "2026-11-26T11:00:00Z"))))));
   }
 
   private static AgentClusterInstall reread(KubernetesClient client, AgentClusterInstall aci) {
