@@ -209,8 +209,9 @@ public class OpenshiftAssistedControlPlaneReconciler
             client,
             infrastructure,
             deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
-      clusterObjects.prepare(scope, releaseImage.reconcile(scope, status));
+      // The Machines' parts first: they are made in the background while the release is resolved.
       machines.prepare(scope);
+      clusterObjects.prepare(scope, releaseImage.reconcile(scope, status));
     }
   }
 

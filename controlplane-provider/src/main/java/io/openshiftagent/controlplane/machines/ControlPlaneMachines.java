@@ -63,10 +63,11 @@ public final class ControlPlaneMachines {
   }
 
   /**
-   * While the Cluster's infrastructure is awaited: makes the configs and infrastructure clones of a
-   * new control plane's Machines ({@link PreparedMachines}), so that only the Machines are left to
-   * make once it is provisioned. Once per control plane; a template that cannot be read, or a part
-   * that cannot be made, is left to the scale-up, which reports it.
+   * While the Cluster's infrastructure is awaited: starts making the configs and infrastructure
+   * clones of a new control plane's Machines ({@link PreparedMachines}), so that only the Machines
+   * are left to make once it is provisioned (the reconcile then waits for those creations, if they
+   * have not ended). Once per control plane; a template that cannot be read, or a part that cannot
+   * be made, is left to the scale-up, which reports it.
    */
   public void prepare(ControlPlaneScope scope) {
     OpenshiftAssistedControlPlane cp = scope.cp();
@@ -87,16 +88,15 @@ public final class ControlPlaneMachines {
     if (template == null) {
       return;
     }
-    List<String> made = writes.prepare(scope, template, MachineFactory.newNames(cp, desired));
-    if (!made.isEmpty()) {
-      prepared.made(
-          cp,
-          new PreparedMachines.Parts(
-              made,
-              UpToDate.configHash(cp.getSpec().openshiftAssistedConfigSpec),
-              cp.getSpec().machineTemplate.effectiveInfrastructureRef(),
-              template.getApiVersion()));
-    }
+    List<String> names = MachineFactory.newNames(cp, desired);
+    prepared.made(
+        cp,
+        new PreparedMachines.Parts(
+            names,
+            writes.prepare(scope, template, names),
+            UpToDate.configHash(cp.getSpec().openshiftAssistedConfigSpec),
+            cp.getSpec().machineTemplate.effectiveInfrastructureRef(),
+            template.getApiVersion()));
   }
 
   /** Forgets a deleted control plane. */
@@ -242,7 +242,7 @@ public final class ControlPlaneMachines {
       }
       Optional<PreparedMachines.Parts> parts = prepared.matching(cp);
       prepared.forget(cp); // used now, or left over if a Machine cannot be made
-      List<String> names = parts.map(PreparedMachines.Parts::names).orElse(List.of());
+      List<String> names = parts.map(PreparedMachines.Parts::madeNames).orElse(List.of());
       Optional<GenericKubernetesResource> template =
           parts.isPresent() && create.count() <= names.size()
               ? Optional.of(parts.get().template())

@@ -123,33 +123,41 @@ public final class MachineWrites {
   }
 
   /**
-   * Creates the configs and infrastructure clones of Machines to be made later, in parallel: the
-   * names whose two parts were both made (a part made alone is deleted again).
+   * Starts creating the configs and infrastructure clones of Machines to be made later, in
+   * parallel, without waiting for them: the names whose two parts were both made, once all are done
+   * (a part made alone is deleted again).
    */
-  List<String> prepare(
+  CompletableFuture<List<String>> prepare(
       ControlPlaneScope scope, GenericKubernetesResource template, List<String> names) {
     Map<String, CompletableFuture<List<Part>>> all = new LinkedHashMap<>();
     names.forEach(name -> all.put(name, parts(scope, template, name)));
-    List<String> made = new ArrayList<>();
-    all.forEach(
-        (name, parts) -> {
-          List<Part> done = parts.join();
-          Optional<Throwable> failure =
-              done.stream().map(Part::failure).filter(Objects::nonNull).findFirst();
-          if (failure.isEmpty()) {
-            made.add(name);
-            return;
-          }
-          LOG.info(
-              "could not prepare the parts of Machine {}/{}: {}",
-              scope.namespace(),
-              name,
-              failure.get().getMessage());
-          done.stream()
-              .filter(part -> part.made() != null)
-              .forEach(part -> client.resource(part.made()).delete());
-        });
-    return made;
+    String namespace = scope.namespace();
+    return CompletableFuture.allOf(all.values().toArray(CompletableFuture[]::new))
+        .thenApplyAsync(
+            done -> {
+              List<String> made = new ArrayList<>();
+              all.forEach((name, parts) -> keepWhole(namespace, name, parts.join(), made));
+              return made;
+            },
+            creators);
+  }
+
+  /** Adds {@code name} to {@code made} if both its parts were made; else deletes the one made. */
+  private void keepWhole(String namespace, String name, List<Part> parts, List<String> made) {
+    Optional<Throwable> failure =
+        parts.stream().map(Part::failure).filter(Objects::nonNull).findFirst();
+    if (failure.isEmpty()) {
+      made.add(name);
+      return;
+    }
+    LOG.info(
+        "could not prepare the parts of Machine {}/{}: {}",
+        namespace,
+        name,
+        failure.get().getMessage());
+    parts.stream()
+        .filter(part -> part.made() != null)
+        .forEach(part -> client.resource(part.made()).delete());
   }
 
   /** What a scale-up made: the Machines, and why each one that could not be made failed. */
@@ -169,18 +177,17 @@ public final class MachineWrites {
    */
   private CompletableFuture<List<Part>> parts(
       ControlPlaneScope scope, GenericKubernetesResource template, String name) {
+    OpenshiftAssistedConfig desiredConfig = MachineFactory.config(scope, name);
+    GenericKubernetesResource desiredClone =
+        MachineFactory.infrastructureMachine(scope, template, name);
     CompletableFuture<Part> config =
         CompletableFuture.supplyAsync(
-                () -> (HasMetadata) client.resource(MachineFactory.config(scope, name)).create(),
-                creators)
+                () -> (HasMetadata) client.resource(desiredConfig).create(), creators)
             .handle(Part::new);
     CompletableFuture<Part> clone =
         CompletableFuture.supplyAsync(
                 () -> {
-                  GenericKubernetesResource made =
-                      client
-                          .resource(MachineFactory.infrastructureMachine(scope, template, name))
-                          .create();
+                  GenericKubernetesResource made = client.resource(desiredClone).create();
                   infrastructure.remember(made);
                   return (HasMetadata) made;
                 },

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,12 +20,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * whole.
  */
 final class PreparedMachines {
-  /** The parts made for one control plane: their names, and what they were made from. */
+  /**
+   * The parts made for one control plane: the names planned, those whose config and clone were both
+   * made (once their creations end: they run while the reconcile that started them returns), and
+   * what they were made from.
+   */
   record Parts(
       List<String> names,
+      CompletableFuture<List<String>> made,
       String configHash,
       ContractVersionedObjectReference templateRef,
       String templateApiVersion) {
+
+    /** The names whose parts exist, once their creations end; none if they failed unexpectedly. */
+    List<String> madeNames() {
+      try {
+        return made.join();
+      } catch (RuntimeException e) {
+        return List.of();
+      }
+    }
 
     /**
      * What planning the Machines needs of the template they were cloned from (its API version, kind
