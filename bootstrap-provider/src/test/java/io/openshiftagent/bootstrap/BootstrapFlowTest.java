@@ -545,7 +545,8 @@ class BootstrapFlowTest {
   }
 
   @Test
-  void deletionRemovesWhatWasCreatedAndHoldsAControlPlaneConfigWhileItsMachineLives() {
+  void deletionRemovesWhatWasCreatedAndHoldsAControlPlaneConfigWhileItsMachineLives()
+      throws InterruptedException {
     World world = readyWorld("delete", "");
     world.host("ocp1-cp-0", true, spec());
     OpenshiftAssistedConfigSpec workerSpec = spec();
@@ -590,17 +591,22 @@ class BootstrapFlowTest {
     assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
     assertThat(deleting.getMetadata().getAnnotations())
         .containsEntry("agent.agent-install.openshift.io/skip-spoke-cleanup", "true");
-    workerAgent.edit(
-        a -> {
-          a.getMetadata().setFinalizers(List.of());
-          return a;
-        });
     assertThat(world.config("ocp1-w-0")).isNotNull();
     assertThat(world.get(Secret.class, "ocp1-w-0")).isNotNull();
     workerInfraEnv.edit(
         i -> {
           i.getMetadata().setFinalizers(List.of());
           return i;
+        });
+    await("InfraEnv gone", () -> workerInfraEnv.get() == null);
+    // The config waits for its Agent too: its host, released, may register again at once under the
+    // same Agent name, which an Agent still being deleted would take with it.
+    Thread.sleep(2000);
+    assertThat(world.config("ocp1-w-0")).as("config held while its Agent is deleted").isNotNull();
+    workerAgent.edit(
+        a -> {
+          a.getMetadata().setFinalizers(List.of());
+          return a;
         });
     await("worker config gone", () -> world.config("ocp1-w-0") == null);
     assertThat(world.infraEnv("ocp1-w-0")).isNull();

@@ -15,17 +15,26 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv and the Agents
- * that registered with it, then its Secrets. A control-plane config goes only with its Machine,
- * which the control-plane provider deletes.
+ * that registered with it (the config waits until both are gone), then its Secrets. A control-plane
+ * config goes only with its Machine, which the control-plane provider deletes.
  */
 final class ConfigCleanup {
   /** assisted-service's Agent annotation: do not clean the installed cluster up for this host. */
   static final String SKIP_SPOKE_CLEANUP = "agent.agent-install.openshift.io/skip-spoke-cleanup";
+
+  /**
+   * How often a deleted config looks again for its Agents, which assisted-service deletes (its
+   * finalizer) in a second or two, or tens of seconds when busy; this controller does not watch
+   * Agents.
+   */
+  static final Duration AGENTS_GONE_CHECK = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
   private final ConfigCaches caches;
@@ -73,13 +82,7 @@ final class ConfigCleanup {
         // (seen with the real service: a scaled-down worker's Agent stayed, bound, for minutes);
         // the service's own finalizer on the Agent deregisters the host. One by one: a collection
         // delete needs deletecollection, which the provider is not granted.
-        client
-            .resources(Agent.class)
-            .inNamespace(config.getMetadata().getNamespace())
-            .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv.get()))
-            .list()
-            .getItems()
-            .forEach(this::deleteAgent);
+        agents(config, Metadata.name(infraEnv.get())).forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
         events.normal(
             config,
@@ -90,11 +93,34 @@ final class ConfigCleanup {
       // Its deletion event brings us back.
       return DeleteControl.noFinalizerRemoval();
     }
+    // The config (and so its Machine) goes only once its Agents are gone: the host, released
+    // already, may boot for another Machine at once and register under the same Agent name; an
+    // Agent still being deleted then takes the new registration with it (seen with the real
+    // service: its finalizer went 28 s after our delete, after the host had registered again, and
+    // the host stayed registered with no Agent, so no Machine could ever approve it).
+    List<Agent> left = agents(config, Names.infraEnv(config));
+    if (!left.isEmpty()) {
+      left.stream().filter(agent -> !Metadata.isDeleting(agent)).forEach(this::deleteAgent);
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(AGENTS_GONE_CHECK);
+    }
     String namespace = config.getMetadata().getNamespace();
     for (String secret : Set.of(Names.dataSecret(config), Names.placeholderPullSecret(config))) {
       caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
     }
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * The Agents registered with the config's InfraEnv (a live read: Agents are watched by the Agent
+   * controller, not here).
+   */
+  private List<Agent> agents(OpenshiftAssistedConfig config, String infraEnvName) {
+    return client
+        .resources(Agent.class)
+        .inNamespace(config.getMetadata().getNamespace())
+        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnvName)
+        .list()
+        .getItems();
   }
 
   /**
