@@ -217,7 +217,7 @@ public final class ControlPlaneScope implements AutoCloseable {
   public GenericKubernetesResource infrastructureTemplate() {
     ContractVersionedObjectReference ref =
         cp.getSpec().machineTemplate.effectiveInfrastructureRef();
-    return infrastructure.template(ref, namespace());
+    return infrastructure.get(ref, namespace());
   }
 
   /**

@@ -197,9 +197,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       ControlPlaneStatus status,
       Context<OpenshiftAssistedControlPlane> context) {
     if (cp.getSpec().machineTemplate != null) {
-      infrastructure.prepare(
-          cp.getSpec().machineTemplate.effectiveInfrastructureRef(),
-          cp.getMetadata().getNamespace());
+      infrastructure.prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
     }
     try (ControlPlaneScope scope =
         caches.observe(

@@ -32,6 +32,7 @@ import io.openshiftagent.controlplane.status.ControlPlaneStatus;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
+import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Refusal;
@@ -41,7 +42,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
@@ -202,7 +202,7 @@ public final class ClusterObjects {
       CompletableFuture<AgentClusterInstall> install =
           CompletableFuture.runAsync(() -> createClusterDeployment(scope, deploymentSpec), writers)
               .thenApply(deployed -> createClusterInstall(scope, desired, overridesJson));
-      creations = () -> scope.created(joinUnwrapped(install));
+      creations = () -> scope.created(Futures.join(install));
     } else {
       frozen = ensureClusterDeployment(scope);
       if (scope.clusterInstall().isEmpty()) {
@@ -249,18 +249,6 @@ public final class ClusterObjects {
               + " match the spec");
     }
     return creations;
-  }
-
-  /** Waits for {@code write}; its failure is thrown as it was, not wrapped. */
-  private static <T> T joinUnwrapped(CompletableFuture<T> write) {
-    try {
-      return write.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
   }
 
   /**

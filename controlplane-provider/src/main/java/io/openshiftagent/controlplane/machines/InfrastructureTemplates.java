@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,17 +25,6 @@ public final class InfrastructureTemplates {
 
   /** The kinds {@link #prepare} was asked for (once each). */
   private final java.util.Set<String> prepared = ConcurrentHashMap.newKeySet();
-
-  /** How old a template read by {@link #prepare} may be when the first Machines clone it. */
-  static final Duration PREFETCH_FRESH = Duration.ofSeconds(30);
-
-  private record Prefetched(GenericKubernetesResource template, long readAt) {}
-
-  /** Templates read by {@link #prepare}, by namespace/kind/name, until the first clone. */
-  private final Map<String, Prefetched> prefetched = new ConcurrentHashMap<>();
-
-  /** The templates {@link #prepare} has read (once each, whether used or not). */
-  private final java.util.Set<String> prefetchedOnce = ConcurrentHashMap.newKeySet();
 
   /**
    * The clone annotations of infrastructure machines, by namespace/kind/name: set when the machine
@@ -78,42 +66,20 @@ public final class InfrastructureTemplates {
 
   /**
    * Looks up, once per kind, what reading {@code ref}'s kind needs (its CRD's contract version, the
-   * client's discovery of its group version), and reads the template once, so that the first
-   * Machines of a cluster wait for neither once its infrastructure is provisioned. A failure here
-   * is left to the real read.
+   * client's discovery of its group version), so that the first Machines of a cluster do not wait
+   * for it once its infrastructure is provisioned. A failure here is left to the real read.
    */
-  public void prepare(ContractVersionedObjectReference ref, String namespace) {
-    if (ref == null || ref.apiGroup == null || ref.kind == null || ref.name == null) {
+  public void prepare(ContractVersionedObjectReference ref) {
+    if (ref == null || ref.apiGroup == null || ref.kind == null) {
       return;
     }
     try {
       if (prepared.add(ref.apiGroup + "/" + ref.kind)) {
         client.genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind);
       }
-      String key = namespace + "/" + ref.kind + "/" + ref.name;
-      if (prefetchedOnce.add(key)) {
-        GenericKubernetesResource template = get(ref, namespace);
-        if (template != null) {
-          prefetched.put(key, new Prefetched(template, System.nanoTime()));
-        }
-      }
     } catch (RuntimeException e) {
       LOG.debug("cannot prepare reading {}: {}", ref.kind, e.getMessage());
     }
-  }
-
-  /**
-   * The template to clone: the copy {@link #prepare} read, once and if it is at most {@link
-   * #PREFETCH_FRESH} old, else read now. Templates are not changed in place by convention (a new
-   * one is made and referenced), so a copy read seconds before is the template.
-   */
-  public GenericKubernetesResource template(
-      ContractVersionedObjectReference ref, String namespace) {
-    Prefetched copy = prefetched.remove(namespace + "/" + ref.kind + "/" + ref.name);
-    if (copy != null && System.nanoTime() - copy.readAt() <= PREFETCH_FRESH.toNanos()) {
-      return copy.template();
-    }
-    return get(ref, namespace);
   }
 
   /** The referenced object, or null when it does not exist. */

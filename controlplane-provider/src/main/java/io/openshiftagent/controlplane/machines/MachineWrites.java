@@ -24,6 +24,7 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.status.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.Writes;
@@ -36,7 +37,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -203,7 +203,7 @@ public final class MachineWrites {
     try {
       for (Part part : parts) {
         if (part.failure() != null) {
-          throw unwrapped(part.failure());
+          throw Futures.unwrap(part.failure());
         }
       }
       Machine machine = client.resource(planned).create();
@@ -228,14 +228,6 @@ public final class MachineWrites {
       events.warning(cp, MACHINE_CREATION_FAILED, "ScaleUp", message);
       return new Creation(null, message);
     }
-  }
-
-  private static RuntimeException unwrapped(Throwable failure) {
-    Throwable cause =
-        failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
-    return cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
   }
 
   /** Deletes a Machine to scale down. */
