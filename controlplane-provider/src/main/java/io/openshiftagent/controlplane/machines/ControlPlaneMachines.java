@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -261,7 +262,7 @@ public final class ControlPlaneMachines {
                   .getAnnotations()
                   .put(RemediationData.FOR, data.toJson()));
       MachineWrites.Created created =
-          writes.create(scope, template.get(), planned, java.util.Set.copyOf(names));
+          writes.create(scope, template.get(), planned, Set.copyOf(names));
       created
           .failures()
           .forEach(failure -> status.setTrue(SCALING_UP, MACHINE_CREATION_FAILED, failure));
