@@ -38,6 +38,7 @@ import io.openshiftagent.controlplane.status.StatusDetails;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
@@ -46,7 +47,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Reconciles an OpenshiftAssistedControlPlane, as Cluster API's KubeadmControlPlane does: the
@@ -84,14 +84,7 @@ public class OpenshiftAssistedControlPlaneReconciler
    * threads, 5 clusters applied together waited for each other's creations (the benchmark's
    * control-plane Machines p95 was 4.4 s). Each thread mostly waits for the API server.
    */
-  private final ExecutorService writers =
-      Executors.newFixedThreadPool(
-          16,
-          r -> {
-            Thread t = new Thread(r, "parallel-writer");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ExecutorService writers = Futures.writers(16);
 
   /** The ClusterImageSets made or checked by this process (see {@link ClusterObjects}). */
   private final java.util.Set<String> imageSetsEnsured = ConcurrentHashMap.newKeySet();

@@ -21,6 +21,7 @@ import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Finalizers;
+import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Refusal;
@@ -30,6 +31,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,13 +48,22 @@ final class ConfigWrites {
   private final ConfigCaches caches;
   private final EventRecorder events;
   private final HostDetachment hosts;
+  private final Executor writers;
 
+  /**
+   * @param writers where writes that do not depend on each other are made at once
+   */
   ConfigWrites(
-      KubernetesClient client, ConfigCaches caches, EventRecorder events, HostDetachment hosts) {
+      KubernetesClient client,
+      ConfigCaches caches,
+      EventRecorder events,
+      HostDetachment hosts,
+      Executor writers) {
     this.client = client;
     this.caches = caches;
     this.events = events;
     this.hosts = hosts;
+    this.writers = writers;
   }
 
   /** A write's result: the scope it left, or the refusal to report. */
@@ -205,9 +217,29 @@ final class ConfigWrites {
     }
   }
 
-  /** The Metal3Machine boots the live ISO, and the bootstrap data Cluster API waits for exists. */
+  /**
+   * The Metal3Machine boots the live ISO, and the bootstrap data Cluster API waits for exists. Both
+   * come before the status names the data (Cluster API then lets CAPM3 provision the host, which
+   * must find the ISO), but not one before the other: when both are needed they are made at once,
+   * one request's time off the stage.
+   */
   ConfigScope bootLiveIso(ConfigScope scope, Metal3Machine metal3Machine, String isoUrl) {
-    return dataSecret(bootIso(scope, metal3Machine, isoUrl), ConfigSteps.LIVE_ISO_USER_DATA);
+    if (scope.dataSecretExists() || ConfigSteps.bootsLiveIso(metal3Machine, isoUrl)) {
+      return dataSecret(bootIso(scope, metal3Machine, isoUrl), ConfigSteps.LIVE_ISO_USER_DATA);
+    }
+    CompletableFuture<ConfigScope> data =
+        CompletableFuture.supplyAsync(
+            () -> dataSecret(scope, ConfigSteps.LIVE_ISO_USER_DATA), writers);
+    ConfigScope booted;
+    try {
+      booted = bootIso(scope, metal3Machine, isoUrl);
+    } catch (RuntimeException e) {
+      // No write outlives its reconcile; this failure is the one reported.
+      data.handle((written, failure) -> written).join();
+      throw e;
+    }
+    Futures.join(data);
+    return booted.withDataSecret();
   }
 
   /** Points the Metal3Machine at the live ISO, unless it boots that one already. */

@@ -27,6 +27,7 @@ import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.time.Instant;
@@ -99,7 +100,8 @@ public class OpenshiftAssistedConfigReconciler
     this.client = client;
     this.defaultBootMode = defaultBootMode;
     this.diskImage = new DiskImageBoot(discoveryIgnition);
-    this.writes = new ConfigWrites(client, caches, events, new HostDetachment(client));
+    this.writes =
+        new ConfigWrites(client, caches, events, new HostDetachment(client), Futures.writers(8));
     this.status = new ConfigStatus();
     this.cleanup = new ConfigCleanup(client, caches, writes, events);
   }

@@ -2,6 +2,8 @@ package io.openshiftagent.provider.reconcile;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Writes made in parallel, waited for: their failures as they were thrown (a {@code
@@ -9,6 +11,20 @@ import java.util.concurrent.CompletionException;
  */
 public final class Futures {
   private Futures() {}
+
+  /**
+   * Threads for writes that do not depend on each other, made at once. Each mostly waits for the
+   * API server; daemon threads, so that they never keep the process alive.
+   */
+  public static ExecutorService writers(int threads) {
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, "parallel-writer");
+          t.setDaemon(true);
+          return t;
+        });
+  }
 
   /** Waits for {@code write}; its failure is thrown as it was. */
   public static <T> T join(CompletableFuture<T> write) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 import org.junit.jupiter.api.Test;
 
 class FuturesTest {
@@ -29,5 +30,17 @@ class FuturesTest {
         .hasCause(io);
     IllegalStateException plain = new IllegalStateException("plain");
     assertThat(Futures.unwrap(plain)).isSameAs(plain);
+  }
+
+  @Test
+  void writersRunOnDaemonThreadsThatNeverKeepTheProcessAlive() {
+    ExecutorService writers = Futures.writers(2);
+    try {
+      Thread writer = Futures.join(CompletableFuture.supplyAsync(Thread::currentThread, writers));
+      assertThat(writer.isDaemon()).isTrue();
+      assertThat(writer.getName()).isEqualTo("parallel-writer");
+    } finally {
+      writers.shutdownNow();
+    }
   }
 }
