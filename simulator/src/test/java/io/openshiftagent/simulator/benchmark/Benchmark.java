@@ -97,7 +97,7 @@ public final class Benchmark {
             // The production default: the benchmark counts the requests a real deployment makes.
             .withWorkloadPollInterval(Duration.ofMinutes(1));
     try (World world = World.start(options);
-        Timeline timeline = new Timeline(world.hub())) {
+        Timeline timeline = new Timeline(world.hubEnvironment())) {
       System.out.printf(
           "world started in %.1f s (log: %s)%n",
           (System.nanoTime() - worldStarting) / 1e9, workDir.toAbsolutePath());

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.openshiftagent.testsupport.ApiServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +29,13 @@ final class Timeline implements AutoCloseable {
       new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
 
-  Timeline(KubernetesClient hub) {
-    this.hub = hub;
+  /**
+   * Watches through a client of its own: on the world's shared client, marks were seen up to 0.6 s
+   * after the write the audit log shows (InfraEnvs created: p95 0.38 s), on its own within 0.15 s;
+   * that delay counted in the providers' stages.
+   */
+  Timeline(ApiServer hub) {
+    this.hub = hub.newClient();
   }
 
   /**
@@ -100,5 +106,6 @@ final class Timeline implements AutoCloseable {
   @Override
   public void close() {
     informers.forEach(SharedIndexInformer::close);
+    hub.close();
   }
 }
