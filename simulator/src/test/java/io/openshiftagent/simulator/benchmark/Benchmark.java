@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -138,6 +139,7 @@ public final class Benchmark {
       printClusters(timeline, applied);
       printWhereTheTimeGoes(timeline, applied);
       printStages(ProviderStages.measure(timeline, applied.keySet()));
+      printWatchDelay(timeline, ours);
       printRequests(ours);
       printClients(all);
       printProviders(world.providersReadyAfterStart(), footprints, cpu, machines);
@@ -366,6 +368,40 @@ public final class Benchmark {
     for (ProviderStages.Stage stage : stages) {
       System.out.printf("    %s: %s -> %s%n", stage.name(), stage.waitsFor(), stage.writes());
     }
+  }
+
+  /** The kinds whose creation by our providers ends a stage, by their resource name. */
+  private static final Map<String, String> CREATIONS_TIMED =
+      Map.of(
+          "infraenvs", "InfraEnv",
+          "clusterdeployments", "ClusterDeployment",
+          "agentclusterinstalls", "AgentClusterInstall",
+          "machines", "Machine");
+
+  /**
+   * How late the timeline saw what our providers created, after the API server completed the
+   * request (the audit log): the stages above are timed by that watch, this is their error.
+   */
+  private static void printWatchDelay(Timeline timeline, ProviderRequests ours) {
+    List<Long> delays = new ArrayList<>();
+    for (AuditLog.Request r : ours.requests()) {
+      String kind = CREATIONS_TIMED.get(r.resource());
+      if (kind == null || !r.verb().equals("create") || r.code() != 201) {
+        continue;
+      }
+      timeline
+          .first(kind, r.namespace(), r.name(), "exists")
+          .ifPresent(seen -> delays.add(seen - r.completed().toEpochMilli()));
+    }
+    Percentiles p = Percentiles.of(delays);
+    System.out.printf(
+        "  the timeline's watch saw our creations (%s) after the API server completed them by"
+            + " p50 %d, p95 %d, max %d ms (%d objects, from the audit log)%n",
+        String.join(", ", new TreeSet<>(CREATIONS_TIMED.values())),
+        p.p50(),
+        p.p95(),
+        p.max(),
+        p.count());
   }
 
   private static void printRequests(ProviderRequests ours) {
