@@ -25,12 +25,12 @@ import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.ObjectNames;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -56,7 +56,10 @@ public final class ControlPlaneScope implements AutoCloseable {
   private final Optional<ClusterDeployment> clusterDeployment;
   private Optional<AgentClusterInstall> clusterInstall;
   private final Set<String> deletionsUnseen;
-  private final Map<String, Optional<?>> reads = new HashMap<>();
+
+  /** Concurrent: the writes made in the background while the infrastructure is awaited read too. */
+  private final Map<String, Optional<?>> reads = new ConcurrentHashMap<>();
+
   private KubernetesClient workload;
   private String knownKubeconfig;
   private EtcdReport etcdReport;

@@ -45,7 +45,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -86,9 +85,6 @@ public class OpenshiftAssistedControlPlaneReconciler
    */
   private final ExecutorService writers = Futures.writers(16);
 
-  /** The ClusterImageSets made or checked by this process (see {@link ClusterObjects}). */
-  private final java.util.Set<String> imageSetsEnsured = ConcurrentHashMap.newKeySet();
-
   // Made with the event sources, once the client is known.
   private KubernetesClient client;
   private InfrastructureTemplates infrastructure;
@@ -123,7 +119,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     releaseImage =
         new ReleaseImagePhase(
             ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
-    clusterObjects = new ClusterObjects(client, imageSetsEnsured, writers);
+    clusterObjects = new ClusterObjects(client, writers);
     stalledInstallStart = new StalledInstallStart(client, events, clock);
     kubeconfig = new Kubeconfig(client);
     MachineWrites machineWrites =

@@ -60,9 +60,15 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "WaitingForControlPlaneEndpoint");
     c.setEndpoint();
     c.awaitCondition("cp", "Available", "WaitingForInfrastructure");
+    // The release's ClusterImageSet names nothing of the infrastructure: it is made meanwhile.
+    eventually(
+        () ->
+            assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get())
+                .isNotNull());
     assertThat(c.clusterInstall("cp")).isNull();
     c.setInfrastructureProvisioned();
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+    assertThat(c.clusterInstall("cp").getSpec().imageSetRef.getName()).isEqualTo(c.ns + ".cp");
     assertThat(c.controlPlane("cp").get().getMetadata().getFinalizers())
         .containsExactly("openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io/finalizer");
   }

@@ -40,8 +40,8 @@ import io.openshiftagent.provider.reconcile.Writes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -65,19 +65,22 @@ public final class ClusterObjects {
   public static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
 
   private final KubernetesClient client;
-  private final Set<String> imageSetsEnsured;
+
+  /**
+   * The ClusterImageSets (control plane UID, name, release image) this process has made or found as
+   * wanted, or is making: not read again at every reconcile (the provider may not watch them). One
+   * deleted behind our back is made again when the release changes or the provider restarts. One
+   * that failed is forgotten, so the next reconcile tries again.
+   */
+  private final Map<String, CompletableFuture<String>> imageSets = new ConcurrentHashMap<>();
+
   private final Executor writers;
 
   /**
-   * @param imageSetsEnsured the ClusterImageSets (control plane UID, name, release image) this
-   *     process has made or found as wanted: not read again at every reconcile (the provider may
-   *     not watch them). One deleted behind our back is made again when the release changes or the
-   *     provider restarts.
    * @param writers where writes that do not depend on each other are made at once
    */
-  public ClusterObjects(KubernetesClient client, Set<String> imageSetsEnsured, Executor writers) {
+  public ClusterObjects(KubernetesClient client, Executor writers) {
     this.client = client;
-    this.imageSetsEnsured = imageSetsEnsured;
     this.writers = writers;
   }
 
@@ -132,18 +135,13 @@ public final class ClusterObjects {
 
   /**
    * What can be made before the Cluster's infrastructure is provisioned: the ClusterImageSet of a
-   * resolved release (it names nothing of the infrastructure).
+   * resolved release (it names nothing of the infrastructure), in the background, so that the
+   * reconcile the provisioned infrastructure brings does not wait behind this one. That reconcile
+   * waits for it instead, before the AgentClusterInstall names it; a refusal is reported there.
    */
   public void prepare(ControlPlaneScope scope, ReleaseImageResolution.Outcome release) {
     if (release instanceof ReleaseImageResolution.Use use) {
-      try {
-        ensureClusterImageSet(scope, use.image());
-      } catch (KubernetesClientException e) {
-        // Reported by reconcile, which tries again once the infrastructure is there.
-        if (Refusal.of(e).isEmpty()) {
-          throw e;
-        }
-      }
+      imageSet(scope, use.image(), writers);
     }
   }
 
@@ -268,11 +266,33 @@ public final class ClusterObjects {
   }
 
   private String ensureClusterImageSet(ControlPlaneScope scope, String releaseImage) {
+    return Futures.join(imageSet(scope, releaseImage, Runnable::run));
+  }
+
+  /** The ClusterImageSet made (once per process, control plane and release) by {@code maker}. */
+  private CompletableFuture<String> imageSet(
+      ControlPlaneScope scope, String releaseImage, Executor maker) {
     String name = Names.clusterImageSet(scope.cp(), scope.clusterInstall());
-    String ensured = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
-    if (imageSetsEnsured.contains(ensured)) {
-      return name;
+    String key = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
+    CompletableFuture<String> ours = new CompletableFuture<>();
+    CompletableFuture<String> known = imageSets.putIfAbsent(key, ours);
+    if (known != null) {
+      return known;
     }
+    maker.execute(
+        () -> {
+          try {
+            makeClusterImageSet(scope, name, releaseImage);
+            ours.complete(name);
+          } catch (RuntimeException e) {
+            imageSets.remove(key, ours);
+            ours.completeExceptionally(e);
+          }
+        });
+    return ours;
+  }
+
+  private void makeClusterImageSet(ControlPlaneScope scope, String name, String releaseImage) {
     ClusterImageSet set = new ClusterImageSet();
     set.setMetadata(
         new ObjectMetaBuilder().withName(name).withLabels(imageSetLabels(scope)).build());
@@ -284,8 +304,6 @@ public final class ClusterObjects {
           .clusterImageSet(name)
           .ifPresent(existing -> updateClusterImageSet(scope, existing, releaseImage));
     }
-    imageSetsEnsured.add(ensured);
-    return name;
   }
 
   /** Makes an existing ClusterImageSet name {@code releaseImage}, if it is ours to change. */
