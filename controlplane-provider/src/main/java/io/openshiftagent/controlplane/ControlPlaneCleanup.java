@@ -16,7 +16,7 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
-import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.status.ControlPlaneStatus;
@@ -128,7 +128,7 @@ final class ControlPlaneCleanup {
     if (set != null
         && cp.getMetadata()
             .getNamespace()
-            .equals(Metadata.label(set, ClusterObjects.NAMESPACE_LABEL))) {
+            .equals(Metadata.label(set, ClusterImageSets.NAMESPACE_LABEL))) {
       client.resource(set).delete();
     }
   }

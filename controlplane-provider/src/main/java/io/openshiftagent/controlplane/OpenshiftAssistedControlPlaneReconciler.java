@@ -303,6 +303,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       statusWrites.forget(cp);
       kubeconfigs.forget(cp);
       releaseImage.forget(cp);
+      clusterObjects.forget(cp);
       stalledInstallStart.forget(cp);
       machines.forget(cp);
     }

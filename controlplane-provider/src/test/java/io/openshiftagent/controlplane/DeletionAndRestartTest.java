@@ -18,7 +18,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
-import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.testsupport.CrdInstaller;
@@ -240,7 +240,7 @@ class DeletionAndRestartTest {
       assertThat(
               client
                   .resources(ClusterImageSet.class)
-                  .withLabel(ClusterObjects.NAMESPACE_LABEL, c.ns)
+                  .withLabel(ClusterImageSets.NAMESPACE_LABEL, c.ns)
                   .list()
                   .getItems())
           .hasSize(1);

@@ -25,7 +25,7 @@ import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
-import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
@@ -210,7 +210,7 @@ class GoProviderTakeoverTest {
       ClusterImageSet adopted = client.resources(ClusterImageSet.class).withName("cp").get();
       assertThat(adopted.getMetadata().getUid()).isEqualTo(goImageSet.getMetadata().getUid());
       assertThat(adopted.getMetadata().getLabels())
-          .containsEntry(ClusterObjects.NAMESPACE_LABEL, c.ns);
+          .containsEntry(ClusterImageSets.NAMESPACE_LABEL, c.ns);
       assertThat(
               client
                   .resources(OpenshiftAssistedConfig.class)

@@ -24,7 +24,6 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeploymentSpec;
-import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.Names;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
@@ -41,16 +40,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * The objects that describe the cluster to assisted-service: ClusterImageSet, mirror-registry
- * manifests, ClusterDeployment and AgentClusterInstall.
+ * The objects that describe the cluster to assisted-service: ClusterImageSet ({@link
+ * ClusterImageSets}), mirror-registry manifests, ClusterDeployment and AgentClusterInstall.
  *
- * <p>Over 350 lines: the four objects are built and written together because each names the others
- * (the image set, the manifests ConfigMap, the install's ref to the deployment); split, their
- * naming rules would be read in two places.
+ * <p>Over 350 lines: the manifests, the deployment and the install are built and written together
+ * because each names the others (the manifests ConfigMap, the install's ref to the deployment);
+ * split, their naming rules would be read in two places.
  */
 public final class ClusterObjects {
   /**
@@ -62,17 +60,10 @@ public final class ClusterObjects {
 
   static final String ACI_CONSUMER_LABEL =
       "agentclusterinstalls.agent-install.openshift.io/consumer";
-  public static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
 
   private final KubernetesClient client;
 
-  /**
-   * The ClusterImageSets (control plane UID, name, release image) this process has made or found as
-   * wanted, or is making: not read again at every reconcile (the provider may not watch them). One
-   * deleted behind our back is made again when the release changes or the provider restarts. One
-   * that failed is forgotten, so the next reconcile tries again.
-   */
-  private final Map<String, CompletableFuture<String>> imageSets = new ConcurrentHashMap<>();
+  private final ClusterImageSets imageSets;
 
   private final Executor writers;
 
@@ -81,6 +72,7 @@ public final class ClusterObjects {
    */
   public ClusterObjects(KubernetesClient client, Executor writers) {
     this.client = client;
+    this.imageSets = new ClusterImageSets(client);
     this.writers = writers;
   }
 
@@ -141,8 +133,13 @@ public final class ClusterObjects {
    */
   public void prepare(ControlPlaneScope scope, ReleaseImageResolution.Outcome release) {
     if (release instanceof ReleaseImageResolution.Use use) {
-      imageSet(scope, use.image(), writers);
+      imageSets.ensure(scope, use.image(), writers);
     }
+  }
+
+  /** {@code cp} is gone. */
+  public void forget(OpenshiftAssistedControlPlane cp) {
+    imageSets.forget(cp);
   }
 
   private InFlight describeCluster(
@@ -151,7 +148,7 @@ public final class ClusterObjects {
     ClusterConfig config = cp.getSpec().config;
     String imageSet;
     if (release instanceof ReleaseImageResolution.Use use) {
-      imageSet = ensureClusterImageSet(scope, use.image());
+      imageSet = Futures.join(imageSets.ensure(scope, use.image(), Runnable::run));
     } else if (scope.clusterInstall().isPresent()) {
       imageSet = Names.clusterImageSet(cp); // as it is, until the new release is resolved
     } else {
@@ -263,75 +260,6 @@ public final class ClusterObjects {
         .filter(c -> "False".equals(c.getStatus()) && INPUT_ERROR.equals(c.getReason()))
         .map(c -> c.getMessage() == null ? INPUT_ERROR : c.getMessage())
         .findFirst();
-  }
-
-  private String ensureClusterImageSet(ControlPlaneScope scope, String releaseImage) {
-    return Futures.join(imageSet(scope, releaseImage, Runnable::run));
-  }
-
-  /** The ClusterImageSet made (once per process, control plane and release) by {@code maker}. */
-  private CompletableFuture<String> imageSet(
-      ControlPlaneScope scope, String releaseImage, Executor maker) {
-    String name = Names.clusterImageSet(scope.cp(), scope.clusterInstall());
-    String key = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
-    CompletableFuture<String> ours = new CompletableFuture<>();
-    CompletableFuture<String> known = imageSets.putIfAbsent(key, ours);
-    if (known != null) {
-      return known;
-    }
-    maker.execute(
-        () -> {
-          try {
-            makeClusterImageSet(scope, name, releaseImage);
-            ours.complete(name);
-          } catch (RuntimeException e) {
-            imageSets.remove(key, ours);
-            ours.completeExceptionally(e);
-          }
-        });
-    return ours;
-  }
-
-  private void makeClusterImageSet(ControlPlaneScope scope, String name, String releaseImage) {
-    ClusterImageSet set = new ClusterImageSet();
-    set.setMetadata(
-        new ObjectMetaBuilder().withName(name).withLabels(imageSetLabels(scope)).build());
-    set.setSpec(new ClusterImageSet.Spec(releaseImage));
-    // Created without a look first: a new cluster's is missing. One that exists (a restart, an
-    // upgrade, the Go provider's) is read only then.
-    if (Writes.create(client, set).isEmpty()) {
-      scope
-          .clusterImageSet(name)
-          .ifPresent(existing -> updateClusterImageSet(scope, existing, releaseImage));
-    }
-  }
-
-  /** Makes an existing ClusterImageSet name {@code releaseImage}, if it is ours to change. */
-  private void updateClusterImageSet(
-      ControlPlaneScope scope, ClusterImageSet existing, String releaseImage) {
-    String owner = Metadata.label(existing, NAMESPACE_LABEL);
-    if (owner != null && !owner.equals(scope.namespace())) {
-      // The Go provider's set of a control plane of the same name in another namespace, taken
-      // over there: used as it is, never changed from here.
-      return;
-    }
-    OwnedFieldsPatch patch = new OwnedFieldsPatch();
-    if (owner == null) {
-      // Made by the Go provider: ours from now on, so our deletion removes it.
-      imageSetLabels(scope).forEach((k, v) -> patch.set(v, "metadata", "labels", k));
-    }
-    if (existing.getSpec() == null || !releaseImage.equals(existing.getSpec().releaseImage)) {
-      patch.set(releaseImage, "spec", "releaseImage");
-    }
-    if (!patch.isEmpty()) {
-      patch.applyTo(client, existing);
-    }
-  }
-
-  /** The labels that make a ClusterImageSet this control plane's. */
-  private static Map<String, String> imageSetLabels(ControlPlaneScope scope) {
-    return Map.of(
-        ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName(), NAMESPACE_LABEL, scope.namespace());
   }
 
   /** Writes the mirror-registry manifests; returns the problem when the input is unusable. */

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.testsupport.ReleaseRegistry;
@@ -149,7 +149,7 @@ class GoProviderMigrationTest {
     assertThat(newObjects()).isEmpty();
     GenericKubernetesResource imageSet = goClusterImageSet();
     assertThat(imageSet.getMetadata().getUid()).isEqualTo(goImageSetUid);
-    assertThat(label(imageSet, ClusterObjects.NAMESPACE_LABEL)).isEqualTo(cluster.namespace());
+    assertThat(label(imageSet, ClusterImageSets.NAMESPACE_LABEL)).isEqualTo(cluster.namespace());
     // Our pre-terminate hook is on the Go provider's Machines: removing one waits for etcd.
     assertThat(cluster.controlPlaneMachines())
         .allMatch(

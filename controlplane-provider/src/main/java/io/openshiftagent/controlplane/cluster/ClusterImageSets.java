@@ -1,0 +1,112 @@
+package io.openshiftagent.controlplane.cluster;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
+import io.openshiftagent.api.external.hive.ClusterImageSet;
+import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.controlplane.Names;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.Writes;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+/**
+ * The ClusterImageSet that names a control plane's release image to assisted-service: made once per
+ * process, control plane and release, possibly in the background while the infrastructure is
+ * awaited; an existing one (a restart, an upgrade, the Go provider's) is made ours and follows the
+ * release.
+ */
+public final class ClusterImageSets {
+  /** Marks a set as a control plane's (with the cluster-name label): whose it is, for deletion. */
+  public static final String NAMESPACE_LABEL = "controlplane.cluster.x-k8s.io/namespace";
+
+  private final KubernetesClient client;
+
+  /**
+   * By control plane UID, name and release image, the sets this process has made or found as
+   * wanted, or is making: not read again at every reconcile (the provider may not watch them). One
+   * deleted behind our back is made again when the release changes or the provider restarts. One
+   * that failed is forgotten, so the next reconcile tries again.
+   */
+  private final Map<String, CompletableFuture<String>> made = new ConcurrentHashMap<>();
+
+  ClusterImageSets(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /**
+   * The control plane's set names {@code releaseImage}: made by {@code maker} unless it is made or
+   * being made already (then that making is returned).
+   *
+   * @return the set's name, once made
+   */
+  CompletableFuture<String> ensure(ControlPlaneScope scope, String releaseImage, Executor maker) {
+    String name = Names.clusterImageSet(scope.cp(), scope.clusterInstall());
+    String key = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
+    CompletableFuture<String> ours = new CompletableFuture<>();
+    CompletableFuture<String> known = made.putIfAbsent(key, ours);
+    if (known != null) {
+      return known;
+    }
+    maker.execute(
+        () -> {
+          try {
+            make(scope, name, releaseImage);
+            ours.complete(name);
+          } catch (RuntimeException e) {
+            made.remove(key, ours);
+            ours.completeExceptionally(e);
+          }
+        });
+    return ours;
+  }
+
+  /** {@code cp} is gone: its sets are no longer remembered. */
+  void forget(OpenshiftAssistedControlPlane cp) {
+    String uid = cp.getMetadata().getUid() + " ";
+    made.keySet().removeIf(key -> key.startsWith(uid));
+  }
+
+  private void make(ControlPlaneScope scope, String name, String releaseImage) {
+    ClusterImageSet set = new ClusterImageSet();
+    set.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(labels(scope)).build());
+    set.setSpec(new ClusterImageSet.Spec(releaseImage));
+    // Created without a look first: a new cluster's is missing. One that exists (a restart, an
+    // upgrade, the Go provider's) is read only then.
+    if (Writes.create(client, set).isEmpty()) {
+      scope.clusterImageSet(name).ifPresent(existing -> update(scope, existing, releaseImage));
+    }
+  }
+
+  /** Makes an existing set name {@code releaseImage}, if it is ours to change. */
+  private void update(ControlPlaneScope scope, ClusterImageSet existing, String releaseImage) {
+    String owner = Metadata.label(existing, NAMESPACE_LABEL);
+    if (owner != null && !owner.equals(scope.namespace())) {
+      // The Go provider's set of a control plane of the same name in another namespace, taken
+      // over there: used as it is, never changed from here.
+      return;
+    }
+    OwnedFieldsPatch patch = new OwnedFieldsPatch();
+    if (owner == null) {
+      // Made by the Go provider: ours from now on, so our deletion removes it.
+      labels(scope).forEach((k, v) -> patch.set(v, "metadata", "labels", k));
+    }
+    if (existing.getSpec() == null || !releaseImage.equals(existing.getSpec().releaseImage)) {
+      patch.set(releaseImage, "spec", "releaseImage");
+    }
+    if (!patch.isEmpty()) {
+      patch.applyTo(client, existing);
+    }
+  }
+
+  /** The labels that make a set this control plane's. */
+  private static Map<String, String> labels(ControlPlaneScope scope) {
+    return Map.of(
+        ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName(), NAMESPACE_LABEL, scope.namespace());
+  }
+}
