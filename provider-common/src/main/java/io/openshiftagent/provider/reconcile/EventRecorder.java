@@ -43,11 +43,7 @@ public final class EventRecorder {
           0,
           TimeUnit.SECONDS,
           new ArrayBlockingQueue<>(10_000),
-          r -> {
-            Thread t = new Thread(r, "event-writer");
-            t.setDaemon(true);
-            return t;
-          },
+          DaemonThreads.named("event-writer"),
           (r, executor) -> LOG.warn("dropped an Event: too many are waiting to be written"));
 
   private final KubernetesClient client;

@@ -14,16 +14,10 @@ public final class Futures {
 
   /**
    * Threads for writes that do not depend on each other, made at once. Each mostly waits for the
-   * API server; daemon threads, so that they never keep the process alive.
+   * API server.
    */
   public static ExecutorService writers(int threads) {
-    return Executors.newFixedThreadPool(
-        threads,
-        r -> {
-          Thread t = new Thread(r, "parallel-writer");
-          t.setDaemon(true);
-          return t;
-        });
+    return Executors.newFixedThreadPool(threads, DaemonThreads.named("parallel-writer"));
   }
 
   /** Waits for {@code write}; its failure is thrown as it was. */

@@ -8,13 +8,13 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import io.openshiftagent.provider.reconcile.DaemonThreads;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,7 +87,7 @@ final class LeaderElection implements AutoCloseable {
     this.identity = identity;
     this.leading = leading;
     this.lost = lost;
-    this.fence = Executors.newSingleThreadScheduledExecutor(daemon("leader-fence"));
+    this.fence = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("leader-fence"));
   }
 
   /** Starts trying to take the Lease; returns at once. */
@@ -102,7 +102,8 @@ final class LeaderElection implements AutoCloseable {
             false, // released by close(), once the operator has stopped
             name);
     election =
-        new LeaderElectorBuilder(client, Executors.newCachedThreadPool(daemon("leader-election")))
+        new LeaderElectorBuilder(
+                client, Executors.newCachedThreadPool(DaemonThreads.named("leader-election")))
             .withConfig(config)
             .build()
             .start();
@@ -124,7 +125,7 @@ final class LeaderElection implements AutoCloseable {
   private void startedLeading() {
     leader = true;
     LOG.info("became leader as {}", identity);
-    daemon("leader-start").newThread(leading).start();
+    DaemonThreads.named("leader-start").newThread(leading).start();
   }
 
   private void stoppedLeading() {
@@ -166,14 +167,6 @@ final class LeaderElection implements AutoCloseable {
     }
     new LeaseRelease(client, namespace, name, identity).release();
     client.close();
-  }
-
-  private static ThreadFactory daemon(String name) {
-    return r -> {
-      Thread thread = new Thread(r, name);
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   /** The Lease lock, noting the renew time of each write that made or kept us the holder. */

@@ -2,6 +2,7 @@ package io.openshiftagent.provider.runtime;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.openshiftagent.provider.reconcile.DaemonThreads;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -30,13 +31,7 @@ final class ProbeServer implements AutoCloseable {
     routes.forEach(
         (path, handler) ->
             server.createContext(path, exchange -> respond(exchange, handler.get())));
-    server.setExecutor(
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "http-" + port);
-              t.setDaemon(true);
-              return t;
-            }));
+    server.setExecutor(Executors.newSingleThreadExecutor(DaemonThreads.named("http-" + port)));
     server.start();
     return new ProbeServer(server);
   }
