@@ -7,7 +7,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.api.reconciler.ResourceOperations;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -23,13 +24,15 @@ import java.util.function.Consumer;
  *       io.openshiftagent.api.external.OwnedFieldsPatch}, so unknown fields survive;
  *   <li>status is server-side applied under the controller's field manager, forced, as
  *       java-operator-sdk applies a primary's status: {@link #applyStatus}, and for the primary a
- *       reconcile was given, {@link #applyPrimaryStatus}.
+ *       reconcile was given, {@link #applyPrimaryStatus}; the primary's own fields are patched with
+ *       {@link #patchPrimary}.
  * </ul>
  *
- * <p>What a reconcile writes to its primary is put into the primary's cache at once ({@link
- * #recordPrimary}): the next reconcile, often one an event queued while the write was in flight,
- * starts before the watch delivers the write, and would otherwise decide on the object of before
- * and make the same write again.
+ * <p>What a reconcile writes to its primary goes through java-operator-sdk's {@link
+ * ResourceOperations} ({@link #applyPrimaryStatus}, {@link #patchPrimary}): the next reconcile,
+ * often one an event queued while the write was in flight, starts before the watch delivers the
+ * write, and reads it from the cache all the same instead of deciding on the object of before and
+ * making the same write again; and the write's own event starts no reconcile.
  */
 public final class Writes {
   private Writes() {}
@@ -60,26 +63,25 @@ public final class Writes {
   /**
    * Server-side applies the status of {@code withStatus} (a fresh object naming the primary and
    * holding only the status we own) as java-operator-sdk's patchStatus does: forced, under the
-   * controller's field manager. What the API server stored goes into the primary's cache.
+   * controller's field manager, read back from the primary's cache until its event comes.
    */
-  public static <P extends HasMetadata> void applyPrimaryStatus(
-      Context<P> context, P primary, P withStatus) {
-    PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
-    ssa.setFieldManager(context.getControllerConfiguration().fieldManager());
-    ssa.setForce(true);
-    recordPrimary(
-        context,
-        primary,
-        context.getClient().resource(withStatus).subresource("status").patch(ssa));
+  public static <P extends HasMetadata> P applyPrimaryStatus(Context<P> context, P withStatus) {
+    return context.resourceOperations().serverSideApplyPrimaryStatus(withStatus);
   }
 
-  /** Puts a primary this reconcile wrote ({@code written}, as stored) into the primary's cache. */
-  public static <P extends HasMetadata> void recordPrimary(
-      Context<P> context, P before, P written) {
-    context
-        .eventSourceRetriever()
-        .getControllerEventSource()
-        .handleRecentResourceUpdate(ResourceID.fromResource(written), written, before);
+  /**
+   * Patches the fields of {@code patch} on the primary a reconcile was given: read back from the
+   * primary's cache until its event comes, and that event starts no reconcile. Returns the primary
+   * as stored.
+   */
+  public static <P extends HasMetadata> P patchPrimary(
+      Context<P> context, P primary, OwnedFieldsPatch patch) {
+    return context
+        .resourceOperations()
+        .resourcePatch(
+            primary,
+            p -> patch.applyTo(context.getClient(), p),
+            context.eventSourceRetriever().getControllerEventSource());
   }
 
   /**
