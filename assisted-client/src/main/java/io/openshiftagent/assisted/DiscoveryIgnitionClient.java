@@ -6,13 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.openshiftagent.assisted.AssistedServiceException.Reason;
 import io.openshiftagent.tls.TrustedCertificates;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.net.ssl.SSLException;
 
 /**
  * Downloads the discovery ignition of an InfraEnv from assisted-service: one GET, {@code
@@ -206,13 +203,13 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
         return ignition(response.body(), target);
       }
       if (status < 300 || status >= 400) {
-        throw failure(status, target);
+        throw CallFailures.ofStatus(status, target);
       }
       URI next = redirectTarget(uri, response);
       if (next == null || redirects == MAX_REDIRECTS) {
         throw new AssistedServiceException(
             Reason.BAD_RESPONSE,
-            where(target)
+            CallFailures.where(target)
                 + " answered with a redirect (HTTP "
                 + status
                 + ") that is not followed: "
@@ -267,14 +264,14 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
       return call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       call.cancel(true);
-      throw timeout(target);
+      throw CallFailures.timeout(settings, target);
     } catch (InterruptedException e) {
       call.cancel(true);
       Thread.currentThread().interrupt();
       throw new AssistedServiceException(
-          Reason.UNREACHABLE, "the call to " + where(target) + " was interrupted");
+          Reason.UNREACHABLE, "the call to " + CallFailures.where(target) + " was interrupted");
     } catch (ExecutionException e) {
-      throw ioFailure(e.getCause(), target);
+      throw CallFailures.of(e.getCause(), settings, target);
     }
   }
 
@@ -314,95 +311,10 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
     if (version == null) {
       throw new AssistedServiceException(
           Reason.BAD_RESPONSE,
-          where(from)
+          CallFailures.where(from)
               + " answered with a body that is not an Ignition config (JSON with"
               + " ignition.version)");
     }
     return new DiscoveryIgnition(body, version);
-  }
-
-  private static AssistedServiceException failure(int status, IgnitionLocation from) {
-    String statusText = " (HTTP " + status + ")";
-    if (status == 404) {
-      return new AssistedServiceException(
-          Reason.NOT_FOUND, where(from) + " has no discovery ignition" + statusText);
-    }
-    if (status == 401 || status == 403) {
-      return new AssistedServiceException(
-          Reason.UNAUTHORIZED,
-          where(from)
-              + " refused the api_key"
-              + statusText
-              + "; the URL in the InfraEnv status may have expired");
-    }
-    if (status >= 500 || status == 429 || status == 408) {
-      return new AssistedServiceException(
-          Reason.SERVER_ERROR,
-          where(from) + " failed to serve the discovery ignition" + statusText);
-    }
-    if (status >= 400) {
-      return new AssistedServiceException(
-          Reason.REQUEST_REJECTED, where(from) + " rejected the request" + statusText);
-    }
-    return new AssistedServiceException(
-        Reason.BAD_RESPONSE, where(from) + " gave an unusable answer" + statusText);
-  }
-
-  private AssistedServiceException ioFailure(Throwable failure, IgnitionLocation from) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SSLException) {
-        return new AssistedServiceException(
-            Reason.TLS_ERROR,
-            "TLS with "
-                + IgnitionLocation.describe(from.restRoot())
-                + " failed: "
-                + cause.getMessage()
-                + "; is its CA in the configured CA bundle?");
-      }
-      if (cause instanceof HttpTimeoutException) {
-        return timeout(from);
-      }
-      if (cause instanceof ConnectException && cause.getCause() != null) {
-        // The JDK wraps the socket's own exception, whose message is the useful one.
-        failure = cause.getCause();
-      }
-    }
-    if (failure instanceof IllegalArgumentException) {
-      // The JDK refuses the URL; its message would repeat it.
-      return new AssistedServiceException(
-          Reason.INVALID_URL, "cannot call " + IgnitionLocation.describe(from.restRoot()));
-    }
-    return new AssistedServiceException(
-        Reason.UNREACHABLE,
-        "cannot reach "
-            + IgnitionLocation.describe(from.restRoot())
-            + ": "
-            + failure.getClass().getSimpleName()
-            + (failure.getMessage() == null ? "" : ": " + failure.getMessage()));
-  }
-
-  private AssistedServiceException timeout(IgnitionLocation from) {
-    return new AssistedServiceException(
-        Reason.TIMEOUT,
-        where(from)
-            + " did not answer in time (timeouts: connect "
-            + seconds(settings.connectTimeout())
-            + ", read "
-            + seconds(settings.readTimeout())
-            + ", whole call "
-            + seconds(settings.callTimeout())
-            + ")");
-  }
-
-  private static String seconds(Duration duration) {
-    return duration.toMillis() / 1000.0 + "s";
-  }
-
-  private static String where(IgnitionLocation from) {
-    return "assisted-service at "
-        + IgnitionLocation.describe(from.restRoot())
-        + " (InfraEnv "
-        + from.infraEnvId()
-        + ")";
   }
 }
