@@ -147,7 +147,7 @@ final class ControlPlaneCleanup {
     status.setFalse(AVAILABLE, DELETING, "the control plane is being deleted");
     OpenshiftAssistedControlPlane patch = status.toPatch(false);
     if (!Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))) {
-      Writes.applyPrimaryStatus(context, patch);
+      Writes.applyPrimaryStatus(context, cp, patch);
     }
   }
 }

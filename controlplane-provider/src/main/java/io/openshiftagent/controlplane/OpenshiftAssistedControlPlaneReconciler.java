@@ -288,7 +288,7 @@ public class OpenshiftAssistedControlPlaneReconciler
         statusWrites.deferral(
             cp, StatusDetails.onlyDetailsChanged(cp.getStatus(), patch.getStatus()));
     if (later.isEmpty()) {
-      Writes.applyPrimaryStatus(context, patch);
+      Writes.applyPrimaryStatus(context, cp, patch);
       statusWrites.written(cp);
     }
     return later;

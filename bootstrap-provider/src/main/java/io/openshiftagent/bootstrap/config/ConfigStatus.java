@@ -133,7 +133,7 @@ final class ConfigStatus {
         patch.getMetadata().setName(config.getMetadata().getName());
         patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
         patch.setStatus(status);
-        Writes.applyPrimaryStatus(context, patch);
+        Writes.applyPrimaryStatus(context, config, patch);
         writes.written(config);
       }
     }

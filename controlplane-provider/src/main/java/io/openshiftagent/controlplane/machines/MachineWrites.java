@@ -436,8 +436,11 @@ public final class MachineWrites {
             message,
             machine.getMetadata().getGeneration(),
             clock.instant());
-    cache.write(
+    Writes.throughCache(
+        cache::write,
         machine,
-        m -> Writes.applyStatus(client, m, Map.of("conditions", conditions), fieldManager));
+        version ->
+            Writes.applyStatus(
+                client, machine, Map.of("conditions", conditions), fieldManager, version));
   }
 }
