@@ -37,7 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,11 +54,8 @@ public final class MachineWrites {
    * status we write is read back from it until its event comes (java-operator-sdk's
    * ResourceOperations), so the next reconcile neither makes nor writes it again.
    */
-  public interface MachineCache {
+  public interface MachineCache extends Writes.Cache<Machine> {
     void created(Machine machine);
-
-    /** {@code write} applied to {@code machine}: what the API server stored. */
-    Machine write(Machine machine, UnaryOperator<Machine> write);
   }
 
   private final KubernetesClient client;
@@ -437,7 +433,7 @@ public final class MachineWrites {
             machine.getMetadata().getGeneration(),
             clock.instant());
     Writes.throughCache(
-        cache::write,
+        cache,
         machine,
         version ->
             Writes.applyStatus(
