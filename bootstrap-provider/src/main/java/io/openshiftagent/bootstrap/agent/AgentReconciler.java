@@ -162,8 +162,9 @@ public class AgentReconciler implements Reconciler<Agent> {
             return UpdateControl.noUpdate();
           }
         }
-        // No resourceVersion here: which Agent is approved is fenced by the claim on the config,
-        // and what else the patch sets is recomputed at every change of the Agent.
+        // Not fenced on the Agent's version (a conflict only makes patchPrimary write it again):
+        // which Agent is approved is fenced by the claim on the config, and what else the patch
+        // sets is recomputed at every change of the Agent.
         patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
         approving = true;
       } else {
