@@ -3,7 +3,8 @@
 #   bootstrap-components.yaml, control-plane-components.yaml, metadata.yaml, cluster-template*.yaml
 # Usage: hack/release.sh [VERSION]   (default: the parent pom's version without -SNAPSHOT, e.g. 0.1.0)
 # The components are the kustomize trees under config/ with clusterctl variables for what users tune:
-#   OPENSHIFT_AGENT_{BOOTSTRAP,CONTROL_PLANE}_IMAGE, OPENSHIFT_AGENT_LOG_LEVEL and, for the bootstrap provider,
+#   OPENSHIFT_AGENT_{BOOTSTRAP,CONTROL_PLANE}_IMAGE, OPENSHIFT_AGENT_LOG_VERBOSITY, OPENSHIFT_AGENT_DIAGNOSTICS_ADDRESS,
+#   OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS and, for the bootstrap provider,
 #   OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_{RESOURCE,NAMESPACE,NAME,KEY}, OPENSHIFT_AGENT_ASSISTED_SERVICE_URL and
 #   OPENSHIFT_AGENT_DEFAULT_BOOT_MODE.
 source "$(dirname "$0")/lib.sh"

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.Conditions;
@@ -64,10 +66,12 @@ class DiskImageOverHttpsTest {
   private static Operator operator;
   private static SSLContext serverTls;
   private static LogCapture logs;
+  private static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
 
   @BeforeAll
   static void startOperatorTrustingTheCaFromASecret() throws Exception {
     logs = new LogCapture();
+    Metrics.globalRegistry.add(METERS);
     // Every level, as the provider's own logging setup (--log-level TRACE) allows it.
     Logging.neverLogHttpBodies();
     env = KubeApiServerEnvironment.shared();
@@ -107,6 +111,7 @@ class DiskImageOverHttpsTest {
   static void stopOperator() {
     operator.stop();
     logs.close();
+    Metrics.globalRegistry.remove(METERS);
   }
 
   @Test
@@ -139,10 +144,13 @@ class DiskImageOverHttpsTest {
                   && message("w-500").contains("ServerError"));
       assertThat(world.get(Secret.class, "w-500")).isNull();
       int failedTries = service.requests().size();
+      assertThat(calls("ServerError")).as("failed calls counted by outcome").isPositive();
+      double succeeded = calls(AssistedServiceIgnitionSource.SUCCESS);
 
       service.answers(200, "application/octet-stream", IGNITION);
       await("Secret after recovery", () -> world.get(Secret.class, "w-500"));
       assertThat(service.requests().size()).isGreaterThan(failedTries);
+      assertThat(calls(AssistedServiceIgnitionSource.SUCCESS)).isGreaterThan(succeeded);
       await(
           "DataSecretAvailable",
           () ->
@@ -258,6 +266,19 @@ class DiskImageOverHttpsTest {
    * Nothing the provider logged (at any level, from the start of this class), no Event and no
    * condition in the namespace has the token or the ignition.
    */
+  /**
+   * openshift_agent_assisted_service_calls_total of the discovery-ignition call with {@code
+   * outcome}.
+   */
+  private static double calls(String outcome) {
+    var counter =
+        METERS
+            .find(AssistedServiceIgnitionSource.CALLS)
+            .tags("call", "DiscoveryIgnition", "outcome", outcome)
+            .counter();
+    return counter == null ? 0 : counter.count();
+  }
+
   private static void assertNoTokenInConditionsOrEvents() {
     assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     // The fake assisted-service's JDK HTTP server logs the URLs it is asked for, as the real

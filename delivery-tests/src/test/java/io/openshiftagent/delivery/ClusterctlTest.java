@@ -99,7 +99,7 @@ class ClusterctlTest {
                 "openshift-agent",
                 "--control-plane",
                 "openshift-agent")
-            .env("OPENSHIFT_AGENT_LOG_LEVEL", "DEBUG")
+            .env("OPENSHIFT_AGENT_LOG_VERBOSITY", "6")
             .env("OPENSHIFT_AGENT_ASSISTED_SERVICE_URL", ASSISTED_SERVICE_URL)
             .timeout(Duration.ofMinutes(5))
             .run();
@@ -152,9 +152,11 @@ class ClusterctlTest {
                 // The variable given to clusterctl init, and the defaults of the others.
                 assertThat(c.getArgs())
                     .contains(
-                        "--leader-elect=true",
+                        "--leader-elect",
                         "--leader-election-namespace=$(POD_NAMESPACE)",
-                        "--log-level=DEBUG");
+                        "-v=6",
+                        "--diagnostics-address=:8443",
+                        "--insecure-diagnostics=false");
                 assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
                 assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
                 assertThat(c.getSecurityContext().getCapabilities().getDrop())

@@ -80,7 +80,7 @@ class ContainerImageTest {
     assertThat(config.path("Labels").path("org.opencontainers.image.description").asText())
         .isNotBlank();
     assertThat(strings(config.path("ExposedPorts").fieldNames()))
-        .containsExactlyInAnyOrder("8080/tcp", "8081/tcp");
+        .containsExactlyInAnyOrder("8443/tcp", "8081/tcp");
 
     Command.Result help = runImage(reference, config, "--help");
     assertThat(help.stdout()).contains("Usage: " + provider.command);

@@ -37,6 +37,7 @@ class LeaderElectionTest {
               namespace,
               LEASE,
               identity,
+              LeaseTiming.DEFAULT,
               () -> ledAt.set(Instant.now()),
               () -> gaveUpAt.set(Instant.now()));
       election.start();
@@ -60,14 +61,14 @@ class LeaderElectionTest {
         try (Replica standby =
             new Replica(Config.fromKubeconfig(env.kubeConfigYaml()), namespace, "replica-b")) {
           // A few renew periods: the standby keeps waiting while the leader renews.
-          Thread.sleep(3 * LeaderElection.RETRY_PERIOD.toMillis());
+          Thread.sleep(3 * LeaseTiming.DEFAULT.retryPeriod().toMillis());
           assertThat(standby.ledAt.get()).as("standby led while the leader renewed").isNull();
 
           link.cut();
           Instant cut = Instant.now();
           await(
               "replica-b takes the Lease",
-              LeaderElection.LEASE_DURATION.multipliedBy(3),
+              LeaseTiming.DEFAULT.leaseDuration().multipliedBy(3),
               () -> standby.ledAt.get() != null);
           ZonedDateTime lastRenew = lease(env, namespace).getSpec().getRenewTime();
           await("replica-a gives up", Duration.ofSeconds(5), () -> leader.gaveUpAt.get() != null);
@@ -84,7 +85,7 @@ class LeaderElectionTest {
           assertThat(gaveUp).as("the leader gives up before the standby leads").isBefore(led);
           assertThat(Duration.between(cut, gaveUp))
               .as("the leader gives up within the renew deadline of its last renew before the cut")
-              .isLessThan(LeaderElection.RENEW_DEADLINE.plusSeconds(1));
+              .isLessThan(LeaseTiming.DEFAULT.renewDeadline().plusSeconds(1));
           assertThat(lastRenew.toInstant()).as("the standby renews").isAfter(cut);
         }
       }
@@ -109,7 +110,7 @@ class LeaderElectionTest {
         link.delayResponses(SLOW_ANSWERS);
         Instant slowed = Instant.now();
         List<Instant> renewals = new ArrayList<>();
-        Duration watched = LeaderElection.LEASE_DURATION.plusSeconds(5);
+        Duration watched = LeaseTiming.DEFAULT.leaseDuration().plusSeconds(5);
         while (Instant.now().isBefore(slowed.plus(watched)) && leader.gaveUpAt.get() == null) {
           Instant renewed = lease(env, namespace).getSpec().getRenewTime().toInstant();
           if (renewed.isAfter(slowed) && (renewals.isEmpty() || !renewals.contains(renewed))) {
