@@ -6,11 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The command line every provider takes: Cluster API's managers' flags, and the spellings this
@@ -180,34 +177,34 @@ public record ProviderOptions(
         p.get("leader-election-namespace").filter(v -> !v.isBlank()),
         new LeaseTiming(
             p.get("leader-elect-lease-duration")
-                .map(v -> duration("leader-elect-lease-duration", v))
+                .map(v -> FlagValues.duration("leader-elect-lease-duration", v))
                 .orElse(LEASE),
             p.get("leader-elect-renew-deadline")
-                .map(v -> duration("leader-elect-renew-deadline", v))
+                .map(v -> FlagValues.duration("leader-elect-renew-deadline", v))
                 .orElse(RENEW),
             p.get("leader-elect-retry-period")
-                .map(v -> duration("leader-elect-retry-period", v))
+                .map(v -> FlagValues.duration("leader-elect-retry-period", v))
                 .orElse(RETRY)),
-        parseInt("concurrency", p.get("concurrency").orElse("10"), 1, 1000),
+        FlagValues.parseInt("concurrency", p.get("concurrency").orElse("10"), 1, 1000),
         p.get("v")
-            .map(ProviderOptions::verbosity)
-            .orElseGet(() -> p.get("log-level").map(ProviderOptions::level).orElse("INFO")),
-        format(
+            .map(FlagValues::verbosity)
+            .orElseGet(() -> p.get("log-level").map(FlagValues::level).orElse("INFO")),
+        FlagValues.format(
             p.get("logging-format").isPresent() ? "logging-format" : "log-format",
             p.get("logging-format").or(() -> p.get("log-format")).orElse("text")),
         metrics(p),
         p.get("health-probe-bind-address")
-            .map(v -> address("health-probe-bind-address", v))
+            .map(v -> FlagValues.address("health-probe-bind-address", v))
             .orElseGet(
                 () ->
-                    address(
+                    FlagValues.address(
                         "health-port",
                         ":"
-                            + parseInt(
+                            + FlagValues.parseInt(
                                 "health-port", p.get("health-port").orElse("8081"), 0, 65535),
                         true)),
         new TlsOptions(
-            p.get("tls-min-version").map(ProviderOptions::tlsVersion),
+            p.get("tls-min-version").map(FlagValues::tlsVersion),
             TlsSettings.checkCipherSuites(suites),
             p.get("metrics-cert-path").map(Path::of)),
         p.deprecated());
@@ -230,122 +227,18 @@ public record ProviderOptions(
    */
   private static Optional<MetricsEndpoint> metrics(Flags.Parsed p) {
     if (p.has("metrics-bind-address")) {
-      return address("metrics-bind-address", p.get("metrics-bind-address").get())
+      return FlagValues.address("metrics-bind-address", p.get("metrics-bind-address").get())
           .map(a -> new MetricsEndpoint(a, p.get("metrics-secure").orElse("false").equals("true")));
     }
     if (p.has("metrics-port")) {
-      int port = parseInt("metrics-port", p.get("metrics-port").get(), 0, 65535);
-      return address("metrics-port", ":" + port, true).map(a -> new MetricsEndpoint(a, false));
+      int port = FlagValues.parseInt("metrics-port", p.get("metrics-port").get(), 0, 65535);
+      return FlagValues.address("metrics-port", ":" + port, true)
+          .map(a -> new MetricsEndpoint(a, false));
     }
-    return address("diagnostics-address", p.get("diagnostics-address").orElse(":8443"))
+    return FlagValues.address("diagnostics-address", p.get("diagnostics-address").orElse(":8443"))
         .map(
             a ->
                 new MetricsEndpoint(
                     a, !p.get("insecure-diagnostics").orElse("false").equals("true")));
-  }
-
-  private static Optional<InetSocketAddress> address(String flag, String value) {
-    return address(flag, value, false);
-  }
-
-  /**
-   * Go's {@code host:port}, {@code :port} (every interface) or {@code 0} (disabled); with {@code
-   * portZeroDisables}, as the old port flags read it, {@code :0} disables too.
-   */
-  private static Optional<InetSocketAddress> address(
-      String flag, String value, boolean portZeroDisables) {
-    if (value.equals("0")) {
-      return Optional.empty();
-    }
-    Matcher m = Pattern.compile("^(\\[[^]]*]|[^:\\[\\]]*):(\\d{1,5})$").matcher(value);
-    if (!m.matches() || Integer.parseInt(m.group(2)) > 65535) {
-      throw new IllegalArgumentException(
-          "--" + flag + " must be HOST:PORT, :PORT or 0, not '" + value + "'");
-    }
-    int port = Integer.parseInt(m.group(2));
-    if (port == 0 && portZeroDisables) {
-      return Optional.empty();
-    }
-    String host = m.group(1).replaceAll("^\\[|]$", "");
-    return Optional.of(
-        host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
-  }
-
-  /** A Go duration: {@code 15s}, {@code 1m30s}, {@code 500ms}. */
-  static Duration duration(String flag, String value) {
-    Matcher m = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(value);
-    Duration total = Duration.ZERO;
-    int end = 0;
-    while (m.find() && m.start() == end) {
-      long n = Long.parseLong(m.group(1));
-      total =
-          total.plus(
-              switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-              });
-      end = m.end();
-    }
-    if (end == 0 || end != value.length() || total.isZero()) {
-      throw new IllegalArgumentException(
-          "--" + flag + " must be a duration such as 15s or 1m30s, not '" + value + "'");
-    }
-    return total;
-  }
-
-  private static int parseInt(String flag, String value, int min, int max) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n < min || n > max) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "--" + flag + " must be a number from " + min + " to " + max + ", not '" + value + "'");
-    }
-  }
-
-  /** klog's verbosity as the Go provider uses it: 1 warning, 3 info, 6 debug, 9 trace. */
-  private static String verbosity(String value) {
-    int v;
-    try {
-      v = Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("-v must be a number, not '" + value + "'");
-    }
-    if (v < 0) {
-      throw new IllegalArgumentException("-v must be 0 or more, not '" + value + "'");
-    }
-    return v >= 9 ? "TRACE" : v >= 6 ? "DEBUG" : v >= 3 ? "INFO" : "WARN";
-  }
-
-  private static String level(String value) {
-    String level = value.toUpperCase(Locale.ROOT);
-    if (!Set.of("ERROR", "WARN", "INFO", "DEBUG", "TRACE").contains(level)) {
-      throw new IllegalArgumentException(
-          "--log-level must be ERROR, WARN, INFO, DEBUG or TRACE, not '" + value + "'");
-    }
-    return level;
-  }
-
-  private static LogFormat format(String flag, String value) {
-    return switch (value.toLowerCase(Locale.ROOT)) {
-      case "text" -> LogFormat.TEXT;
-      case "json" -> LogFormat.JSON;
-      default ->
-          throw new IllegalArgumentException(
-              "--" + flag + " must be text or json, not '" + value + "'");
-    };
-  }
-
-  private static String tlsVersion(String value) {
-    if (!value.equals("VersionTLS12") && !value.equals("VersionTLS13")) {
-      throw new IllegalArgumentException(
-          "--tls-min-version must be VersionTLS12 or VersionTLS13, not '" + value + "'");
-    }
-    return value;
   }
 }
