@@ -309,6 +309,28 @@ class HelmChartTest {
         .contains("capoa-bootstrap");
   }
 
+  /** values.schema.json: the real helm refuses a typo or a wrong value, naming it. */
+  @Test
+  void aValueTheChartDoesNotKnowOrAWrongOneIsRefused() {
+    for (String[] wrong :
+        new String[][] {
+          {"bootstrap.replica=2", "at '/bootstrap': additional properties 'replica' not allowed"},
+          {"log.format=xml", "at '/log/format'"},
+          {"metrics.port=99999", "at '/metrics/port'"},
+          {"bootstrap.defaultBootMode=PXE", "at '/bootstrap/defaultBootMode'"},
+          {"metrics.tls.minVersion=TLS1.2", "at '/metrics/tls/minVersion'"},
+          {"bootstrap.extraArgs={concurrency=3}", "at '/bootstrap/extraArgs/0'"},
+          {"leaderElection.enabled=maybe", "at '/leaderElection/enabled'"},
+        }) {
+      Command.Result refused = helm("template", "capoa", CHART.toString(), "--set", wrong[0]);
+      assertThat(refused.exitCode()).as("helm template --set %s", wrong[0]).isNotZero();
+      assertThat(refused.stderr())
+          .as("helm template --set %s", wrong[0])
+          .contains("values don't meet the specifications of the schema")
+          .contains(wrong[1]);
+    }
+  }
+
   @Test
   void aCaBundleWithoutItsNamespaceFailsTheRenderWithAReason() {
     Command.Result half =
@@ -343,18 +365,25 @@ class HelmChartTest {
       assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
           .isEmpty();
 
-      helm(
-              "install",
-              "capoa",
-              CHART.toString(),
-              "--kubeconfig",
-              kubeconfig.toString(),
-              "--namespace",
-              "capoa-system",
-              "--create-namespace",
-              "--set",
-              "watchFilter=mine")
-          .succeeded();
+      Command.Result installed =
+          helm(
+                  "install",
+                  "capoa",
+                  CHART.toString(),
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "--namespace",
+                  "capoa-system",
+                  "--create-namespace",
+                  "--set",
+                  "watchFilter=mine")
+              .succeeded();
+      // NOTES.txt: what was installed and how to scrape it.
+      assertThat(installed.stdout())
+          .contains("openshift-agent 0.1.0 is installed in capoa-system")
+          .contains("deployment/capoa-bootstrap", "deployment/capoa-controlplane")
+          .contains("https://<release>-<provider>-metrics.capoa-system.svc:8443/metrics")
+          .contains("--clusterrole=capoa-metrics-reader");
 
       var crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
       assertThat(crds)
