@@ -94,6 +94,9 @@ class ReleaseArtifactsTest {
   void bothClusterTemplatesAreReleased() {
     assertThat(out.resolve("cluster-template.yaml")).isRegularFile();
     assertThat(out.resolve("cluster-template-sno.yaml")).isRegularFile();
+    assertThat(out.resolve("cluster-template-topology.yaml")).isRegularFile();
+    // clusterctl adds clusterclass-<class>.yaml to a topology cluster whose class is missing.
+    assertThat(out.resolve("clusterclass-openshift-assisted.yaml")).isRegularFile();
   }
 
   @SuppressWarnings("unchecked")
