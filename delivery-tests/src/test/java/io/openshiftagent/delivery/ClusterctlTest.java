@@ -470,6 +470,182 @@ class ClusterctlTest {
   }
 
   /**
+   * {@code clusterctl move} of a cluster's namespace to a second hub with the same providers: our
+   * objects arrive there and leave the source, those no owner chain links to a Cluster too (the
+   * move label of our CRDs), with what they own. No controller runs here: the test plays Cluster
+   * API's part (the Cluster provisioned and its control plane initialized, which move checks
+   * first), so it shows what clusterctl moves, not that the providers take over the cluster.
+   */
+  @Test
+  @Order(6)
+  void moveTakesOurObjectsAndWhatTheyOwnToTheTargetHub() throws IOException {
+    String ns = env.createNamespace("clusterctl-move");
+    kubectl("apply", "--server-side", "-f", "-")
+        .stdin(
+            clusterctl(
+                    "generate",
+                    "cluster",
+                    "moving",
+                    "--target-namespace",
+                    ns,
+                    "--from",
+                    template("cluster-template.yaml"),
+                    "--control-plane-machine-count",
+                    "3",
+                    "--worker-machine-count",
+                    "1")
+                .env(variables())
+                .ok())
+        .ok();
+    KubernetesClient source = env.client();
+    GenericKubernetesResource controlPlane =
+        source
+            .genericKubernetesResources(
+                "controlplane.cluster.x-k8s.io/v1alpha3", "OpenshiftAssistedControlPlane")
+            .inNamespace(ns)
+            .withName("moving")
+            .get();
+    // A Secret the control plane owns, as the providers make them (the kubeconfig).
+    source
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("moving-kubeconfig")
+                .addNewOwnerReference()
+                .withApiVersion(controlPlane.getApiVersion())
+                .withKind(controlPlane.getKind())
+                .withName("moving")
+                .withUid(controlPlane.getMetadata().getUid())
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .addToStringData("value", "kubeconfig")
+                .build())
+        .create();
+    source
+        .genericKubernetesResources("cluster.x-k8s.io/v1beta2", "Cluster")
+        .inNamespace(ns)
+        .withName("moving")
+        .subresource("status")
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            """
+            {"status":{"initialization":{"infrastructureProvisioned":true,"controlPlaneInitialized":true},
+             "conditions":[{"type":"ControlPlaneInitialized","status":"True","reason":"Initialized",
+               "message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}""");
+    Map<String, String> moving = ours(ns);
+    assertThat(moving)
+        .containsKeys(
+            "OpenshiftAssistedControlPlane/moving",
+            "OpenshiftAssistedConfigTemplate/moving-workers",
+            "Cluster/moving");
+
+    try (KubeApiServerEnvironment target = KubeApiServerEnvironment.startIndependent(List.of())) {
+      Path targetKubeconfig =
+          Files.writeString(work.resolve("target-kubeconfig"), target.kubeConfigYaml());
+      Clients onTarget =
+          new Clients(
+              targetKubeconfig,
+              work.resolve("clusterctl.yaml"),
+              Files.createDirectories(work.resolve("target-home")));
+      onTarget
+          .kubectl(
+              "apply",
+              "--server-side",
+              "-f",
+              TestPaths.upstreamProviders("cert-manager-crds")
+                  .resolve("cert-manager.io_issuers.yaml"),
+              "-f",
+              TestPaths.upstreamProviders("cert-manager-crds")
+                  .resolve("cert-manager.io_certificates.yaml"))
+          .ok();
+      onTarget
+          .kubectl(
+              "wait",
+              "--for=condition=Established",
+              "--timeout=60s",
+              "crd/issuers.cert-manager.io",
+              "crd/certificates.cert-manager.io")
+          .ok();
+      onTarget
+          .clusterctl(
+              "init",
+              "--core",
+              "cluster-api:" + CAPI_VERSION,
+              "--infrastructure",
+              "metal3:" + CAPM3_VERSION,
+              "--bootstrap",
+              "openshift-agent:v" + version,
+              "--control-plane",
+              "openshift-agent:v" + version)
+          .timeout(Duration.ofMinutes(5))
+          .ok();
+      onTarget
+          .kubectl(
+              "delete", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "--all")
+          .ok();
+
+      clusterctl("move", "--namespace", ns, "--to-kubeconfig", targetKubeconfig)
+          .timeout(Duration.ofMinutes(3))
+          .ok();
+
+      Map<String, String> arrived = new java.util.TreeMap<>();
+      for (String kindAndName : moving.keySet()) {
+        String[] parts = kindAndName.split("/");
+        String apiVersion =
+            switch (parts[0]) {
+              case "OpenshiftAssistedControlPlane", "OpenshiftAssistedControlPlaneTemplate" ->
+                  "controlplane.cluster.x-k8s.io/v1alpha3";
+              case "OpenshiftAssistedConfig", "OpenshiftAssistedConfigTemplate" ->
+                  "bootstrap.cluster.x-k8s.io/v1alpha2";
+              case "Cluster" -> "cluster.x-k8s.io/v1beta2";
+              default -> "infrastructure.cluster.x-k8s.io/v1beta2";
+            };
+        if (target
+                .client()
+                .genericKubernetesResources(apiVersion, parts[0])
+                .inNamespace(ns)
+                .withName(parts[1])
+                .get()
+            != null) {
+          arrived.put(kindAndName, "moved");
+        }
+      }
+      assertThat(arrived.keySet())
+          .contains(
+              "OpenshiftAssistedControlPlane/moving",
+              "OpenshiftAssistedConfigTemplate/moving-workers",
+              "Cluster/moving");
+      var secret = target.client().secrets().inNamespace(ns).withName("moving-kubeconfig").get();
+      assertThat(secret).as("the Secret the control plane owns").isNotNull();
+      assertThat(secret.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(
+              o ->
+                  assertThat(o.getUid())
+                      .isEqualTo(
+                          target
+                              .client()
+                              .genericKubernetesResources(
+                                  "controlplane.cluster.x-k8s.io/v1alpha3",
+                                  "OpenshiftAssistedControlPlane")
+                              .inNamespace(ns)
+                              .withName("moving")
+                              .get()
+                              .getMetadata()
+                              .getUid()));
+      Map<String, String> left = ours(ns);
+      assertThat(left.keySet())
+          .as("our objects left on the source")
+          .noneMatch(k -> k.startsWith("OpenshiftAssisted") || k.startsWith("Cluster/"));
+      assertThat(source.secrets().inNamespace(ns).withName("moving-kubeconfig").get()).isNull();
+    }
+  }
+
+  /**
    * {@code clusterctl delete} removes our providers (Deployments, ServiceAccounts, namespaced RBAC,
    * Services, inventory) and keeps their CRDs, and so every cluster's objects, as clusterctl does
    * without {@code --include-crd}. Cluster-wide objects it deletes only when their names start with
