@@ -9,7 +9,8 @@ public final class Clusterctl {
    * of assisted-service and Hive are not clusterctl's to move (their CRDs are not installed by it).
    * clusterctl reads the label's presence; the CRD generator needs a value.
    */
-  public static final String MOVE_HIERARCHY_LABEL = "clusterctl.cluster.x-k8s.io/move-hierarchy=true";
+  public static final String MOVE_HIERARCHY_LABEL =
+      "clusterctl.cluster.x-k8s.io/move-hierarchy=true";
 
   private Clusterctl() {}
 }
