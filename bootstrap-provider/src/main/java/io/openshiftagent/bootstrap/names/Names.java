@@ -1,4 +1,4 @@
-package io.openshiftagent.bootstrap;
+package io.openshiftagent.bootstrap.names;
 
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.provider.contract.ObjectNames;

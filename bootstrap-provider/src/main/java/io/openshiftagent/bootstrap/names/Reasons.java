@@ -1,4 +1,4 @@
-package io.openshiftagent.bootstrap.config;
+package io.openshiftagent.bootstrap.names;
 
 /**
  * Condition types and reasons of OpenshiftAssistedConfig status; docs/bootstrap.md explains each.
