@@ -2,10 +2,12 @@ package io.openshiftagent.controlplane.release;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import io.openshiftagent.controlplane.ControlPlaneScope;
-import io.openshiftagent.controlplane.cluster.MirrorRegistryManifests;
+import io.openshiftagent.controlplane.names.Names;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.registry.PullSecret;
 import io.openshiftagent.registry.RegistriesConf;
 import io.openshiftagent.registry.ReleaseArchitectures;
@@ -15,6 +17,7 @@ import io.openshiftagent.registry.TrustedCertificates;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -90,7 +93,7 @@ public final class ReleaseImageResolution {
     /** What the scope holds: the release of {@code spec.distributionVersion} for its configs. */
     public static Inputs of(ControlPlaneScope scope) {
       OpenshiftAssistedControlPlane cp = scope.cp();
-      List<String> architectures = scope.cpuArchitectures();
+      List<String> architectures = architecturesOf(scope);
       return new Inputs(
           cp,
           ReleaseImage.of(
@@ -99,6 +102,25 @@ public final class ReleaseImageResolution {
           scope::pullSecret,
           scope::imageRegistryConfig);
     }
+  }
+
+  /**
+   * The {@code cpuArchitecture}s of every config of the cluster: the control plane's, and those of
+   * the templates its MachineDeployments make workers from (unset: x86_64, the CRD's default).
+   */
+  static List<String> architecturesOf(ControlPlaneScope scope) {
+    List<String> architectures = new ArrayList<>();
+    architectures.add(architecture(scope.cp().getSpec().openshiftAssistedConfigSpec));
+    for (OpenshiftAssistedConfigTemplate template : scope.workerConfigTemplates()) {
+      var spec = template.getSpec();
+      architectures.add(
+          architecture(spec == null || spec.template == null ? null : spec.template.spec));
+    }
+    return architectures;
+  }
+
+  private static String architecture(OpenshiftAssistedConfigSpec spec) {
+    return spec == null || spec.cpuArchitecture == null ? "x86_64" : spec.cpuArchitecture;
   }
 
   /** The outcome: an image to write, or a reason to wait. */
@@ -197,11 +219,9 @@ public final class ReleaseImageResolution {
     RegistriesConf mirrors;
     TrustedCertificates mirrorCa;
     try {
-      String conf = registryData.get(MirrorRegistryManifests.REGISTRIES_CONF_KEY);
+      String conf = registryData.get(Names.REGISTRIES_CONF_KEY);
       mirrors = conf == null ? RegistriesConf.EMPTY : RegistriesConf.parse(conf);
-      mirrorCa =
-          TrustedCertificates.withBundles(
-              nonBlank(registryData.get(MirrorRegistryManifests.CA_BUNDLE_KEY)));
+      mirrorCa = TrustedCertificates.withBundles(nonBlank(registryData.get(Names.CA_BUNDLE_KEY)));
     } catch (IllegalArgumentException e) {
       return new Wait(
           IMAGE_REGISTRY_CONFIG_INVALID,

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openshiftagent.api.controlplane.v1alpha3.RemediationSpec;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineStatus;
-import io.openshiftagent.controlplane.status.ControlPlaneConditions;
+import io.openshiftagent.controlplane.names.ControlPlaneConditions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -244,7 +244,7 @@ final class ProviderStages {
                         t.first(
                             "Secret",
                             ns,
-                            io.openshiftagent.controlplane.Names.kubeconfigSecret(cluster),
+                            io.openshiftagent.controlplane.names.Names.kubeconfigSecret(cluster),
                             "exists")))));
     stages.add(
         new Stage(

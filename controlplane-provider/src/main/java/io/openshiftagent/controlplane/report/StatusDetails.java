@@ -1,9 +1,10 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.report;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
+import io.openshiftagent.controlplane.names.ControlPlaneConditions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.names;
 
 import io.openshiftagent.api.common.Conditions;
 

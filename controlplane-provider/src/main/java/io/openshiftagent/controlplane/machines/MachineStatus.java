@@ -1,18 +1,19 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINES_READY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINES_UP_TO_DATE;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_READY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_ROLLING_OUT;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_UP_TO_DATE;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NO_MACHINES;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.READY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.ROLLING_OUT;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UP_TO_DATE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINES_READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINES_UP_TO_DATE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_ROLLING_OUT;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_UP_TO_DATE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NO_MACHINES;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ROLLING_OUT;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UP_TO_DATE;
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.controlplane.release.KubernetesVersions;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.names;
 
 /** The condition types and reasons the control plane reports (see docs/controlplane.md). */
 public final class ControlPlaneConditions {
@@ -62,7 +62,7 @@ public final class ControlPlaneConditions {
   public static final String WORKLOAD_CLUSTER_UNREACHABLE = "WorkloadClusterUnreachable";
   public static final String WAITING_FOR_WORKLOAD_CLUSTER = "WaitingForWorkloadCluster";
 
-  // Remediation, rollouts and etcd (issue 17).
+  // Remediation, rollouts and etcd.
   public static final String REMEDIATING = "Remediating";
   public static final String ETCD_CLUSTER_HEALTHY = "EtcdClusterHealthy";
 

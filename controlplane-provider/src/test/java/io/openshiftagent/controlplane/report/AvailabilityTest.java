@@ -1,10 +1,11 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,4 +1,4 @@
-package io.openshiftagent.controlplane.machines;
+package io.openshiftagent.controlplane.scope;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -11,9 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads infrastructure templates and machines, whose kinds we only know at run time. The version to
- * use comes from the Cluster API contract label on the kind's CRD ({@code cluster.x-k8s.io/v1beta2:
- * v1beta1_v1beta2}: the last one listed).
+ * Infrastructure templates and machines, whose kinds we only know at run time: the scope reads them
+ * through it, the Machine writes clone, patch and delete them. The version to use comes from the
+ * Cluster API contract label on the kind's CRD ({@code cluster.x-k8s.io/v1beta2: v1beta1_v1beta2}:
+ * the last one listed); what it learns of a kind, and the clone annotations of each machine (set
+ * when it is made and never changed), are kept for the process.
  */
 public final class InfrastructureTemplates {
   private static final Logger LOG = LoggerFactory.getLogger(InfrastructureTemplates.class);
@@ -83,7 +85,7 @@ public final class InfrastructureTemplates {
   }
 
   /** The referenced object, or null when it does not exist. */
-  public GenericKubernetesResource get(ContractVersionedObjectReference ref, String namespace) {
+  GenericKubernetesResource get(ContractVersionedObjectReference ref, String namespace) {
     GenericKubernetesResource found =
         client
             .genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind)
@@ -97,12 +99,10 @@ public final class InfrastructureTemplates {
   }
 
   /**
-   * The annotations of an infrastructure machine, {@link UpToDate#CLONED_FROM_NAME} among them, or
-   * null when it does not exist (yet).
+   * The annotations of an infrastructure machine (the cloned-from annotations among them), or null
+   * when it does not exist (yet) or its kind cannot be read (logged).
    */
-  /** {@link #annotations}, or null (logged) when the kind cannot be read either. */
-  public Map<String, String> annotationsOrNull(
-      ContractVersionedObjectReference ref, String namespace) {
+  Map<String, String> annotationsOrNull(ContractVersionedObjectReference ref, String namespace) {
     try {
       return annotations(ref, namespace);
     } catch (RuntimeException e) {
@@ -122,7 +122,7 @@ public final class InfrastructureTemplates {
   }
 
   /** Keeps the annotations of an infrastructure machine we just made or read; returns them. */
-  Map<String, String> remember(GenericKubernetesResource machine) {
+  public Map<String, String> remember(GenericKubernetesResource machine) {
     Map<String, String> annotations =
         machine.getMetadata().getAnnotations() == null
             ? Map.of()
@@ -138,7 +138,7 @@ public final class InfrastructureTemplates {
   }
 
   /** Applies a merge patch of our fields; nothing when the machine is gone. */
-  void patch(ContractVersionedObjectReference ref, String namespace, String mergePatch) {
+  public void patch(ContractVersionedObjectReference ref, String namespace, String mergePatch) {
     try {
       client
           .genericKubernetesResources(apiVersion(ref.apiGroup, ref.kind), ref.kind)

@@ -1,4 +1,4 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.openshiftagent.controlplane.status;
+package io.openshiftagent.controlplane.machines;
 
 import static io.openshiftagent.controlplane.Fixtures.condition;
 import static io.openshiftagent.controlplane.Fixtures.machine;
@@ -6,6 +6,7 @@ import static io.openshiftagent.controlplane.Fixtures.setReady;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

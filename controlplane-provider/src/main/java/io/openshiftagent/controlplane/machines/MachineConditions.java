@@ -1,0 +1,116 @@
+package io.openshiftagent.controlplane.machines;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
+import io.openshiftagent.provider.reconcile.RecentWrites;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The conditions the control plane answers on its Machines (UpToDate, and OwnerRemediated for their
+ * MachineHealthCheck), written one way: a JSON patch of that one entry of {@code
+ * status.conditions}, which first tests that the entry is where it was read. A list changed
+ * meanwhile fails the test and the write is made again at the next reconcile; the other entries,
+ * and whoever else owns them (the MachineHealthCheck set OwnerRemediated first), are never touched.
+ */
+final class MachineConditions {
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  /** Our writes, until the Machine cache has them (it lags under load). */
+  private final RecentWrites<Machine> written;
+
+  MachineConditions(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+    this.written = new RecentWrites<>(clock::instant);
+  }
+
+  /** Sets the condition, unless it says so already (or our last write, not cached yet, does). */
+  void set(Machine cached, ConditionUpdate update) {
+    Machine machine = written.newest(cached);
+    List<Condition> conditions =
+        machine.getStatus() == null ? null : machine.getStatus().conditions;
+    Optional<Condition> current = Conditions.find(conditions, update.type());
+    if (current.isPresent()
+        && update.status().equals(current.get().getStatus())
+        && update.reason().equals(current.get().getReason())
+        && update.message().equals(Objects.requireNonNullElse(current.get().getMessage(), ""))) {
+      return;
+    }
+    Condition condition =
+        Conditions.set(
+                current.map(List::of).orElse(List.of()),
+                update.type(),
+                update.status(),
+                update.reason(),
+                update.message(),
+                machine.getMetadata().getGeneration(),
+                clock.instant())
+            .get(0);
+    List<Map<String, Object>> patch;
+    if (current.isPresent()) {
+      String path = "/status/conditions/" + conditions.indexOf(current.get());
+      patch = List.of(testType(path, update.type()), op("replace", path, condition));
+    } else if (conditions != null) {
+      patch = List.of(op("add", "/status/conditions/-", condition));
+    } else {
+      // No list yet: only while the Machine is as read, or the list made meanwhile would go.
+      patch =
+          List.of(
+              op("test", "/metadata/resourceVersion", machine.getMetadata().getResourceVersion()),
+              machine.getStatus() == null
+                  ? op("add", "/status", Map.of("conditions", List.of(condition)))
+                  : op("add", "/status/conditions", List.of(condition)));
+    }
+    patch(machine, patch);
+  }
+
+  /** Removes the condition, if the Machine has it. */
+  void remove(Machine cached, String type) {
+    Machine machine = written.newest(cached);
+    List<Condition> conditions =
+        machine.getStatus() == null ? null : machine.getStatus().conditions;
+    Optional<Condition> current = Conditions.find(conditions, type);
+    if (current.isPresent()) {
+      String path = "/status/conditions/" + conditions.indexOf(current.get());
+      patch(machine, List.of(testType(path, type), Map.of("op", "remove", "path", path)));
+    }
+  }
+
+  /**
+   * Sends the patch; a Machine gone (404), changed under the test (422) or in conflict (409) is
+   * left to its next event.
+   */
+  private void patch(Machine machine, List<Map<String, Object>> patch) {
+    try {
+      written.record(
+          client
+              .resource(machine)
+              .subresource("status")
+              .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(patch)));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && e.getCode() != 409 && e.getCode() != 422) {
+        throw e;
+      }
+    }
+  }
+
+  private static Map<String, Object> testType(String path, String type) {
+    return op("test", path + "/type", type);
+  }
+
+  private static Map<String, Object> op(String op, String path, Object value) {
+    return Map.of("op", op, "path", path, "value", value);
+  }
+}
