@@ -78,9 +78,9 @@ final class ConfigCleanup {
     Optional<InfraEnv> infraEnv = scope.infraEnv();
     if (infraEnv.isPresent()) {
       if (!Metadata.isDeleting(infraEnv.get())) {
-        // Its Agents too: assisted-service keeps an Agent bound to a cluster when its InfraEnv goes
-        // (seen with the real service: a scaled-down worker's Agent stayed, bound, for minutes);
-        // the service's own finalizer on the Agent deregisters the host. One by one: a collection
+        // Its Agents too: assisted-service keeps an Agent bound to its cluster, for minutes, when
+        // its InfraEnv goes; the service's own finalizer on the Agent deregisters the host. One by
+        // one: a collection
         // delete needs deletecollection, which the provider is not granted.
         agents(config, Metadata.name(infraEnv.get())).forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
@@ -95,9 +95,9 @@ final class ConfigCleanup {
     }
     // The config (and so its Machine) goes only once its Agents are gone: the host, released
     // already, may boot for another Machine at once and register under the same Agent name; an
-    // Agent still being deleted then takes the new registration with it (seen with the real
-    // service: its finalizer went 28 s after our delete, after the host had registered again, and
-    // the host stayed registered with no Agent, so no Machine could ever approve it).
+    // Agent still being deleted then takes the new registration with it (the service's finalizer
+    // can go many seconds after our delete, after the host registered again, and the host then
+    // stays registered with no Agent, so no Machine could ever approve it).
     List<Agent> left = agents(config, Names.infraEnv(config));
     if (!left.isEmpty()) {
       left.stream().filter(agent -> !Metadata.isDeleting(agent)).forEach(this::deleteAgent);
@@ -127,8 +127,7 @@ final class ConfigCleanup {
    * Deletes an Agent, telling assisted-service to leave the installed cluster alone: Cluster API's
    * Machine controller drains and deletes the Node itself. Without it the service's finalizer
    * removes the Node through the installed cluster's admin kubeconfig, which does not exist before
-   * the installation: the Agent of a cluster deleted while installing never went (seen with the
-   * real service).
+   * the installation: the Agent of a cluster deleted while installing would never go.
    */
   private void deleteAgent(Agent agent) {
     if (!"true".equals(Metadata.annotation(agent, SKIP_SPOKE_CLEANUP))) {
