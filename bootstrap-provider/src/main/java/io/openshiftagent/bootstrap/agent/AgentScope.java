@@ -193,7 +193,7 @@ final class AgentScope {
   /**
    * Another Agent of the InfraEnv that is approved already (by a person), from the cache: each of
    * our approvals is fenced by the InfraEnv's claim instead, and an Agent the Go provider approved
-   * holds the claim since the takeover (ConfigWrites.adoptFromGoProvider).
+   * holds the claim since the takeover (the config controller's GoProviderAdoption).
    */
   Optional<String> otherApprovedAgent() {
     return caches.agentsOfConfig(agent.getMetadata().getNamespace(), Metadata.name(config)).stream()

@@ -119,7 +119,7 @@ final class ConfigCaches {
             context,
             InfraEnv.class,
             "infraenvs",
-            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls));
+            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, DiscoveryImage::urls));
     // Only whether the data Secret exists is read.
     secrets = ours(context, Secret.class, "secrets", RelevantChange::ofMetadata);
     return List.of(

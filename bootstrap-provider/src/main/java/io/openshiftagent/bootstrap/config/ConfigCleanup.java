@@ -3,7 +3,6 @@ package io.openshiftagent.bootstrap.config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
@@ -82,7 +81,7 @@ final class ConfigCleanup {
         // its InfraEnv goes; the service's own finalizer on the Agent deregisters the host. One by
         // one: a collection
         // delete needs deletecollection, which the provider is not granted.
-        agents(config, Metadata.name(infraEnv.get())).forEach(this::deleteAgent);
+        scope.agents().get().forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
         events.normal(
             config,
@@ -98,7 +97,7 @@ final class ConfigCleanup {
     // Agent still being deleted then takes the new registration with it (the service's finalizer
     // can go many seconds after our delete, after the host registered again, and the host then
     // stays registered with no Agent, so no Machine could ever approve it).
-    List<Agent> left = agents(config, Names.infraEnv(config));
+    List<Agent> left = scope.agents().get();
     if (!left.isEmpty()) {
       left.stream().filter(agent -> !Metadata.isDeleting(agent)).forEach(this::deleteAgent);
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(AGENTS_GONE_CHECK);
@@ -108,19 +107,6 @@ final class ConfigCleanup {
       caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
     }
     return DeleteControl.defaultDelete();
-  }
-
-  /**
-   * The Agents registered with the config's InfraEnv (a live read: Agents are watched by the Agent
-   * controller, not here).
-   */
-  private List<Agent> agents(OpenshiftAssistedConfig config, String infraEnvName) {
-    return client
-        .resources(Agent.class)
-        .inNamespace(config.getMetadata().getNamespace())
-        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnvName)
-        .list()
-        .getItems();
   }
 
   /**

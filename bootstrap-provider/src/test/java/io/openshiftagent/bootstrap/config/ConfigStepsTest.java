@@ -35,6 +35,7 @@ import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.bootstrap.names.Reasons;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -170,7 +171,8 @@ class ConfigStepsTest {
           Optional.ofNullable(lastFailedDownload),
           NOW,
           hostReattached,
-          Optional::empty);
+          Optional::empty,
+          List::of);
     }
 
     private static io.fabric8.kubernetes.api.model.ObjectMeta meta(String name) {
