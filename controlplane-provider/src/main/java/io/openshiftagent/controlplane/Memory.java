@@ -41,6 +41,9 @@ final class Memory {
     /** What its Machines phase keeps: the parts prepared, the lasting warnings. */
     MachinesReport.Memory machines = MachinesReport.Memory.NONE;
 
+    /** When this process last wrote its status (a change of details waits a while after). */
+    Optional<Instant> lastStatusWrite = Optional.empty();
+
     /** UIDs of its Machines this process deleted whose deletion the cache may not show yet. */
     Set<String> deletedMachines = Set.of();
 

@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.cluster.Kubeconfig;
@@ -139,7 +140,7 @@ public class OpenshiftAssistedControlPlaneReconciler
               ? Optional.of(prepare(given, cluster.get(), context))
               : Optional.empty();
       return again(
-          status.write(
+          write(
               given,
               ControlPlaneReport.waiting(given, preflight.conditions(), release, clock.instant()),
               context));
@@ -212,7 +213,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     }
 
     Optional<Duration> statusLater =
-        status.write(
+        write(
             cp,
             ControlPlaneReport.reconciled(
                 scope,
@@ -239,6 +240,17 @@ public class OpenshiftAssistedControlPlaneReconciler
     return again(
         StatusCoalescing.earliest(
             StatusCoalescing.earliest(later, statusLater), installStart.lookAgain()));
+  }
+
+  /** Writes the status through the one writer; returns when to look again, if a write waits. */
+  private Optional<Duration> write(
+      OpenshiftAssistedControlPlane cp,
+      OpenshiftAssistedControlPlaneStatus desired,
+      Context<OpenshiftAssistedControlPlane> context) {
+    Memory.Remembered remembered = memory.of(cp);
+    StatusWriter.Written written = status.write(cp, desired, context, remembered.lastStatusWrite);
+    written.at().ifPresent(at -> remembered.lastStatusWrite = Optional.of(at));
+    return written.later();
   }
 
   /** The scope of one reconcile, read from the caches; its other reads are made when asked. */
@@ -274,7 +286,6 @@ public class OpenshiftAssistedControlPlaneReconciler
     remembered.deletedMachines = stage.deletedMachines();
     if (stage.control().isRemoveFinalizer()) {
       memory.forget(cp);
-      status.forget(cp);
     }
     return stage.control();
   }

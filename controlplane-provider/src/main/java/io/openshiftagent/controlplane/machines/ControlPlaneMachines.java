@@ -1,15 +1,8 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CANNOT_BE_REMEDIATED;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATING;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_ETCD;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
@@ -17,8 +10,8 @@ import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.controlplane.scope.InfrastructureTemplates;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -108,29 +101,15 @@ public final class ControlPlaneMachines {
   public MachinesReport reconcile(
       ControlPlaneScope scope, Lifecycle lifecycle, MachinesReport.Memory memory) {
     OpenshiftAssistedControlPlane cp = scope.cp();
-    int desired = cp.getSpec().desiredReplicas();
-    List<Machine> machines = scope.machines();
-    List<String> deleting = DeletionsInFlight.deleting(machines, scope.deletionsUnseen());
     Optional<PreparedMachines.Parts> prepared = PreparedMachines.matching(cp, memory.prepared());
     deleteLeftovers(scope, prepared);
-
-    Map<String, String> notUpToDate = notUpToDate(scope);
-    for (Machine machine : machines) {
-      if (!MachineSelection.isDeleting(machine)) {
-        writes.syncInPlace(
-            cp,
-            machine,
-            scope.configs().get(configName(machine)),
-            Optional.ofNullable(notUpToDate.get(Metadata.name(machine))));
-      }
-    }
-
+    Map<String, String> notUpToDate = keepInStep(scope);
     MachineSteps.Plan plan =
         MachineSteps.plan(
             new MachineSteps.Inputs(
                 cp,
-                machines,
-                deleting,
+                scope.machines(),
+                DeletionsInFlight.deleting(scope.machines(), scope.deletionsUnseen()),
                 notUpToDate,
                 RemediationData.from(
                     cp.getMetadata().getAnnotations(), RemediationData.IN_PROGRESS),
@@ -139,75 +118,104 @@ public final class ControlPlaneMachines {
                 scope.now()));
     WarningsOnChange warnings = new WarningsOnChange(events, cp, memory.warnings());
     EtcdGuard etcd = new EtcdGuard(scope, events, warnings, plan.etcdGuarded());
+    List<String> departed = beforeTheStep(scope, plan, etcd, warnings);
+    MachineStep.Taken taken;
+    if (plan.remediation() instanceof Remediation.Remediate remediate) {
+      taken = step.remediate(scope, remediate, etcd);
+    } else {
+      taken =
+          step.take(scope, plan.step().orElseThrow(), etcd, departed, plan.inProgress(), prepared);
+    }
+    // Parts prepared are used by a creation, or left over if a Machine cannot be made.
+    boolean created = plan.step().filter(MachineScaling.Create.class::isInstance).isPresent();
+    return report(
+        scope,
+        plan,
+        notUpToDate,
+        etcd,
+        taken,
+        new MachinesReport.Memory(created ? Optional.empty() : prepared, warnings.notes()));
+  }
+
+  /**
+   * Marks the Machines that no longer match the spec and keeps the others' propagated fields in
+   * step; returns why each Machine that does not match does not, by name.
+   */
+  private Map<String, String> keepInStep(ControlPlaneScope scope) {
+    Map<String, String> notUpToDate = UpToDate.reasons(scope);
+    for (Machine machine : scope.machines()) {
+      if (!MachineSelection.isDeleting(machine)) {
+        writes.syncInPlace(
+            scope.cp(),
+            machine,
+            scope.configs().get(configName(machine)),
+            Optional.ofNullable(notUpToDate.get(Metadata.name(machine))));
+      }
+    }
+    return notUpToDate;
+  }
+
+  /**
+   * What the plan does before its step: etcd's health, the hook, the departed members, the
+   * remediation bookkeeping; returns the departed members left (their removal failed).
+   */
+  private List<String> beforeTheStep(
+      ControlPlaneScope scope, MachineSteps.Plan plan, EtcdGuard etcd, WarningsOnChange warnings) {
     if (plan.readEtcdHealth()) {
       etcd.report(); // keeps EtcdClusterHealthy current
     }
     plan.hookDue().ifPresent(machine -> decideHook(scope, machine, etcd, warnings));
     List<String> departed =
-        plan.removeDepartedMembers() ? etcd.cleanUp(machines, desired) : List.of();
+        plan.removeDepartedMembers()
+            ? etcd.cleanUp(scope.machines(), scope.cp().getSpec().desiredReplicas())
+            : List.of();
     if (plan.forgetRecorded()) {
-      writes.annotate(cp, RemediationData.IN_PROGRESS, null);
+      writes.annotate(scope.cp(), RemediationData.IN_PROGRESS, null);
     }
     plan.recovered().forEach(writes::forgetOwnerRemediated);
-
-    Map<String, ConditionUpdate> conditions = new LinkedHashMap<>();
-    Set<String> deleted = new LinkedHashSet<>();
-    Optional<RemediationData> inProgress = plan.inProgress();
-    Remediation.Decision remediation = plan.remediation();
-    put(conditions, remediation.remediating());
-    MachineScaling.steady(machines.size(), desired).forEach(c -> put(conditions, c));
-    put(conditions, MachineStatus.machinesReady(machines));
-    // RollingOut as OnDelete reports it; a rolling update step below says more.
-    MachineStatus.upToDate(notUpToDate).forEach(c -> put(conditions, c));
-    if (remediation instanceof Remediation.Defer defer) {
+    if (plan.remediation() instanceof Remediation.Defer defer) {
       writes.ownerRemediated(
           defer.machine(),
           Remediation.ownerRemediated(defer.ownerReason(), defer.remediating().message()));
     }
-    MachineStep.Taken taken = MachineStep.Taken.NOTHING;
-    Optional<PreparedMachines.Parts> preparedLeft = prepared;
-    if (remediation instanceof Remediation.Remediate remediate) {
-      Optional<String> unsafe = etcd.whyNotRemovable(remediate.machine());
-      if (unsafe.isPresent()) {
-        put(conditions, ConditionUpdate.isTrue(REMEDIATING, WAITING_FOR_ETCD, unsafe.get()));
-        writes.ownerRemediated(
-            remediate.machine(), Remediation.ownerRemediated(CANNOT_BE_REMEDIATED, unsafe.get()));
-      } else {
-        // Recorded first: once the Machine is deleted, nothing else says a replacement is due.
-        writes.annotate(cp, RemediationData.IN_PROGRESS, remediate.data().toJson());
-        deleted.add(writes.remediate(cp, remediate.machine()));
-        inProgress = Optional.of(remediate.data());
-      }
-    } else {
-      MachineScaling.Decision decision = plan.step().orElseThrow();
-      if (decision instanceof MachineScaling.Create) {
-        preparedLeft = Optional.empty(); // used now, or left over if a Machine cannot be made
-      }
-      taken = step.take(scope, decision, etcd, departed, inProgress, prepared);
-      taken.conditions().forEach(c -> put(conditions, c));
-      taken.deleted().ifPresent(deleted::add);
-    }
+    return departed;
+  }
 
-    List<Machine> counted = machines;
+  /** What the phase decided and found: the Machines' conditions, counts and versions. */
+  private static MachinesReport report(
+      ControlPlaneScope scope,
+      MachineSteps.Plan plan,
+      Map<String, String> notUpToDate,
+      EtcdGuard etcd,
+      MachineStep.Taken taken,
+      MachinesReport.Memory memory) {
+    int desired = scope.cp().getSpec().desiredReplicas();
+    List<Machine> machines = new ArrayList<>(scope.machines());
+    Map<String, ConditionUpdate> conditions = new LinkedHashMap<>();
+    put(conditions, plan.remediation().remediating());
+    MachineScaling.steady(machines.size(), desired).forEach(c -> put(conditions, c));
+    put(conditions, MachineStatus.machinesReady(machines));
+    // RollingOut as OnDelete reports it; a rolling update step says more.
+    MachineStatus.upToDate(notUpToDate).forEach(c -> put(conditions, c));
+    taken.conditions().forEach(c -> put(conditions, c));
     if (!taken.created().isEmpty() && machines.size() + taken.created().size() == desired) {
       // The status tells of the Machines just made, not only of those the cache had: no second
       // write when their events come in.
-      counted = new java.util.ArrayList<>(machines);
-      counted.addAll(taken.created());
-      MachineScaling.steady(counted.size(), desired).forEach(c -> put(conditions, c));
-      put(conditions, MachineStatus.machinesReady(counted));
+      machines.addAll(taken.created());
+      MachineScaling.steady(machines.size(), desired).forEach(c -> put(conditions, c));
+      put(conditions, MachineStatus.machinesReady(machines));
     }
-    List<ConditionUpdate> decided = new java.util.ArrayList<>();
+    List<ConditionUpdate> decided = new ArrayList<>();
     etcd.health().ifPresent(decided::add);
     decided.addAll(conditions.values());
     return new MachinesReport(
         decided,
-        MachineStatus.counts(counted, notUpToDate),
-        MachineStatus.versions(counted),
-        Remediation.last(inProgress, counted),
+        MachineStatus.counts(machines, notUpToDate),
+        MachineStatus.versions(machines),
+        RemediationData.last(taken.remediated().or(plan::inProgress), machines),
         taken.creationBlocked(),
-        deleted,
-        new MachinesReport.Memory(preparedLeft, warnings.notes()));
+        taken.deleted().map(Set::of).orElse(Set.of()),
+        memory);
   }
 
   private static void put(Map<String, ConditionUpdate> conditions, ConditionUpdate condition) {
@@ -234,24 +242,6 @@ public final class ControlPlaneMachines {
     writes.releaseHook(machine);
   }
 
-  /** Why each Machine does not match the spec (including spec.rollout.after), by name. */
-  private static Map<String, String> notUpToDate(ControlPlaneScope scope) {
-    OpenshiftAssistedControlPlane cp = scope.cp();
-    String desiredHash = UpToDate.configHash(cp.getSpec().openshiftAssistedConfigSpec);
-    ContractVersionedObjectReference template = scope.infrastructureTemplateRef();
-    Map<String, String> notUpToDate = new LinkedHashMap<>();
-    for (Machine machine : scope.machines()) {
-      UpToDate.reasonNotUpToDate(
-              scope.configs().get(configName(machine)),
-              infrastructureMachine(scope, machine),
-              desiredHash,
-              template)
-          .or(() -> Rollout.rolloutAfter(cp.getSpec().rollout, machine, scope.now()))
-          .ifPresent(r -> notUpToDate.put(Metadata.name(machine), r));
-    }
-    return notUpToDate;
-  }
-
   /**
    * Deletes configs and infrastructure clones left without their Machine by a crash between the
    * creations (the Machine is created last, under the same name), or prepared for Machines that
@@ -272,23 +262,6 @@ public final class ControlPlaneMachines {
           "deleting {}/{} left over from an interrupted Machine creation", scope.namespace(), name);
       writes.deleteParts(scope.cp(), config);
     }
-  }
-
-  /** What UpToDate reads of the Machine's infrastructure machine: its name and annotations. */
-  private static HasMetadata infrastructureMachine(ControlPlaneScope scope, Machine machine) {
-    ContractVersionedObjectReference ref =
-        machine.getSpec() == null ? null : machine.getSpec().infrastructureRef;
-    if (ref == null) {
-      return null;
-    }
-    Map<String, String> annotations = scope.infrastructureMachineAnnotations(ref);
-    if (annotations == null) {
-      return null;
-    }
-    GenericKubernetesResource metadataOnly = new GenericKubernetesResource();
-    metadataOnly.setMetadata(
-        new ObjectMetaBuilder().withName(ref.name).withAnnotations(annotations).build());
-    return metadataOnly;
   }
 
   static String configName(Machine machine) {

@@ -56,7 +56,7 @@ final class EtcdGuard {
   Optional<EtcdReport> report() {
     if (report == null) {
       try {
-        report = Optional.of(EtcdReads.report(scope.workloadEtcd()));
+        report = Optional.of(EtcdReads.report(scope.installed().etcd()));
         health = EtcdSafety.health(report.get());
       } catch (RuntimeException e) {
         unreadable = e.getMessage();
@@ -110,12 +110,12 @@ final class EtcdGuard {
             .collect(Collectors.toSet());
     List<String> departed;
     try {
-      departed = EtcdSafety.departed(report().get(), scope.workloadNodeNames(), held);
+      departed = EtcdSafety.departed(report().get(), scope.installed().nodeNames(), held);
     } catch (RuntimeException e) {
       LOG.info("cannot list the Nodes of {}: {}", Metadata.name(scope.cp()), e.getMessage());
       return List.of();
     }
-    EtcdMembers members = new EtcdMembers(scope.workload());
+    EtcdMembers members = new EtcdMembers(scope.installed().client());
     List<String> left = departed.stream().filter(member -> !remove(members, member)).toList();
     if (left.size() < departed.size()) {
       return left; // the report changed; the quorum guard is decided at the next look

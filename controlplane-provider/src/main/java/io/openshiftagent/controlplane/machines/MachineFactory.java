@@ -128,7 +128,7 @@ final class MachineFactory {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ControlPlaneMachineTemplate machineTemplate = cp.getSpec().machineTemplate;
     PropagatedFields.Metadata propagated = PropagatedFields.forMachines(cp);
-    MachineSpec spec = PropagatedFields.desiredSpec(machineTemplate);
+    MachineSpec spec = PropagatedSpec.desired(machineTemplate);
     Map<String, String> labels = new LinkedHashMap<>(propagated.labels());
     labels.putAll(Names.controlPlaneLabels(scope.cp(), scope.clusterName()));
     Map<String, String> annotations = new LinkedHashMap<>(propagated.annotations());

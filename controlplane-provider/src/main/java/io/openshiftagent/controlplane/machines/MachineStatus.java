@@ -10,6 +10,7 @@ import static io.openshiftagent.controlplane.names.ControlPlaneConditions.READY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ROLLING_OUT;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UP_TO_DATE;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.api.external.capi.Machine;
@@ -17,6 +18,7 @@ import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.controlplane.release.KubernetesVersions;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -107,5 +109,28 @@ public final class MachineStatus {
 
   private static boolean hasTrueCondition(Machine machine, String type) {
     return machine.getStatus() != null && Conditions.isTrue(machine.getStatus().conditions, type);
+  }
+
+  /** Whether the Machine has a Node (its host was provisioned and joined). */
+  public static boolean hasNode(Machine machine) {
+    return machine.getStatus() != null
+        && machine.getStatus().nodeRef != null
+        && machine.getStatus().nodeRef.name != null
+        && !machine.getStatus().nodeRef.name.isEmpty();
+  }
+
+  /** Whether the Machine has a condition of {@code type} and it is False (not merely unset). */
+  public static boolean isFalse(Machine machine, String type) {
+    return condition(machine, type).map(c -> Conditions.FALSE.equals(c.getStatus())).orElse(false);
+  }
+
+  public static boolean isTrue(Machine machine, String type) {
+    return condition(machine, type).map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false);
+  }
+
+  private static Optional<Condition> condition(Machine machine, String type) {
+    return machine.getStatus() == null
+        ? Optional.empty()
+        : Conditions.find(machine.getStatus().conditions, type);
   }
 }

@@ -1,7 +1,9 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CANNOT_BE_REMEDIATED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INFRASTRUCTURE_TEMPLATE_UNAVAILABLE;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINE_CREATION_FAILED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCALING_UP;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_ETCD;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_ETCD_MEMBER_REMOVAL;
@@ -16,9 +18,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rolling update or scaling step of one reconcile, applied: Machines created (from the parts
- * prepared for them, if any) once no departed etcd member is in the way, or one deleted once etcd
- * can do without its host.
+ * The one step of a reconcile, applied: an unhealthy Machine deleted once etcd can do without its
+ * host; or Machines created (from the parts prepared for them, if any) once no departed etcd member
+ * is in the way; or one deleted once etcd can do without its host.
  */
 final class MachineStep {
   private final MachineWrites writes;
@@ -37,13 +39,35 @@ final class MachineStep {
    * @param created the Machines made, when every one planned was
    * @param deleted the UID of the Machine deleted
    * @param creationBlocked Machines could not be made (refused, or no template)
+   * @param remediated the remediation started, whose replacement is due
    */
   record Taken(
       List<ConditionUpdate> conditions,
       List<Machine> created,
       Optional<String> deleted,
-      boolean creationBlocked) {
-    static final Taken NOTHING = new Taken(List.of(), List.of(), Optional.empty(), false);
+      boolean creationBlocked,
+      Optional<RemediationData> remediated) {
+    Taken(List<ConditionUpdate> conditions, List<Machine> created, boolean creationBlocked) {
+      this(conditions, created, Optional.empty(), creationBlocked, Optional.empty());
+    }
+  }
+
+  /** Deletes the unhealthy Machine when etcd allows; else says why not, on it too. */
+  Taken remediate(ControlPlaneScope scope, Remediation.Remediate remediate, EtcdGuard etcd) {
+    Optional<String> unsafe = etcd.whyNotRemovable(remediate.machine());
+    if (unsafe.isPresent()) {
+      writes.ownerRemediated(
+          remediate.machine(), Remediation.ownerRemediated(CANNOT_BE_REMEDIATED, unsafe.get()));
+      return new Taken(
+          List.of(ConditionUpdate.isTrue(REMEDIATING, WAITING_FOR_ETCD, unsafe.get())),
+          List.of(),
+          false);
+    }
+    // Recorded first: once the Machine is deleted, nothing else says a replacement is due.
+    writes.annotate(scope.cp(), RemediationData.IN_PROGRESS, remediate.data().toJson());
+    String deleted = writes.remediate(scope.cp(), remediate.machine());
+    return new Taken(
+        List.of(), List.of(), Optional.of(deleted), false, Optional.of(remediate.data()));
   }
 
   /**
@@ -69,7 +93,7 @@ final class MachineStep {
                 "waiting for the etcd members of departed hosts "
                     + departed
                     + " to be removed, so that the new host can join"));
-        return new Taken(conditions, List.of(), Optional.empty(), false);
+        return new Taken(conditions, List.of(), false);
       }
       return create(scope, create, inProgress, prepared, conditions);
     }
@@ -79,12 +103,12 @@ final class MachineStep {
         conditions.add(
             ConditionUpdate.isTrue(
                 decision.condition().get().type(), WAITING_FOR_ETCD, unsafe.get()));
-        return new Taken(conditions, List.of(), Optional.empty(), false);
+        return new Taken(conditions, List.of(), false);
       }
       String deleted = writes.scaleDown(scope.cp(), delete.machine());
-      return new Taken(conditions, List.of(), Optional.of(deleted), false);
+      return new Taken(conditions, List.of(), Optional.of(deleted), false, Optional.empty());
     }
-    return new Taken(conditions, List.of(), Optional.empty(), false);
+    return new Taken(conditions, List.of(), false);
   }
 
   private Taken create(
@@ -115,7 +139,7 @@ final class MachineStep {
       }
       if (unavailable.isPresent()) {
         conditions.add(unavailable.get());
-        return new Taken(conditions, List.of(), Optional.empty(), true);
+        return new Taken(conditions, List.of(), true);
       }
       template = Optional.of(read);
     }
@@ -133,12 +157,12 @@ final class MachineStep {
                 conditions.add(
                     ConditionUpdate.isTrue(SCALING_UP, MACHINE_CREATION_FAILED, failure)));
     if (!created.failures().isEmpty()) {
-      return new Taken(conditions, List.of(), Optional.empty(), true);
+      return new Taken(conditions, List.of(), true);
     }
     if (inProgress.isPresent()) {
       writes.annotate(scope.cp(), RemediationData.IN_PROGRESS, null);
     }
-    return new Taken(conditions, created.machines(), Optional.empty(), false);
+    return new Taken(conditions, created.machines(), false);
   }
 
   private static ConditionUpdate unavailable(String message) {

@@ -76,7 +76,7 @@ final class MachineSteps {
     Lifecycle lifecycle = in.lifecycle();
     boolean guarded = lifecycle.installed() && desired >= MachineScaling.MIN_HIGHLY_AVAILABLE;
     boolean forget =
-        in.recorded().isPresent() && Remediation.isOver(in.recorded().get(), in.machines());
+        in.recorded().isPresent() && RemediationData.isOver(in.recorded().get(), in.machines());
     Optional<RemediationData> inProgress = forget ? Optional.empty() : in.recorded();
     Remediation.Decision remediation =
         Remediation.decide(

@@ -56,7 +56,7 @@ public final class PreTerminateHook {
 
   /** The name of the Machine's Node, which is also its etcd member's; empty without a Node. */
   public static Optional<String> member(Machine machine) {
-    return Remediation.hasNode(machine)
+    return MachineStatus.hasNode(machine)
         ? Optional.of(machine.getStatus().nodeRef.name)
         : Optional.empty();
   }

@@ -37,7 +37,7 @@ public final class ReleaseImagePhase {
     boolean written = scope.storedStatus().releaseImage != null;
     Optional<ReleaseImage> remembered = written ? Optional.empty() : unwritten;
     ReleaseImageResolution.Outcome outcome =
-        resolution.resolve(ReleaseImageResolution.Inputs.of(scope), remembered.orElse(null));
+        resolution.resolve(ReleaseInputs.of(scope), remembered.orElse(null));
     if (outcome instanceof ReleaseImageResolution.Use use) {
       if (!written) {
         remembered = Optional.of(use.status());

@@ -2,12 +2,8 @@ package io.openshiftagent.controlplane.release;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
-import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.controlplane.names.Names;
-import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.registry.PullSecret;
 import io.openshiftagent.registry.RegistriesConf;
 import io.openshiftagent.registry.ReleaseArchitectures;
@@ -17,15 +13,12 @@ import io.openshiftagent.registry.TrustedCertificates;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The release image of a control plane as it is written (ClusterImageSet, upgrade requests): what
@@ -75,54 +68,6 @@ public final class ReleaseImageResolution {
         clock);
   }
 
-  /**
-   * What the cluster's objects say.
-   *
-   * @param requested the pull spec {@link ReleaseImage} gives
-   * @param cpuArchitectures of the cluster's configs (control plane and workers)
-   * @param pullSecret reads {@code spec.config.pullSecretRef}'s Secret (empty: none, or missing)
-   * @param registryConfig reads {@code spec.config.imageRegistryRef}'s ConfigMap (same)
-   */
-  public record Inputs(
-      OpenshiftAssistedControlPlane cp,
-      String requested,
-      Collection<String> cpuArchitectures,
-      Supplier<Optional<Secret>> pullSecret,
-      Supplier<Optional<ConfigMap>> registryConfig) {
-
-    /** What the scope holds: the release of {@code spec.distributionVersion} for its configs. */
-    public static Inputs of(ControlPlaneScope scope) {
-      OpenshiftAssistedControlPlane cp = scope.cp();
-      List<String> architectures = architecturesOf(scope);
-      return new Inputs(
-          cp,
-          ReleaseImage.of(
-              cp, OpenShiftVersion.parse(cp.getSpec().distributionVersion), architectures),
-          architectures,
-          scope::pullSecret,
-          scope::imageRegistryConfig);
-    }
-  }
-
-  /**
-   * The {@code cpuArchitecture}s of every config of the cluster: the control plane's, and those of
-   * the templates its MachineDeployments make workers from (unset: x86_64, the CRD's default).
-   */
-  static List<String> architecturesOf(ControlPlaneScope scope) {
-    List<String> architectures = new ArrayList<>();
-    architectures.add(architecture(scope.cp().getSpec().openshiftAssistedConfigSpec));
-    for (OpenshiftAssistedConfigTemplate template : scope.workerConfigTemplates()) {
-      var spec = template.getSpec();
-      architectures.add(
-          architecture(spec == null || spec.template == null ? null : spec.template.spec));
-    }
-    return architectures;
-  }
-
-  private static String architecture(OpenshiftAssistedConfigSpec spec) {
-    return spec == null || spec.cpuArchitecture == null ? "x86_64" : spec.cpuArchitecture;
-  }
-
   /** The outcome: an image to write, or a reason to wait. */
   public sealed interface Outcome permits Use, Wait {}
 
@@ -146,7 +91,7 @@ public final class ReleaseImageResolution {
   public record Wait(String reason, String message, Duration retryAfter, boolean lookedUp)
       implements Outcome {}
 
-  public Outcome resolve(Inputs in) {
+  public Outcome resolve(ReleaseInputs in) {
     return resolve(in, null);
   }
 
@@ -154,7 +99,8 @@ public final class ReleaseImageResolution {
    * @param unwritten what this process resolved for the control plane and has not written into its
    *     status yet, trusted as if written (null: nothing)
    */
-  public Outcome resolve(Inputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
+  public Outcome resolve(
+      ReleaseInputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
     Map<String, String> annotations =
         in.cp().getMetadata().getAnnotations() == null
             ? Map.of()
@@ -173,7 +119,7 @@ public final class ReleaseImageResolution {
   }
 
   private Outcome lookUp(
-      Inputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
+      ReleaseInputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
     var config = in.cp().getSpec().config;
     String pullSecretName =
         config == null || config.pullSecretRef == null ? null : config.pullSecretRef.name;

@@ -9,6 +9,7 @@ import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -17,31 +18,44 @@ import java.util.Optional;
  * unless {@link StatusCoalescing} holds back a change of {@link StatusDetails} only.
  */
 public final class StatusWriter {
-  private final StatusCoalescing coalescing;
+  private final Clock clock;
 
   public StatusWriter(Clock clock) {
-    this.coalescing = new StatusCoalescing(clock::instant);
+    this.clock = clock;
   }
+
+  /**
+   * What a write did: when to look again, when a change of details only is held back; when it
+   * wrote.
+   */
+  public record Written(Optional<Duration> later, Optional<Instant> at) {}
 
   /**
    * Writes {@code status} when it changed.
    *
-   * @return when to look again, when a change of details only is held back
+   * @param lastWrite when this process last wrote the control plane's status
    */
-  public Optional<Duration> write(
+  public Written write(
       OpenshiftAssistedControlPlane cp,
       OpenshiftAssistedControlPlaneStatus status,
-      Context<OpenshiftAssistedControlPlane> context) {
+      Context<OpenshiftAssistedControlPlane> context,
+      Optional<Instant> lastWrite) {
     if (Serialization.asJson(status).equals(Serialization.asJson(cp.getStatus()))) {
-      return Optional.empty();
+      return new Written(Optional.empty(), Optional.empty());
     }
+    Instant now = clock.instant();
     Optional<Duration> later =
-        coalescing.deferral(cp, StatusDetails.onlyDetailsChanged(cp.getStatus(), status));
-    if (later.isEmpty()) {
-      apply(cp, status, context);
-      coalescing.written(cp);
+        StatusCoalescing.deferral(
+            cp,
+            StatusDetails.onlyDetailsChanged(cp.getStatus(), status),
+            lastWrite,
+            now,
+            StatusCoalescing.FIRST_WINDOW);
+    if (later.isPresent()) {
+      return new Written(later, Optional.empty());
     }
-    return later;
+    apply(cp, status, context);
+    return new Written(Optional.empty(), Optional.of(now));
   }
 
   /**
@@ -54,11 +68,6 @@ public final class StatusWriter {
     if (!Serialization.asJson(status).equals(Serialization.asJson(cp.getStatus()))) {
       apply(cp, status, context);
     }
-  }
-
-  /** {@code cp} is gone. */
-  public void forget(OpenshiftAssistedControlPlane cp) {
-    coalescing.forget(cp);
   }
 
   /** Server-side apply of a new object holding only identity and status, as its intent. */

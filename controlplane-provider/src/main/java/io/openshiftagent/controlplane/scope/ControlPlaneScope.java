@@ -2,7 +2,6 @@ package io.openshiftagent.controlplane.scope;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -33,7 +32,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (and the config templates they name) and the assisted-service objects. From the API server, only
  * when a step asks and at most once (their kinds are not watched): the infrastructure template and
  * machines, the ClusterImageSet, ConfigMaps and Secrets ({@link HubReads}); and the installed
- * cluster, through the published kubeconfig ({@link WorkloadReads}).
+ * cluster, through the published kubeconfig ({@link InstalledCluster}).
  *
  * <p>Immutable: what this reconcile's own writes change is a copy ({@link #withClusterInstall},
  * {@link #withKubeconfig}); the copies share the reads.
@@ -52,14 +51,14 @@ public final class ControlPlaneScope implements AutoCloseable {
       Set<String> deletionsUnseen) {}
 
   /** The reads the copies of one scope share, and the connections to close with them. */
-  private record Reads(HubReads hub, List<WorkloadReads> opened) {}
+  private record Reads(HubReads hub, List<InstalledCluster> opened) {}
 
   private final Cached cached;
   private final Optional<AgentClusterInstall> clusterInstall;
   private final Optional<String> knownKubeconfig;
   private final Instant now;
   private final Reads reads;
-  private final WorkloadReads workload;
+  private final InstalledCluster workload;
 
   private ControlPlaneScope(
       Cached cached,
@@ -67,14 +66,14 @@ public final class ControlPlaneScope implements AutoCloseable {
       Optional<String> knownKubeconfig,
       Instant now,
       Reads reads,
-      WorkloadReads sameKubeconfig) {
+      InstalledCluster sameKubeconfig) {
     this.cached = cached;
     this.clusterInstall = clusterInstall;
     this.knownKubeconfig = knownKubeconfig;
     this.now = now;
     this.reads = reads;
     if (sameKubeconfig == null) {
-      this.workload = new WorkloadReads(this::kubeconfig);
+      this.workload = new InstalledCluster(this::kubeconfig);
       reads.opened().add(workload);
     } else {
       this.workload = sameKubeconfig;
@@ -236,36 +235,6 @@ public final class ControlPlaneScope implements AutoCloseable {
     return reads.hub().clusterImageSet(name);
   }
 
-  /**
-   * The Secret {@code spec.config.pullSecretRef} names: empty when none is named or it does not
-   * exist ({@link #pullSecretName()} tells which).
-   */
-  public Optional<Secret> pullSecret() {
-    String name = pullSecretName();
-    return name == null ? Optional.empty() : secret(name);
-  }
-
-  /** The name {@code spec.config.pullSecretRef} gives, or null. */
-  public String pullSecretName() {
-    var ref = cp().getSpec().config == null ? null : cp().getSpec().config.pullSecretRef;
-    return ref == null ? null : ref.name;
-  }
-
-  /**
-   * The ConfigMap {@code spec.config.imageRegistryRef} names (mirrors and their CA): empty when
-   * none is named or it does not exist ({@link #imageRegistryConfigName()}).
-   */
-  public Optional<ConfigMap> imageRegistryConfig() {
-    String name = imageRegistryConfigName();
-    return name == null ? Optional.empty() : configMap(name);
-  }
-
-  /** The name {@code spec.config.imageRegistryRef} gives, or null. */
-  public String imageRegistryConfigName() {
-    var ref = cp().getSpec().config == null ? null : cp().getSpec().config.imageRegistryRef;
-    return ref == null ? null : ref.name;
-  }
-
   public Optional<ConfigMap> configMap(String name) {
     return reads.hub().configMap(name);
   }
@@ -289,42 +258,17 @@ public final class ControlPlaneScope implements AutoCloseable {
                         new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
   }
 
-  // ---- the installed cluster, through the published kubeconfig, read once when asked ----
-
   /**
-   * A client of the installed cluster ({@link #kubeconfig}), for the writes there; throws when no
-   * kubeconfig is published. Closed with the scope.
+   * The installed cluster, reached through {@link #kubeconfig}, read once when asked; closed with
+   * the scope.
    */
-  public KubernetesClient workload() {
-    return workload.client();
-  }
-
-  /**
-   * What the installed cluster's etcd operator reports: its {@code Etcd/cluster} and its {@code
-   * etcd} ClusterOperator (null when missing); throws when they cannot be read.
-   */
-  public List<GenericKubernetesResource> workloadEtcd() {
-    return workload.etcd();
-  }
-
-  /** The names of the installed cluster's Nodes; throws when they cannot be read. */
-  public Set<String> workloadNodeNames() {
-    return workload.nodeNames();
-  }
-
-  /** The installed cluster's control-plane Nodes; throws when they cannot be read. */
-  public List<Node> workloadControlPlaneNodes() {
-    return workload.controlPlaneNodes();
-  }
-
-  /** The installed cluster's ClusterVersion, if any yet; throws when it cannot be read. */
-  public Optional<GenericKubernetesResource> workloadClusterVersion() {
-    return workload.clusterVersion();
+  public InstalledCluster installed() {
+    return workload;
   }
 
   /** Closes the connections to the installed cluster that this scope or its copies opened. */
   @Override
   public void close() {
-    reads.opened().forEach(WorkloadReads::close);
+    reads.opened().forEach(InstalledCluster::close);
   }
 }

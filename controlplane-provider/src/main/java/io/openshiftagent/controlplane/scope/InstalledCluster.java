@@ -19,9 +19,10 @@ import java.util.stream.Stream;
 /**
  * The installed cluster as one reconcile reads it, through its published kubeconfig: connected when
  * first asked, each object read at most once, the client closed with the scope. Short timeouts and
- * no retries: a reconcile that cannot reach the cluster reports it and looks again later.
+ * no retries: a reconcile that cannot reach the cluster reports it and looks again later. Each read
+ * throws when the cluster cannot be read (or no kubeconfig is published).
  */
-final class WorkloadReads implements AutoCloseable {
+public final class InstalledCluster {
   static final String CONFIG_API = "config.openshift.io/v1";
 
   private final Supplier<Optional<String>> kubeconfig;
@@ -31,12 +32,12 @@ final class WorkloadReads implements AutoCloseable {
   /**
    * @param kubeconfig the published kubeconfig, read when the cluster is first reached
    */
-  WorkloadReads(Supplier<Optional<String>> kubeconfig) {
+  InstalledCluster(Supplier<Optional<String>> kubeconfig) {
     this.kubeconfig = kubeconfig;
   }
 
-  /** A client of the installed cluster; throws when no kubeconfig is published. */
-  synchronized KubernetesClient client() {
+  /** A client of the installed cluster, for the writes there. */
+  public synchronized KubernetesClient client() {
     if (client == null) {
       String yaml =
           kubeconfig
@@ -55,7 +56,7 @@ final class WorkloadReads implements AutoCloseable {
   }
 
   /** The etcd operator's {@code Etcd/cluster} and the {@code etcd} ClusterOperator (or nulls). */
-  List<GenericKubernetesResource> etcd() {
+  public List<GenericKubernetesResource> etcd() {
     return read(
         "etcd",
         () ->
@@ -70,7 +71,8 @@ final class WorkloadReads implements AutoCloseable {
                     .get()));
   }
 
-  Set<String> nodeNames() {
+  /** The names of its Nodes. */
+  public Set<String> nodeNames() {
     return read(
         "nodes",
         () ->
@@ -80,7 +82,7 @@ final class WorkloadReads implements AutoCloseable {
   }
 
   /** The Nodes labelled control-plane or master. */
-  List<Node> controlPlaneNodes() {
+  public List<Node> controlPlaneNodes() {
     return read(
         "control-plane-nodes",
         () ->
@@ -90,7 +92,7 @@ final class WorkloadReads implements AutoCloseable {
   }
 
   /** The cluster's {@code ClusterVersion/version}, if it has one yet. */
-  Optional<GenericKubernetesResource> clusterVersion() {
+  public Optional<GenericKubernetesResource> clusterVersion() {
     return read(
         "clusterversion",
         () ->
@@ -111,8 +113,7 @@ final class WorkloadReads implements AutoCloseable {
     return (T) known;
   }
 
-  @Override
-  public synchronized void close() {
+  synchronized void close() {
     if (client != null) {
       client.close();
     }

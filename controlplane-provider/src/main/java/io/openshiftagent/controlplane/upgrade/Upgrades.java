@@ -57,8 +57,9 @@ public final class Upgrades {
     Optional<String> version = Optional.empty();
     Optional<String> running = Optional.empty();
     try {
-      version = WorkloadCluster.controlPlaneKubernetesVersion(scope.workloadControlPlaneNodes());
-      Optional<GenericKubernetesResource> clusterVersion = scope.workloadClusterVersion();
+      version =
+          WorkloadCluster.controlPlaneKubernetesVersion(scope.installed().controlPlaneNodes());
+      Optional<GenericKubernetesResource> clusterVersion = scope.installed().clusterVersion();
       if (clusterVersion.isEmpty()) {
         return Optional.of(
             new Looked(
@@ -82,7 +83,7 @@ public final class Upgrades {
             cp.getMetadata().getName(),
             desired);
         WorkloadCluster.requestUpdate(
-            scope.workload(), clusterVersion.get(), outcome.desiredUpdate());
+            scope.installed().client(), clusterVersion.get(), outcome.desiredUpdate());
         events.normal(cp, UPGRADE_REQUESTED, "Upgrade", outcome.message());
       }
       return Optional.of(

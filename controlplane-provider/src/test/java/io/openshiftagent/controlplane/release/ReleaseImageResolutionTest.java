@@ -191,13 +191,13 @@ class ReleaseImageResolutionTest {
    * What a reconcile hands over: the control plane names the pull secret and, when {@code config}
    * is given, the mirror configuration.
    */
-  private static ReleaseImageResolution.Inputs inputs(
+  private static ReleaseInputs inputs(
       OpenshiftAssistedControlPlane cp, String requested, Secret pullSecret, ConfigMap config) {
     cp.getSpec().config.pullSecretRef =
         new LocalObjectReference(pullSecret.getMetadata().getName());
     cp.getSpec().config.imageRegistryRef =
         config == null ? null : new LocalObjectReference(config.getMetadata().getName());
-    return new ReleaseImageResolution.Inputs(
+    return new ReleaseInputs(
         cp,
         requested,
         List.of("x86_64"),
