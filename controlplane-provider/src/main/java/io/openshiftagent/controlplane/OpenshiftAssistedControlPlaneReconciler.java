@@ -201,7 +201,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     remembered.deleted(machineReport.deleted());
     ClusterObjects.Described described = cluster.await();
     remembered.imageSet = described.imageSet();
-    scope = described.scope();
+    scope = described.created().map(scope::withClusterInstall).orElse(scope);
     StalledInstallStart.Looked installStart =
         stalledInstallStart.reconcile(
             cp, scope.clusterInstall(), remembered.installStay, scope.now());

@@ -55,11 +55,12 @@ public final class ClusterObjects {
   }
 
   /**
-   * What the objects say: the scope as the writes left it (with the AgentClusterInstall made now),
-   * the {@code ClusterInstallConfigured} condition, and the ClusterImageSet being made.
+   * What the objects say: the AgentClusterInstall made now (the phases after it, and the report,
+   * know it before the cache does), the {@code ClusterInstallConfigured} condition, and the
+   * ClusterImageSet being made.
    */
   public record Described(
-      ControlPlaneScope scope,
+      Optional<AgentClusterInstall> created,
       ConditionUpdate configured,
       Optional<ClusterImageSets.Making> imageSet) {}
 
@@ -95,11 +96,11 @@ public final class ClusterObjects {
             try {
               return started.await();
             } catch (KubernetesClientException e) {
-              return new Described(started.scope(), refused(e), imageSet);
+              return new Described(Optional.empty(), refused(e), imageSet);
             }
           });
     } catch (KubernetesClientException e) {
-      Described refused = new Described(scope, refused(e), imageSet);
+      Described refused = new Described(Optional.empty(), refused(e), imageSet);
       return new Started(scope, () -> refused);
     }
   }
@@ -147,13 +148,17 @@ public final class ClusterObjects {
       imageSet = Names.clusterImageSet(cp); // as it is, until the new release is resolved
     } else {
       ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) release;
-      return done(scope, notConfigured(wait.reason(), wait.message()), making);
+      return done(scope, Optional.empty(), notConfigured(wait.reason(), wait.message()), making);
     }
     String registryConfigMap = null;
     if (cp.getSpec().config.imageRegistryRef != null) {
       Optional<String> problem = writes.registryConfigMap(scope);
       if (problem.isPresent()) {
-        return done(scope, notConfigured(IMAGE_REGISTRY_CONFIG_INVALID, problem.get()), making);
+        return done(
+            scope,
+            Optional.empty(),
+            notConfigured(IMAGE_REGISTRY_CONFIG_INVALID, problem.get()),
+            making);
       }
       registryConfigMap = Names.registryConfigMap(cp);
     }
@@ -163,7 +168,11 @@ public final class ClusterObjects {
             DesiredClusterInstall.isBareMetal(cp.getSpec().config),
             Metadata.annotation(cp, InstallConfigOverrides.OVERRIDE_ANNOTATION));
     if (overrides instanceof InstallConfigOverrides.Invalid invalid) {
-      return done(scope, notConfigured(INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message()), making);
+      return done(
+          scope,
+          Optional.empty(),
+          notConfigured(INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message()),
+          making);
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
     AgentClusterInstallSpec desired =
@@ -185,8 +194,7 @@ public final class ClusterObjects {
               .thenApply(deployed -> writes.createClusterInstall(scope, desired, overridesJson));
       ConditionUpdate configured = configured(scope, release, List.of());
       return new Started(
-          scope,
-          () -> new Described(scope.withClusterInstall(Futures.join(install)), configured, set));
+          scope, () -> new Described(Optional.of(Futures.join(install)), configured, set));
     }
     ClusterDeploymentChanges.Desired deployment = writes.desiredDeployment(scope);
     List<String> frozen = List.of();
@@ -195,14 +203,14 @@ public final class ClusterObjects {
     } else {
       frozen = writes.updateClusterDeployment(scope, scope.clusterDeployment().get(), deployment);
     }
-    ControlPlaneScope written = scope;
+    Optional<AgentClusterInstall> created = Optional.empty();
     if (scope.clusterInstall().isEmpty()) {
-      written =
-          scope.withClusterInstall(writes.createClusterInstall(scope, desired, overridesJson));
+      created = Optional.of(writes.createClusterInstall(scope, desired, overridesJson));
     } else if (!scope.installationStarted()) {
       writes.updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
-    return done(written, configured(written, release, frozen), making);
+    ControlPlaneScope written = created.map(scope::withClusterInstall).orElse(scope);
+    return done(written, created, configured(written, release, frozen), making);
   }
 
   /** The {@code ClusterInstallConfigured} condition once the objects are written. */
@@ -261,8 +269,11 @@ public final class ClusterObjects {
   }
 
   private static Started done(
-      ControlPlaneScope scope, ConditionUpdate configured, Optional<ClusterImageSets.Making> set) {
-    Described described = new Described(scope, configured, set);
+      ControlPlaneScope scope,
+      Optional<AgentClusterInstall> created,
+      ConditionUpdate configured,
+      Optional<ClusterImageSets.Making> set) {
+    Described described = new Described(created, configured, set);
     return new Started(scope, () -> described);
   }
 }

@@ -11,6 +11,7 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.RecentWrites;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,14 +65,17 @@ final class MachineConditions {
       patch = List.of(testType(path, update.type()), op("replace", path, condition));
     } else if (conditions != null) {
       patch = List.of(op("add", "/status/conditions/-", condition));
-    } else {
-      // No list yet: only while the Machine is as read, or the list made meanwhile would go.
+    } else if (machine.getStatus() == null) {
+      // No status yet: made only while there is none, or the one written meanwhile would go.
       patch =
           List.of(
-              op("test", "/metadata/resourceVersion", machine.getMetadata().getResourceVersion()),
-              machine.getStatus() == null
-                  ? op("add", "/status", Map.of("conditions", List.of(condition)))
-                  : op("add", "/status/conditions", List.of(condition)));
+              op("test", "/status", null),
+              op("add", "/status", Map.of("conditions", List.of(condition))));
+    } else {
+      patch =
+          List.of(
+              op("test", "/status/conditions", null),
+              op("add", "/status/conditions", List.of(condition)));
     }
     patch(machine, patch);
   }
@@ -111,6 +115,10 @@ final class MachineConditions {
   }
 
   private static Map<String, Object> op(String op, String path, Object value) {
-    return Map.of("op", op, "path", path, "value", value);
+    Map<String, Object> operation = new LinkedHashMap<>();
+    operation.put("op", op);
+    operation.put("path", path);
+    operation.put("value", value); // null: a test that the path holds nothing
+    return operation;
   }
 }
