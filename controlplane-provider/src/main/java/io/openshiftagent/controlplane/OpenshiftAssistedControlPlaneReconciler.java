@@ -113,7 +113,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     clusterObjects = new ClusterObjects(client, writers);
     stalledInstallStart = new StalledInstallStart(client, events);
     kubeconfig = new Kubeconfig(client);
-    MachineWrites machineWrites = new MachineWrites(client, infrastructure, events, clock);
+    MachineWrites machineWrites = new MachineWrites(client, infrastructure, events, clock, caches);
     machines =
         new ControlPlaneMachines(
             client,

@@ -21,10 +21,9 @@ import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
-import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,9 +66,6 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final HostDetachment hosts;
   private final AgentCaches caches = new AgentCaches();
 
-  /** Our writes of Agents, until their events come: an approval is written once. */
-  private final RecentWrites<Agent> written = new RecentWrites<>(Instant::now);
-
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
    * (see AgentScope).
@@ -110,8 +106,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   @Override
-  public UpdateControl<Agent> reconcile(Agent cached, Context<Agent> context) {
-    Agent agent = written.newest(cached);
+  public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
     Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
@@ -137,7 +132,8 @@ public class AgentReconciler implements Reconciler<Agent> {
           scope.machine().getSpec().infrastructureRef.name);
       return UpdateControl.noUpdate();
     }
-    Optional<AgentDecision.DesiredAgent> desired = decide(scope, scope.config(), host, metadata);
+    Optional<AgentDecision.DesiredAgent> desired =
+        decide(scope, scope.config(), host, metadata, context);
     if (desired.isEmpty()) {
       return UpdateControl.noUpdate();
     }
@@ -158,13 +154,14 @@ public class AgentReconciler implements Reconciler<Agent> {
           return UpdateControl.noUpdate(); // its deletion or pause event is on the way
         }
         if (current != scope.config()) {
-          desired = decide(scope, current, host, metadata);
+          desired = decide(scope, current, host, metadata, context);
           if (desired.isEmpty()) {
             return UpdateControl.noUpdate();
           }
         }
-        // No resourceVersion here: which Agent is approved is fenced by the claim on the config,
-        // and what else the patch sets is recomputed at every change of the Agent.
+        // Not fenced on the Agent's version (a conflict only makes patchPrimary write it again):
+        // which Agent is approved is fenced by the claim on the config, and what else the patch
+        // sets is recomputed at every change of the Agent.
         patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
         approving = true;
       } else {
@@ -172,7 +169,9 @@ public class AgentReconciler implements Reconciler<Agent> {
       }
     }
     if (!patch.isEmpty()) {
-      written.record(patch.applyTo(client, agent));
+      // Read back from the cache until its event comes (assisted-service updates an Agent's
+      // status while it registers): an approval is written once.
+      Writes.patchPrimary(context, agent, patch);
       if (approving) {
         // No Event: the Agent's spec.approved and its config's claim annotation record it.
         LOG.info(
@@ -203,7 +202,8 @@ public class AgentReconciler implements Reconciler<Agent> {
       AgentScope scope,
       OpenshiftAssistedConfig config,
       Optional<BareMetalHost> host,
-      Optional<HostMetadata> metadata) {
+      Optional<HostMetadata> metadata,
+      Context<Agent> context) {
     AgentDecision.Decision decision =
         AgentDecision.decide(
             config,
@@ -211,7 +211,7 @@ public class AgentReconciler implements Reconciler<Agent> {
             metadata,
             host.map(h -> h.getMetadata().getUid()).orElse(null));
     if (decision instanceof AgentDecision.Refused refused) {
-      refuse(scope.agent(), refused);
+      refuse(scope.agent(), context, refused);
       return Optional.empty();
     }
     return Optional.of(((AgentDecision.Desired) decision).agent());
@@ -279,14 +279,15 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */
-  private void refuse(Agent agent, AgentDecision.Refused refused) {
+  private void refuse(Agent agent, Context<Agent> context, AgentDecision.Refused refused) {
     if (refused.why().equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
-    written.record(
+    Writes.patchPrimary(
+        context,
+        agent,
         new OwnedFieldsPatch()
-            .set(refused.why(), "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
-            .applyTo(client, agent));
+            .set(refused.why(), "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION));
     events.warning(agent, refused.reason(), "Approve", refused.why());
   }
 

@@ -9,8 +9,9 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
-import io.openshiftagent.provider.reconcile.RecentWrites;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,23 +24,26 @@ import java.util.Optional;
  * status.conditions}, which first tests that the entry is where it was read. A list changed
  * meanwhile fails the test and the write is made again at the next reconcile; the other entries,
  * and whoever else owns them (the MachineHealthCheck set OwnerRemediated first), are never touched.
+ *
+ * <p>The patch goes through the Machine cache, read back from it until its event comes, and also
+ * tests the resourceVersion it was decided on: java-operator-sdk drops the events older than a
+ * write it caches, so a write over a change made meanwhile would hide that change. When the version
+ * moved, the patch is sent again without that test and outside the cache, so the change's event
+ * still starts a reconcile.
  */
 final class MachineConditions {
   private final KubernetesClient client;
   private final Clock clock;
+  private final Writes.Cache<Machine> cache;
 
-  /** Our writes, until the Machine cache has them (it lags under load). */
-  private final RecentWrites<Machine> written;
-
-  MachineConditions(KubernetesClient client, Clock clock) {
+  MachineConditions(KubernetesClient client, Clock clock, Writes.Cache<Machine> cache) {
     this.client = client;
     this.clock = clock;
-    this.written = new RecentWrites<>(clock::instant);
+    this.cache = cache;
   }
 
-  /** Sets the condition, unless it says so already (or our last write, not cached yet, does). */
-  void set(Machine cached, ConditionUpdate update) {
-    Machine machine = written.newest(cached);
+  /** Sets the condition, unless it says so already (the cache holds our last write). */
+  void set(Machine machine, ConditionUpdate update) {
     List<Condition> conditions =
         machine.getStatus() == null ? null : machine.getStatus().conditions;
     Optional<Condition> current = Conditions.find(conditions, update.type());
@@ -81,8 +85,7 @@ final class MachineConditions {
   }
 
   /** Removes the condition, if the Machine has it. */
-  void remove(Machine cached, String type) {
-    Machine machine = written.newest(cached);
+  void remove(Machine machine, String type) {
     List<Condition> conditions =
         machine.getStatus() == null ? null : machine.getStatus().conditions;
     Optional<Condition> current = Conditions.find(conditions, type);
@@ -97,16 +100,39 @@ final class MachineConditions {
    * left to its next event.
    */
   private void patch(Machine machine, List<Map<String, Object>> patch) {
+    String version = machine.getMetadata().getResourceVersion();
     try {
-      written.record(
-          client
-              .resource(machine)
-              .subresource("status")
-              .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(patch)));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404 && e.getCode() != 409 && e.getCode() != 422) {
-        throw e;
+      if (version == null) {
+        send(machine, patch);
+        return;
       }
+      List<Map<String, Object>> fenced = new ArrayList<>();
+      fenced.add(op("test", "/metadata/resourceVersion", version));
+      fenced.addAll(patch);
+      cache.write(machine, m -> send(m, fenced));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 422 || version == null) {
+        ignoreStale(e);
+        return;
+      }
+      try {
+        send(machine, patch);
+      } catch (KubernetesClientException again) {
+        ignoreStale(again);
+      }
+    }
+  }
+
+  private Machine send(Machine machine, List<Map<String, Object>> patch) {
+    return client
+        .resource(machine)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(patch));
+  }
+
+  private static void ignoreStale(KubernetesClientException e) {
+    if (e.getCode() != 404 && e.getCode() != 409 && e.getCode() != 422) {
+      throw e;
     }
   }
 

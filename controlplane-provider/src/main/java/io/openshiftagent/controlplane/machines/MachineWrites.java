@@ -18,6 +18,7 @@ import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.controlplane.scope.InfrastructureTemplates;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,15 @@ import org.slf4j.LoggerFactory;
 public final class MachineWrites {
   private static final Logger LOG = LoggerFactory.getLogger(MachineWrites.class);
 
+  /**
+   * The control plane's Machine cache, written through: a Machine we create is in it at once, and a
+   * condition we write is read back from it until its event comes, so the next reconcile neither
+   * makes nor writes it again.
+   */
+  public interface MachineCache extends Writes.Cache<Machine> {
+    void created(Machine machine);
+  }
+
   private final KubernetesClient client;
   private final InfrastructureTemplates infrastructure;
   private final EventRecorder events;
@@ -44,11 +54,12 @@ public final class MachineWrites {
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       EventRecorder events,
-      Clock clock) {
+      Clock clock,
+      MachineCache cache) {
     this.client = client;
     this.infrastructure = infrastructure;
     this.events = events;
-    this.conditions = new MachineConditions(client, clock);
+    this.conditions = new MachineConditions(client, clock, cache);
   }
 
   /** Deletes a Machine to scale down; returns its UID. */
