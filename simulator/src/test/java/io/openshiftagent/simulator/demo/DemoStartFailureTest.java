@@ -69,7 +69,9 @@ class DemoStartFailureTest {
         .as("what the world had started before it failed")
         .anyMatch(command -> command.endsWith("kube-apiserver"))
         .anyMatch(command -> command.endsWith("etcd"))
-        .anyMatch(command -> command.endsWith("registry"));
+        .anyMatch(command -> command.endsWith("registry"))
+        .anyMatch(command -> command.endsWith("/postgres"))
+        .anyMatch(command -> command.endsWith("assisted-service"));
     List<String> left = new ArrayList<>();
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     do {
