@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -207,6 +208,9 @@ public final class World implements AutoCloseable {
     KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
+    // The release registry (its images pushed once per JVM) gets ready while the managers start.
+    CompletableFuture<ReleaseRegistry> releases =
+        CompletableFuture.supplyAsync(() -> ReleaseRegistry.shared().withPublished());
     try {
       UpstreamManager capi =
           CapiManager.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
@@ -214,7 +218,7 @@ public final class World implements AutoCloseable {
       world.running.push(workloads);
       world.running.push(capi);
       world.startMetal3();
-      world.startAssistedService();
+      world.startAssistedService(releases.join());
       world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
@@ -256,14 +260,14 @@ public final class World implements AutoCloseable {
    * namespace of its own (its leader Lease); it reaches each installed cluster's API server (its
    * admin kubeconfig names it) through a bridge into its network namespace.
    */
-  private void startAssistedService() throws Exception {
+  private void startAssistedService(ReleaseRegistry releases) throws Exception {
     assistedService =
         AssistedServiceProcess.start(
             options.workDir().resolve("assisted-service"),
             hub.kubeConfigYaml(),
             hub.client(),
             hub.createNamespace("assisted-service"),
-            ReleaseCatalog.of(ReleaseRegistry.shared().withPublished()));
+            ReleaseCatalog.of(releases));
     running.push(assistedService);
     workloads.onStart(
         server -> assistedService.reachOutside(server.client().getMasterUrl().getPort()));
