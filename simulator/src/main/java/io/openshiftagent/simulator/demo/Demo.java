@@ -69,7 +69,7 @@ public final class Demo {
       LoggerFactory.getLogger(Demo.class).error("the demo failed", e);
       System.out.println();
       System.out.println(
-          "Demo FAILED; everything it started is stopped. The world's log: "
+          "Demo FAILED; everything it started stops as it exits. The world's log: "
               + Path.of("target", "demo", "world.log").toAbsolutePath()
               + ". The cause:");
       System.out.println(causes(e));

@@ -64,7 +64,8 @@ class DemoStartFailureTest {
         .as("the last line: the cause")
         .contains("FileAlreadyExistsException")
         .contains(blocker.toString());
-    assertThat(String.join("\n", lines)).contains("Demo FAILED; everything it started is stopped");
+    assertThat(String.join("\n", lines))
+        .contains("Demo FAILED; everything it started stops as it exits");
     assertThat(seen.values())
         .as("what the world had started before it failed")
         .anyMatch(command -> command.endsWith("kube-apiserver"))
