@@ -5,12 +5,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * runs one per tenant namespace. Each starts when the first BareMetalHost of its namespace appears,
  * or before, when a test asks ({@link #start}); all stop with the world. So hosts register in any
  * namespace a user creates them in, as on a hub whose Metal3 watches every namespace.
+ *
+ * <p>Worlds follow one another on a test JVM's hub, and the hosts of earlier worlds' tests stay
+ * there, idle: their namespaces get an operator only when one of them is asked to change (its spec,
+ * e.g. claimed by CAPM3), not for being there when the world starts.
  *
  * <p>A namespace's operator registers its validating webhooks when it starts: the hosts created
  * before that, in the few seconds it takes, were not validated.
@@ -49,6 +56,7 @@ final class BareMetalOperators implements AutoCloseable {
           });
 
   private SharedIndexInformer<GenericKubernetesResource> hosts;
+  private volatile Instant startedAt;
   private boolean closed;
 
   /**
@@ -62,6 +70,8 @@ final class BareMetalOperators implements AutoCloseable {
 
   /** Installs the operator's CRDs and starts watching for hosts in every namespace. */
   void start() {
+    // The API server's timestamps have whole seconds.
+    startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     BareMetalOperator.installCrds(hub);
     hosts =
         hub.genericKubernetesResources(ApiVersions.METAL3, "BareMetalHost")
@@ -70,14 +80,19 @@ final class BareMetalOperators implements AutoCloseable {
                 new ResourceEventHandler<>() {
                   @Override
                   public void onAdd(GenericKubernetesResource host) {
-                    startInTheBackground(host.getMetadata().getNamespace());
+                    Instant created = Instant.parse(host.getMetadata().getCreationTimestamp());
+                    if (!created.isBefore(startedAt)) {
+                      startInTheBackground(host.getMetadata().getNamespace());
+                    }
                   }
 
                   @Override
                   public void onUpdate(
                       GenericKubernetesResource old, GenericKubernetesResource host) {
-                    // Again after a start that failed.
-                    startInTheBackground(host.getMetadata().getNamespace());
+                    if (!Objects.equals(
+                        old.getMetadata().getGeneration(), host.getMetadata().getGeneration())) {
+                      startInTheBackground(host.getMetadata().getNamespace());
+                    }
                   }
 
                   @Override
