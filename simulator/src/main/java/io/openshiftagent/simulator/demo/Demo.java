@@ -118,7 +118,7 @@ public final class Demo {
         break;
       }
     }
-    return text.toString();
+    return text.toString().strip();
   }
 
   /**

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A demo whose world cannot start ({@code hack/demo.sh}'s JVM, in a folder where the world's
- * assisted-service directory is a file, so its start fails after the hub, its etcd, the Cluster API
- * manager, CAPM3 and the release registry run): the JVM exits with 1, the cause is the last line it
- * prints, and no process it started is left.
+ * A demo whose world cannot start ({@code hack/demo.sh}'s JVM, in a folder where the bootstrap
+ * provider's directory is a file, so the world's start fails at its last step, once the hub, its
+ * etcd, the Cluster API manager, CAPM3, the release registry, PostgreSQL and assisted-service run):
+ * the JVM exits with 1, the cause is the last line it prints, and no process it started is left.
  */
 class DemoStartFailureTest {
   private static final Duration BOUND = Duration.ofMinutes(5);
@@ -27,7 +27,7 @@ class DemoStartFailureTest {
   @Test
   void aWorldThatCannotStartStopsEverythingAndEndsWithItsCause() throws Exception {
     Path blocker =
-        Files.createDirectories(checkout.resolve("target/demo")).resolve("assisted-service");
+        Files.createDirectories(checkout.resolve("target/demo")).resolve("bootstrap-provider");
     Files.writeString(blocker, "a file where the world makes a directory\n");
     Path output = checkout.resolve("demo-output.txt");
 

@@ -127,7 +127,9 @@ class DemoTest {
 
     world.world().bareMetalOperator(namespace);
     GenericKubernetesResource controlPlane = cluster.controlPlane();
-    assertThat(controlPlane.getMetadata().getAnnotations()).isNullOrEmpty();
+    assertThat(controlPlane.getMetadata().getAnnotations())
+        .as("the user's annotations: none (kubectl apply keeps its own)")
+        .containsOnlyKeys("kubectl.kubernetes.io/last-applied-configuration");
     ReleaseRegistry.Release release = ReleaseRegistry.shared().release(USER_RELEASE, "x86_64");
     assertThat(Fields.string(controlPlane, "status", "releaseImage", "image"))
         .as("the release, resolved through the hub's mirror to the source's digest")
