@@ -70,7 +70,7 @@ class DemoStartFailureTest {
         .as("what the world had started before it failed")
         .anyMatch(command -> command.endsWith("kube-apiserver"))
         .anyMatch(command -> command.endsWith("etcd"))
-        .anyMatch(command -> command.endsWith("registry"))
+        .anyMatch(command -> command.contains("/registry-"))
         .anyMatch(command -> command.endsWith("/postgres"))
         .anyMatch(command -> command.endsWith("assisted-service"));
     List<String> left = new ArrayList<>();
