@@ -220,10 +220,9 @@ class DemoTest {
 
   /** The real kubectl against the hub, as the user runs it; fails with its output. */
   private static String kubectl(String... args) throws IOException, InterruptedException {
+    // This JVM's hub: an earlier run's file names another.
     Path kubeconfig = world.workDir().toAbsolutePath().resolve("user.kubeconfig");
-    if (!Files.exists(kubeconfig)) {
-      Files.writeString(kubeconfig, world.world().hubEnvironment().kubeConfigYaml());
-    }
+    Files.writeString(kubeconfig, world.world().hubEnvironment().kubeConfigYaml());
     List<String> command = new ArrayList<>();
     command.add(TestPaths.kubectl().toString());
     command.add("--kubeconfig=" + kubeconfig);
