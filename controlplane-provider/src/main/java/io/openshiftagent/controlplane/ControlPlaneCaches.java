@@ -21,6 +21,7 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -41,7 +43,7 @@ import java.util.stream.Collectors;
  * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #observe} reads a control
  * plane's scope from them.
  */
-final class ControlPlaneCaches {
+final class ControlPlaneCaches implements MachineWrites.MachineCache {
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
   private InformerEventSource<MachineDeployment, OpenshiftAssistedControlPlane> machineDeployments;
@@ -122,8 +124,18 @@ final class ControlPlaneCaches {
   }
 
   /** Records a Machine we just created, so the next reconcile sees it before its event. */
-  void created(Machine machine) {
+  @Override
+  public void created(Machine machine) {
     machines.handleRecentResourceCreate(ResourceID.fromResource(machine), machine);
+  }
+
+  /**
+   * A write of a Machine through java-operator-sdk's read-your-writes cache (what its
+   * ResourceOperations do): read back until its event comes, which starts no reconcile.
+   */
+  @Override
+  public Machine write(Machine machine, UnaryOperator<Machine> write) {
+    return machines.eventFilteringUpdateAndCacheResource(machine, write);
   }
 
   /** The control plane's Machines (controlled by it), by name. */

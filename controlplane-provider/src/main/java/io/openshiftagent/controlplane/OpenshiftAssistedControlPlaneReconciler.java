@@ -129,8 +129,8 @@ public class OpenshiftAssistedControlPlaneReconciler
             NAME,
             events,
             clock,
-            // A Machine we create is in our cache at once: the next reconcile sees it.
-            caches::created,
+            // The next reconcile sees the Machines we create and the statuses we write.
+            caches,
             deletions,
             writers);
     machines = new ControlPlaneMachines(machineWrites, events, clock);

@@ -24,10 +24,9 @@ import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
-import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,9 +69,6 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final HostDetachment hosts;
   private final AgentCaches caches = new AgentCaches();
 
-  /** Our writes of Agents, until their events come: an approval is written once. */
-  private final RecentWrites<Agent> written = new RecentWrites<>(Instant::now);
-
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
    * (see AgentScope).
@@ -113,8 +109,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   @Override
-  public UpdateControl<Agent> reconcile(Agent cached, Context<Agent> context) {
-    Agent agent = written.newest(cached);
+  public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
     Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
@@ -167,8 +162,9 @@ public class AgentReconciler implements Reconciler<Agent> {
             return UpdateControl.noUpdate();
           }
         }
-        // No resourceVersion here: which Agent is approved is fenced by the claim on the config,
-        // and what else the patch sets is recomputed at every change of the Agent.
+        // Not fenced on the Agent's version (a conflict only makes patchPrimary write it again):
+        // which Agent is approved is fenced by the claim on the config, and what else the patch
+        // sets is recomputed at every change of the Agent.
         patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
         approving = true;
       } else {
@@ -176,7 +172,9 @@ public class AgentReconciler implements Reconciler<Agent> {
       }
     }
     if (!patch.isEmpty()) {
-      written.record(patch.applyTo(client, agent));
+      // Read back from the cache until its event comes (assisted-service updates an Agent's
+      // status while it registers): an approval is written once.
+      Writes.patchPrimary(context, agent, patch);
       if (approving) {
         // No Event: the Agent's spec.approved and its config's claim annotation record it.
         LOG.info(
@@ -300,10 +298,10 @@ public class AgentReconciler implements Reconciler<Agent> {
     if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
-    written.record(
-        new OwnedFieldsPatch()
-            .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
-            .applyTo(client, agent));
+    Writes.patchPrimary(
+        context,
+        agent,
+        new OwnedFieldsPatch().set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION));
     events.warning(agent, reason, "Approve", why);
   }
 

@@ -26,7 +26,6 @@ import io.openshiftagent.controlplane.status.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
-import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -38,7 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,20 +49,26 @@ import org.slf4j.LoggerFactory;
 public final class MachineWrites {
   private static final Logger LOG = LoggerFactory.getLogger(MachineWrites.class);
 
+  /**
+   * The control plane's Machine cache, written through: a Machine we create is in it at once, and a
+   * status we write is read back from it until its event comes (java-operator-sdk's
+   * ResourceOperations), so the next reconcile neither makes nor writes it again.
+   */
+  public interface MachineCache extends Writes.Cache<Machine> {
+    void created(Machine machine);
+  }
+
   private final KubernetesClient client;
   private final InfrastructureTemplates infrastructure;
   private final String fieldManager;
   private final EventRecorder events;
   private final Clock clock;
-  private final Consumer<Machine> onCreated;
+  private final MachineCache cache;
   private final DeletionsInFlight deletions;
   private final Executor creators;
 
-  /** Our UpToDate writes, until the Machine cache has them (it lags under load). */
-  private final RecentWrites<Machine> upToDateWrites;
-
   /**
-   * @param onCreated told of each Machine this creates
+   * @param cache told of each Machine this creates, and written through
    * @param creators where the Machines of one scale-up are created in parallel
    */
   public MachineWrites(
@@ -73,7 +77,7 @@ public final class MachineWrites {
       String fieldManager,
       EventRecorder events,
       Clock clock,
-      Consumer<Machine> onCreated,
+      MachineCache cache,
       DeletionsInFlight deletions,
       Executor creators) {
     this.client = client;
@@ -81,10 +85,9 @@ public final class MachineWrites {
     this.fieldManager = fieldManager;
     this.events = events;
     this.clock = clock;
-    this.onCreated = onCreated;
+    this.cache = cache;
     this.deletions = deletions;
     this.creators = creators;
-    this.upToDateWrites = new RecentWrites<>(clock::instant);
   }
 
   /**
@@ -207,7 +210,7 @@ public final class MachineWrites {
         }
       }
       Machine machine = client.resource(planned).create();
-      onCreated.accept(machine);
+      cache.created(machine);
       // As Cluster API's KubeadmControlPlane: the status counts it, only a failure is an Event.
       LOG.info(
           "created control-plane Machine {}/{} in failure domain {}",
@@ -404,10 +407,9 @@ public final class MachineWrites {
 
   /**
    * Sets the Machine's UpToDate condition, and only it, with a server-side apply of the status,
-   * unless it says so already (or our last write, not yet in the cache, does).
+   * unless it says so already (the cache holds our last write until its event comes).
    */
-  private void markUpToDate(Machine cached, Optional<String> notUpToDateReason) {
-    Machine machine = upToDateWrites.newest(cached);
+  private void markUpToDate(Machine machine, Optional<String> notUpToDateReason) {
     String status = notUpToDateReason.isEmpty() ? Conditions.TRUE : Conditions.FALSE;
     String reason = notUpToDateReason.isEmpty() ? UP_TO_DATE : NOT_UP_TO_DATE;
     String message = notUpToDateReason.map(r -> "the Machine is not up to date: " + r).orElse("");
@@ -430,7 +432,11 @@ public final class MachineWrites {
             message,
             machine.getMetadata().getGeneration(),
             clock.instant());
-    upToDateWrites.record(
-        Writes.applyStatus(client, machine, Map.of("conditions", conditions), fieldManager));
+    Writes.throughCache(
+        cache,
+        machine,
+        version ->
+            Writes.applyStatus(
+                client, machine, Map.of("conditions", conditions), fieldManager, version));
   }
 }

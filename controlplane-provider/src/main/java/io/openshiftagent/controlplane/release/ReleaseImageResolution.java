@@ -11,7 +11,7 @@ import io.openshiftagent.registry.RegistriesConf;
 import io.openshiftagent.registry.ReleaseArchitectures;
 import io.openshiftagent.registry.ReleaseImages;
 import io.openshiftagent.registry.ResolutionCache;
-import io.openshiftagent.registry.TrustedCertificates;
+import io.openshiftagent.tls.TrustedCertificates;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
