@@ -21,7 +21,7 @@ import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.Lifecycle;
 import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.machines.MachinesReport;
-import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImagePhase;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.report.ControlPlaneReport;
@@ -62,7 +62,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   static final String EVENT_CONTROLLER = "openshift-agent.io/controlplane-provider";
 
   private final Duration workloadPollInterval;
-  private final HubCaBundle hubCaBundle;
+  private final HubRegistries hubRegistries;
   private final Clock clock = Clock.systemUTC();
   private final String instance;
   private final ControlPlaneCaches caches = new ControlPlaneCaches();
@@ -92,12 +92,12 @@ public class OpenshiftAssistedControlPlaneReconciler
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
-   * @param hubCaBundle the hub's trusted CA bundle, for registries
+   * @param hubRegistries the hub's trusted CA bundle and mirrors, for registries
    */
   public OpenshiftAssistedControlPlaneReconciler(
-      Duration workloadPollInterval, HubCaBundle hubCaBundle, String instance) {
+      Duration workloadPollInterval, HubRegistries hubRegistries, String instance) {
     this.workloadPollInterval = workloadPollInterval;
-    this.hubCaBundle = hubCaBundle;
+    this.hubRegistries = hubRegistries;
     this.instance = instance;
   }
 
@@ -109,7 +109,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     infrastructure = new InfrastructureTemplates(client);
     releaseImage =
         new ReleaseImagePhase(
-            ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
+            ReleaseImageResolution.overRegistries(userAgent(client), hubRegistries), events);
     clusterObjects = new ClusterObjects(client, writers);
     stalledInstallStart = new StalledInstallStart(client, events);
     kubeconfig = new Kubeconfig(client);

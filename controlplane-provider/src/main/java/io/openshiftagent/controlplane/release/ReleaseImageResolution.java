@@ -23,8 +23,8 @@ import java.util.Set;
 /**
  * The release image of a control plane as it is written (ClusterImageSet, upgrade requests): what
  * its spec and annotations request, resolved to a digest with the cluster's pull secret, its
- * mirrors and trusted CAs (docs/release-images.md). Reads nothing itself: the caller hands it the
- * objects, the pull secret and mirrors only to be read when a registry must be asked.
+ * mirrors and trusted CAs, and the hub's (docs/release-images.md). Reads nothing itself: the caller
+ * hands it the objects, the pull secret and mirrors only to be read when a registry must be asked.
  */
 public final class ReleaseImageResolution {
   /** A new value looks the tag up again. */
@@ -39,17 +39,18 @@ public final class ReleaseImageResolution {
   static final String PULL_SECRET_INVALID = "PullSecretInvalid";
   static final String IMAGE_REGISTRY_CONFIG_INVALID = "ImageRegistryConfigInvalid";
   static final String TRUSTED_CA_BUNDLE_INVALID = "TrustedCABundleInvalid";
+  static final String HUB_REGISTRIES_CONF_INVALID = "HubRegistriesConfInvalid";
 
   /** Per registry request: connecting, and each answer. */
   static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(10);
 
   private final ReleaseImages images;
-  private final HubCaBundle hubCaBundle;
+  private final HubRegistries hubRegistries;
   private final Clock clock;
 
-  ReleaseImageResolution(ReleaseImages images, HubCaBundle hubCaBundle, Clock clock) {
+  ReleaseImageResolution(ReleaseImages images, HubRegistries hubRegistries, Clock clock) {
     this.images = images;
-    this.hubCaBundle = hubCaBundle;
+    this.hubRegistries = hubRegistries;
     this.clock = clock;
   }
 
@@ -58,13 +59,14 @@ public final class ReleaseImageResolution {
    * {@code userAgent}; failures retried after 10 s, doubling up to 5 minutes; at most 1000
    * resolutions remembered.
    */
-  public static ReleaseImageResolution overRegistries(String userAgent, HubCaBundle hubCaBundle) {
+  public static ReleaseImageResolution overRegistries(
+      String userAgent, HubRegistries hubRegistries) {
     Clock clock = Clock.systemUTC();
     ResolutionCache cache =
         new ResolutionCache(clock, Duration.ofSeconds(10), Duration.ofMinutes(5), 1000);
     return new ReleaseImageResolution(
         ReleaseImages.overRegistries(REGISTRY_TIMEOUT, userAgent, cache, clock),
-        hubCaBundle,
+        hubRegistries,
         clock);
   }
 
@@ -177,11 +179,20 @@ public final class ReleaseImageResolution {
     }
     TrustedCertificates hubCa;
     try {
-      hubCa = TrustedCertificates.withBundles(nonBlank(hubCaBundle.read().orElse(null)));
+      hubCa = TrustedCertificates.withBundles(nonBlank(hubRegistries.caBundle().orElse(null)));
     } catch (IllegalArgumentException e) {
       return new Wait(
           TRUSTED_CA_BUNDLE_INVALID,
-          "the hub's trusted CA bundle (" + hubCaBundle + "): " + e.getMessage(),
+          "the hub's trusted CA bundle (" + hubRegistries.caBundleSource() + "): " + e.getMessage(),
+          null,
+          false);
+    }
+    try {
+      mirrors = mirrors.withDefaults(hubRegistries.mirrors());
+    } catch (IllegalArgumentException e) {
+      return new Wait(
+          HUB_REGISTRIES_CONF_INVALID,
+          "the hub's registries.conf (" + hubRegistries.mirrorsSource() + "): " + e.getMessage(),
           null,
           false);
     }
