@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.controlplane.status.ControlPlaneConditions;
+import io.openshiftagent.controlplane.names.ControlPlaneConditions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

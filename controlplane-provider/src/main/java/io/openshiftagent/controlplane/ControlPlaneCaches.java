@@ -1,7 +1,6 @@
 package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -20,8 +19,9 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
-import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
 import io.openshiftagent.controlplane.machines.MachineWrites;
+import io.openshiftagent.controlplane.names.Names;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -40,8 +40,8 @@ import java.util.stream.Collectors;
  * Cluster (through its controlPlaneRef), the Machines and configs we create and the
  * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
  * MachineDeployments (through the Cluster their label names) and the
- * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #observe} reads a control
- * plane's scope from them.
+ * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #cached} is what a control
+ * plane's scope holds of them.
  */
 final class ControlPlaneCaches implements MachineWrites.MachineCache {
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
@@ -203,19 +203,20 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
         .collect(Collectors.toSet());
   }
 
-  /** The scope of one reconcile: what the caches hold of the control plane's cluster. */
-  ControlPlaneScope observe(
+  /**
+   * What the caches hold of the control plane's cluster, for its scope.
+   *
+   * @param deletionsUnseen UIDs of Machines this process deleted whose deletion the cache does not
+   *     show yet
+   */
+  ControlPlaneScope.Cached cached(
       OpenshiftAssistedControlPlane cp,
       Cluster cluster,
       Context<OpenshiftAssistedControlPlane> context,
-      KubernetesClient client,
-      InfrastructureTemplates infrastructure,
       Set<String> deletionsUnseen) {
     List<MachineDeployment> deployments =
         List.copyOf(context.getSecondaryResources(MachineDeployment.class));
-    return new ControlPlaneScope(
-        client,
-        infrastructure,
+    return new ControlPlaneScope.Cached(
         cp,
         cluster,
         machines(cp, context),

@@ -5,7 +5,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
 import io.micrometer.core.instrument.Metrics;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
 import io.openshiftagent.provider.runtime.ProviderRuntime;
@@ -28,7 +28,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   /**
    * @param environment the process environment, read for {@value #WORKLOAD_POLL_INTERVAL_ENV} and
-   *     {@value HubCaBundle#ENV} (tests pass their own)
+   *     {@link HubRegistries}'s variables (tests pass their own)
    */
   public ControlPlaneProvider(Map<String, String> environment) {
     this.environment = environment;
@@ -56,7 +56,10 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
                                        5m (default 1m)
           REGISTRY_CA_BUNDLE_FILE      a PEM file of certificate authorities to trust, besides the JVM's,
                                        when resolving release images to digests (the hub's trusted CA
-                                       bundle; docs/release-images.md)""";
+                                       bundle; docs/release-images.md)
+          CONTAINERS_REGISTRIES_CONF   a containers-registries.conf(5) file: the hub's mirrors, asked
+                                       for release digests after a cluster's own
+                                       (spec.config.imageRegistryRef; docs/release-images.md)""";
   }
 
   @Override
@@ -70,7 +73,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
         register(
             operator,
             workloadPollInterval(environment),
-            HubCaBundle.fromEnvironment(environment),
+            HubRegistries.fromEnvironment(environment),
             instanceName(),
             scope),
         Metrics.globalRegistry);
@@ -106,18 +109,18 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   static RegisteredController<OpenshiftAssistedControlPlane> register(
       Operator operator,
       Duration workloadPollInterval,
-      HubCaBundle hubCaBundle,
+      HubRegistries hubRegistries,
       String instance,
       ControllerScope scope) {
     return ProviderOperator.register(
         operator,
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, hubCaBundle, instance),
+        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, hubRegistries, instance),
         scope.apply());
   }
 
   /**
    * An operator with the control-plane controller registered, not started (for tests), trusting the
-   * hub CA bundle {@code environment} names ({@value HubCaBundle#ENV}).
+   * hub CA bundle and mirrors {@code environment} names ({@link HubRegistries}).
    */
   public static Operator create(
       KubernetesClient client, Duration workloadPollInterval, Map<String, String> environment) {
@@ -125,7 +128,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
     register(
         operator,
         workloadPollInterval,
-        HubCaBundle.fromEnvironment(environment),
+        HubRegistries.fromEnvironment(environment),
         instanceName(),
         ControllerScope.EVERYTHING);
     return operator;

@@ -63,6 +63,24 @@ public final class RegistriesConf {
   }
 
   /**
+   * These rules, and those of {@code defaults} for the prefixes these do not name: as a drop-in
+   * file's {@code [[registry]]} replaces the one of the same prefix in the main file, and the most
+   * specific prefix of either wins. A cluster's own mirrors over the hub's.
+   */
+  public RegistriesConf withDefaults(RegistriesConf defaults) {
+    if (defaults.registries.isEmpty()) {
+      return this;
+    }
+    List<Registry> merged = new ArrayList<>(registries);
+    for (Registry registry : defaults.registries) {
+      if (registries.stream().noneMatch(r -> r.prefix().equals(registry.prefix()))) {
+        merged.add(registry);
+      }
+    }
+    return new RegistriesConf(List.copyOf(merged));
+  }
+
+  /**
    * Where to pull {@code image} from, in order.
    *
    * @throws IllegalArgumentException when its registry is blocked

@@ -110,6 +110,48 @@ class RegistriesConfTest {
         .hasMessageContaining("pull-from-mirror = \"sometimes\"");
   }
 
+  @Test
+  void aClustersMirrorsComeBeforeTheHubsAndTheMostSpecificPrefixOfEitherWins() {
+    RegistriesConf hub =
+        RegistriesConf.parse(
+            """
+            [[registry]]
+            location = "quay.io/openshift-release-dev/ocp-release"
+            [[registry.mirror]]
+            location = "hub-mirror.example/ocp-release"
+
+            [[registry]]
+            location = "quay.io/okd/scos-release"
+            [[registry.mirror]]
+            location = "hub-mirror.example/scos-release"
+            """);
+    RegistriesConf cluster =
+        RegistriesConf.parse(
+            """
+            [[registry]]
+            location = "quay.io/okd/scos-release"
+            [[registry.mirror]]
+            location = "cluster-mirror.example/scos-release"
+            """);
+    RegistriesConf merged = cluster.withDefaults(hub);
+
+    assertThat(merged.pullOrder(ImageReference.parse("quay.io/okd/scos-release:4.20.0-okd-scos.6")))
+        .extracting(e -> e.reference().toString())
+        .containsExactly(
+            "cluster-mirror.example/scos-release:4.20.0-okd-scos.6",
+            "quay.io/okd/scos-release:4.20.0-okd-scos.6");
+    assertThat(
+            merged.pullOrder(
+                ImageReference.parse("quay.io/openshift-release-dev/ocp-release:4.19.8-x86_64")))
+        .extracting(e -> e.reference().toString())
+        .containsExactly(
+            "hub-mirror.example/ocp-release:4.19.8-x86_64",
+            "quay.io/openshift-release-dev/ocp-release:4.19.8-x86_64");
+    assertThat(merged.fingerprint()).isNotEqualTo(cluster.fingerprint());
+    assertThat(cluster.withDefaults(RegistriesConf.EMPTY)).isSameAs(cluster);
+    assertThat(RegistriesConf.EMPTY.withDefaults(hub).registries()).isEqualTo(hub.registries());
+  }
+
   /** The registries and mirrors a parse found, one line each, to compare whole files. */
   private static List<String> summary(String toml) {
     return RegistriesConf.parse(toml).registries().stream()

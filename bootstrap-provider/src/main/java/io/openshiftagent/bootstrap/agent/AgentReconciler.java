@@ -14,13 +14,10 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
-import io.openshiftagent.bootstrap.Names;
-import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.identity.HostMetadata;
-import io.openshiftagent.bootstrap.identity.NodeIdentity;
-import io.openshiftagent.bootstrap.ignition.InstallIgnition;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
@@ -198,8 +195,8 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /**
-   * What the Agent must say according to {@code config}, or empty when that is refused (recorded on
-   * the Agent): an install ignition too large for an Agent would fail its write forever.
+   * What the Agent must say according to {@code config}, or empty when that is refused: the refusal
+   * is recorded on the Agent.
    */
   private Optional<AgentDecision.DesiredAgent> decide(
       AgentScope scope,
@@ -207,29 +204,17 @@ public class AgentReconciler implements Reconciler<Agent> {
       Optional<BareMetalHost> host,
       Optional<HostMetadata> metadata,
       Context<Agent> context) {
-    NodeIdentity identity =
-        NodeIdentity.of(
-            config.getSpec().nodeRegistration,
-            Names.hostname(Metadata.name(scope.machine())),
-            metadata);
-    AgentDecision.DesiredAgent desired =
-        AgentDecision.desired(
+    AgentDecision.Decision decision =
+        AgentDecision.decide(
             config,
             scope.machine(),
-            identity,
+            metadata,
             host.map(h -> h.getMetadata().getUid()).orElse(null));
-    Optional<String> tooLarge =
-        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
-    if (tooLarge.isPresent()) {
-      // The override annotation grew after the config was checked: the write would fail forever.
-      refuse(
-          scope.agent(),
-          context,
-          Reasons.INSTALL_IGNITION_TOO_LARGE,
-          "not approved: " + tooLarge.get());
+    if (decision instanceof AgentDecision.Refused refused) {
+      refuse(scope.agent(), context, refused);
       return Optional.empty();
     }
-    return Optional.of(desired);
+    return Optional.of(((AgentDecision.Desired) decision).agent());
   }
 
   /** Adds to {@code patch}, once, why the Agent is not approved (with an Event). */
@@ -294,15 +279,16 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */
-  private void refuse(Agent agent, Context<Agent> context, String reason, String why) {
-    if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
+  private void refuse(Agent agent, Context<Agent> context, AgentDecision.Refused refused) {
+    if (refused.why().equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
     Writes.patchPrimary(
         context,
         agent,
-        new OwnedFieldsPatch().set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION));
-    events.warning(agent, reason, "Approve", why);
+        new OwnedFieldsPatch()
+            .set(refused.why(), "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION));
+    events.warning(agent, refused.reason(), "Approve", refused.why());
   }
 
   /**

@@ -257,16 +257,7 @@ public final class ProviderRuntime implements AutoCloseable {
       // A standby is ready: it would hold up a rolling update otherwise.
       return ProbeServer.Response.ok("standby");
     }
-    var info = operator.getRuntimeInfo();
-    if (info.isStarted() && info.allEventSourcesAreHealthy()) {
-      return ProbeServer.Response.ok("ok");
-    }
-    return new ProbeServer.Response(
-        503,
-        "text/plain; charset=utf-8",
-        info.isStarted()
-            ? "unhealthy event sources: " + info.unhealthyEventSources().keySet()
-            : "starting");
+    return Readiness.of(operator.getRuntimeInfo());
   }
 
   private static Config clientConfig(ProviderOptions options) {
