@@ -72,7 +72,7 @@ class DiskImageOverHttpsTest {
   static void startOperatorTrustingTheCaFromASecret() throws Exception {
     logs = new LogCapture();
     Metrics.globalRegistry.add(METERS);
-    // Every level, as the provider's own logging setup (--log-level TRACE) allows it.
+    // Every level, as the provider's own logging setup (-v=9) allows it.
     Logging.neverLogHttpBodies();
     env = KubeApiServerEnvironment.shared();
     world = new World(env, "diskimage-https");
