@@ -32,6 +32,8 @@ import java.util.Optional;
  * still starts a reconcile.
  */
 final class MachineConditions {
+  private static final String VERSION_PATH = "/metadata/resourceVersion";
+
   private final KubernetesClient client;
   private final Clock clock;
   private final Writes.Cache<Machine> cache;
@@ -106,12 +108,15 @@ final class MachineConditions {
         send(machine, patch);
         return;
       }
+      // The entry's tests first: a list changed under them fails naming their path, and is left
+      // to the change's event; only a Machine changed elsewhere fails on the version's test.
       List<Map<String, Object>> fenced = new ArrayList<>();
-      fenced.add(op("test", "/metadata/resourceVersion", version));
-      fenced.addAll(patch);
+      patch.stream().filter(MachineConditions::isTest).forEach(fenced::add);
+      fenced.add(op("test", VERSION_PATH, version));
+      patch.stream().filter(operation -> !isTest(operation)).forEach(fenced::add);
       cache.write(machine, m -> send(m, fenced));
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 422 || version == null) {
+      if (e.getCode() != 422 || !String.valueOf(e.getMessage()).contains(VERSION_PATH)) {
         ignoreStale(e);
         return;
       }
@@ -121,6 +126,10 @@ final class MachineConditions {
         ignoreStale(again);
       }
     }
+  }
+
+  private static boolean isTest(Map<String, Object> operation) {
+    return "test".equals(operation.get("op"));
   }
 
   private Machine send(Machine machine, List<Map<String, Object>> patch) {
