@@ -1,6 +1,6 @@
 package io.openshiftagent.bootstrap;
 
-import static io.openshiftagent.bootstrap.World.await;
+import static io.openshiftagent.provider.testing.TestWorld.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +30,8 @@ import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.testing.Providers;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -90,26 +92,18 @@ class BootstrapFlowTest {
     return spec;
   }
 
-  private static World readyWorld(String prefix, String installationState) {
-    World world = new World(env, prefix);
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall(installationState);
-    return world;
-  }
-
   @Test
   void controlPlaneAndWorkerMachinesGoFromConfigToApprovedAgentsInLiveIsoMode() throws Exception {
-    World world = readyWorld("chain", "insufficient");
+    TestWorld world = Fixtures.readyWorld(env, "chain", "insufficient");
     OpenshiftAssistedConfigSpec workerSpec = spec();
     workerSpec.pullSecretRef = null;
-    World.Host cp = world.host("ocp1-cp-0", true, spec());
-    World.Host worker = world.host("ocp1-w-0", false, workerSpec);
+    Providers.Host cp = world.providers.host("ocp1-cp-0", true, spec());
+    Providers.Host worker = world.providers.host("ocp1-w-0", false, workerSpec);
 
     // The InfraEnv: the config's discovery settings, bound to the control plane's
     // ClusterDeployment.
     InfraEnv infraEnv = await("control-plane InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
-    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(Fixtures.CONTROL_PLANE);
     assertThat(infraEnv.getSpec().clusterRef.namespace).isEqualTo(world.ns);
     assertThat(infraEnv.getSpec().pullSecretRef.getName()).isEqualTo("my-pull-secret");
     assertThat(infraEnv.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 AAAA test");
@@ -156,8 +150,8 @@ class BootstrapFlowTest {
 
     // assisted-service publishes the ISO: the Metal3Machine boots it, then the data is ready.
     ObjectNode m3mBefore = JSON.valueToTree(world.get(Metal3Machine.class, "ocp1-cp-0"));
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
-    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.assisted.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
     OpenshiftAssistedConfig ready =
         await(
             "control-plane data secret",
@@ -201,8 +195,8 @@ class BootstrapFlowTest {
     await("worker data secret", () -> world.get(Secret.class, "ocp1-w-0"));
 
     // The hosts register: role, hostname, labels, installer args and approval.
-    world.registerAgent("ocp1-cp-0", "agent-cp-0");
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-cp-0", "agent-cp-0");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     Agent cpAgent = await("approved cp agent", () -> approved(world.agent("agent-cp-0")));
     assertThat(cpAgent.getSpec().role).isEqualTo("master");
     // $METADATA_NAME, as the host reads it: the BareMetalHost's name (the baremetal-operator's
@@ -230,8 +224,8 @@ class BootstrapFlowTest {
         "hostname restored",
         () -> "bmh-ocp1-cp-0".equals(world.agent("agent-cp-0").getSpec().hostname));
     assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-cp-0"))).isFalse();
-    world.agentStage("agent-cp-0", "Writing image to disk");
-    world.agentStage("agent-cp-0", "Rebooting");
+    world.assisted.agentStage("agent-cp-0", "Writing image to disk");
+    world.assisted.agentStage("agent-cp-0", "Rebooting");
     await(
         "host detached once the installer reboots it",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-cp-0")));
@@ -250,9 +244,9 @@ class BootstrapFlowTest {
 
   @Test
   void aRegeneratedIsoReachesAMetal3MachineStillWaitingForAHostOnly() throws Exception {
-    World world = readyWorld("regenerated-iso", "insufficient");
-    world.host("ocp1-cp-0", true, spec());
-    world.host("ocp1-cp-1", true, spec());
+    TestWorld world = Fixtures.readyWorld(env, "regenerated-iso", "insufficient");
+    world.providers.host("ocp1-cp-0", true, spec());
+    world.providers.host("ocp1-cp-1", true, spec());
     // CAPM3 has not claimed a host for cp-0 yet (no bootstrap data then); it has for cp-1.
     Metal3Machine waiting = world.get(Metal3Machine.class, "ocp1-cp-0");
     waiting.getMetadata().setAnnotations(Map.of());
@@ -260,8 +254,8 @@ class BootstrapFlowTest {
     await(
         "InfraEnvs",
         () -> world.infraEnv("ocp1-cp-0") != null && world.infraEnv("ocp1-cp-1") != null);
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
-    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.assisted.publishIso("ocp1-cp-1", "https://images.example.com/cp-1.iso");
     await(
         "both data secrets",
         () ->
@@ -273,8 +267,8 @@ class BootstrapFlowTest {
                     .equals(world.reason("ocp1-cp-1", Reasons.DATA_SECRET_AVAILABLE)));
 
     // assisted-service regenerates both images (new URLs, new tokens).
-    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1-regenerated.iso");
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0-regenerated.iso");
+    world.assisted.publishIso("ocp1-cp-1", "https://images.example.com/cp-1-regenerated.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0-regenerated.iso");
 
     await(
         "the waiting Metal3Machine to boot the regenerated ISO",
@@ -289,16 +283,16 @@ class BootstrapFlowTest {
 
   @Test
   void waitsWithAReasonForEachMissingPieceAndContinuesOnTheirEvents() {
-    World world = new World(env, "waits");
-    World.Host host = world.host("ocp1-cp-0", true, spec());
+    TestWorld world = Fixtures.world(env, "waits");
+    Providers.Host host = world.providers.host("ocp1-cp-0", true, spec());
     awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER);
-    world.cluster(false);
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, false, false, false);
     awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_INFRASTRUCTURE);
-    world.infrastructureProvisioned();
+    world.capi.setInfrastructureProvisioned();
     awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_DEPLOYMENT);
-    world.clusterDeploymentAndInstall("");
+    Fixtures.clusterDeploymentAndInstall(world, "");
     InfraEnv infraEnv = await("InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
-    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(Fixtures.CONTROL_PLANE);
     assertThat(host.config().getMetadata().getName()).isEqualTo("ocp1-cp-0");
   }
 
@@ -308,8 +302,8 @@ class BootstrapFlowTest {
    */
   @Test
   void makesNothingForAConfigWhoseClusterIsBeingDeleted() throws InterruptedException {
-    World world = new World(env, "cluster-deleting");
-    world.cluster(false);
+    TestWorld world = Fixtures.world(env, "cluster-deleting");
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, false, false, false);
     var cluster =
         world.client.resources(Cluster.class).inNamespace(world.ns).withName(world.clusterName);
     // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
@@ -317,10 +311,10 @@ class BootstrapFlowTest {
         PatchContext.of(PatchType.JSON_MERGE),
         "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
     cluster.delete();
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
+    world.capi.setInfrastructureProvisioned();
+    Fixtures.clusterDeploymentAndInstall(world, "");
     // A control-plane Machine (no gate waits for the installation) made before the deletion.
-    world.host("ocp1-cp-0", true, spec());
+    world.providers.host("ocp1-cp-0", true, spec());
 
     awaitReason(world, "ocp1-cp-0", Reasons.DELETING);
     assertThat(world.config("ocp1-cp-0").getStatus().conditions)
@@ -332,7 +326,7 @@ class BootstrapFlowTest {
     cluster.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
   }
 
-  private static void awaitReason(World world, String config, String reason) {
+  private static void awaitReason(TestWorld world, String config, String reason) {
     await(
         reason,
         () ->
@@ -342,14 +336,14 @@ class BootstrapFlowTest {
 
   @Test
   void diskImageModePutsTheDiscoveryIgnitionWithNodeRegistrationInTheSecret() throws Exception {
-    World world = readyWorld("diskimage", "");
+    TestWorld world = Fixtures.readyWorld(env, "diskimage", "");
     OpenshiftAssistedConfigSpec spec = spec();
     spec.bootMode = BootMode.DISK_IMAGE;
     spec.nodeRegistration = new NodeRegistrationOptions();
     spec.nodeRegistration.name = "worker-7";
-    world.host("ocp1-w-7", false, spec);
+    world.providers.host("ocp1-w-7", false, spec);
     await("InfraEnv", () -> world.infraEnv("ocp1-w-7"));
-    world.publishIso("ocp1-w-7", "https://images.example.com/w-7.iso");
+    world.assisted.publishIso("ocp1-w-7", "https://images.example.com/w-7.iso");
 
     Secret secret = await("data secret", () -> world.get(Secret.class, "ocp1-w-7"));
 
@@ -365,19 +359,19 @@ class BootstrapFlowTest {
 
   @Test
   void workersJoinBeforeTheInstallationOrAfterItButNeverDuringIt() {
-    World world = readyWorld("gating", "pending-for-input");
-    world.host("ocp1-w-day1", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "gating", "pending-for-input");
+    world.providers.host("ocp1-w-day1", false, spec());
     await("day-1 worker InfraEnv", () -> world.infraEnv("ocp1-w-day1"));
 
-    world.installationState("installing");
-    world.host("ocp1-w-day2", false, spec());
+    world.assisted.setInstallerState(Fixtures.CONTROL_PLANE, "installing");
+    world.providers.host("ocp1-w-day2", false, spec());
     await(
         "worker waiting for the installation",
         () ->
             Reasons.WAITING_FOR_INSTALLATION_TO_COMPLETE.equals(
                 world.reason("ocp1-w-day2", Reasons.DATA_SECRET_AVAILABLE)));
     assertThat(world.infraEnv("ocp1-w-day2")).isNull();
-    world.installationState("finalizing");
+    world.assisted.setInstallerState(Fixtures.CONTROL_PLANE, "finalizing");
     await(
         "still waiting in finalizing",
         () ->
@@ -386,7 +380,7 @@ class BootstrapFlowTest {
     assertThat(world.infraEnv("ocp1-w-day2")).isNull();
 
     long changed = System.nanoTime();
-    world.installationState("adding-hosts");
+    world.assisted.setInstallerState(Fixtures.CONTROL_PLANE, "adding-hosts");
     await("day-2 worker InfraEnv", () -> world.infraEnv("ocp1-w-day2"));
     long delayMillis = (System.nanoTime() - changed) / 1_000_000;
     System.out.printf(
@@ -398,18 +392,18 @@ class BootstrapFlowTest {
 
   @Test
   void aPausedClusterOrConfigIsReportedAndLeftAlone() {
-    World world = new World(env, "pause");
-    world.cluster(true);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
-    world.host("ocp1-cp-0", true, spec());
+    TestWorld world = Fixtures.world(env, "pause");
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, true, false, false);
+    world.capi.setInfrastructureProvisioned();
+    Fixtures.clusterDeploymentAndInstall(world, "");
+    world.providers.host("ocp1-cp-0", true, spec());
 
     await(
         "Paused condition",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED));
     assertThat(world.infraEnv("ocp1-cp-0")).isNull();
 
-    world.setPaused(false);
+    world.capi.setPaused(false);
     await("InfraEnv after unpause", () -> world.infraEnv("ocp1-cp-0"));
     await(
         "Paused False",
@@ -419,11 +413,11 @@ class BootstrapFlowTest {
                 .orElse(false));
 
     // The annotation on the config pauses it too.
-    world.annotateConfig("ocp1-cp-0", "cluster.x-k8s.io/paused", "");
+    world.providers.annotateConfig("ocp1-cp-0", "cluster.x-k8s.io/paused", "");
     await(
         "Paused by annotation",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED));
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
     // Proof the ISO event was seen while paused: the status stays paused and nothing is created.
     await("ISO observed", () -> world.infraEnv("ocp1-cp-0").getStatus().isoDownloadURL != null);
     assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
@@ -433,35 +427,35 @@ class BootstrapFlowTest {
 
   @Test
   void anAgentChangedWhileItsClusterWasPausedIsSetRightWhenThePauseEnds() {
-    World world = readyWorld("agent-pause", "");
-    world.host("ocp1-w-0", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "agent-pause", "");
+    world.providers.host("ocp1-w-0", false, spec());
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     await("approved", () -> approved(world.agent("agent-w-0")));
 
-    world.setPaused(true);
+    world.capi.setPaused(true);
     await(
         "Paused condition",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
     renameAgent(world, "agent-w-0", "renamed-while-paused");
-    world.setPaused(false);
+    world.capi.setPaused(false);
     await(
         "hostname set back once the Cluster is unpaused",
         () -> "bmh-ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
 
-    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
+    world.providers.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
     await(
         "Paused by annotation",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
     renameAgent(world, "agent-w-0", "renamed-while-paused");
-    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
+    world.providers.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
     await(
         "hostname set back once the config's annotation is gone",
         () -> "bmh-ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
   }
 
-  private static void renameAgent(World world, String agent, String hostname) {
+  private static void renameAgent(TestWorld world, String agent, String hostname) {
     world
         .client
         .resources(Agent.class)
@@ -476,8 +470,8 @@ class BootstrapFlowTest {
 
   @Test
   void anInvalidDiscoveryIgnitionOverrideIsAConditionUntilTheUserFixesIt() {
-    World world = readyWorld("override", "");
-    world.host(
+    TestWorld world = Fixtures.readyWorld(env, "override", "");
+    world.providers.host(
         "ocp1-w-0", false, spec(), Map.of(Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION, "{oops"));
 
     await(
@@ -489,7 +483,7 @@ class BootstrapFlowTest {
     assertThat(world.reason("ocp1-w-0", Reasons.READY))
         .isEqualTo(Reasons.INVALID_DISCOVERY_IGNITION_OVERRIDE);
 
-    world.annotateConfig(
+    world.providers.annotateConfig(
         "ocp1-w-0",
         Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION,
         "{\"ignition\":{\"version\":\"3.1.0\"}}");
@@ -498,7 +492,8 @@ class BootstrapFlowTest {
         .isEqualTo("{\"ignition\":{\"version\":\"3.1.0\"}}");
 
     // The install-time override is checked before any host boots, too.
-    world.host("ocp1-w-1", false, spec(), Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "[1]"));
+    world.providers.host(
+        "ocp1-w-1", false, spec(), Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "[1]"));
     await(
         "InvalidIgnitionOverride",
         () ->
@@ -510,11 +505,11 @@ class BootstrapFlowTest {
   /** Found by BadInputReconcileTest: the Agent write failed forever ("request is too large"). */
   @Test
   void anInstallIgnitionTooLargeForAnAgentIsReportedInsteadOfWrittenForever() {
-    World world = readyWorld("too-large", "insufficient");
+    TestWorld world = Fixtures.readyWorld(env, "too-large", "insufficient");
     // Each command within its bound and the config storable (1.2 MB), but 1.6 MB in base64.
     OpenshiftAssistedConfigSpec tooMuch = spec();
     tooMuch.preBootstrapCommands = java.util.Collections.nCopies(36, "\u00e9".repeat(16384));
-    world.host("ocp1-cp-0", true, tooMuch);
+    world.providers.host("ocp1-cp-0", true, tooMuch);
     await(
         "InstallIgnitionTooLarge",
         () ->
@@ -525,17 +520,17 @@ class BootstrapFlowTest {
     // Just fitting at first (1 MB); an override added later makes it too large for the Agent.
     OpenshiftAssistedConfigSpec almost = spec();
     almost.preBootstrapCommands = java.util.Collections.nCopies(23, "\u00e9".repeat(16384));
-    world.host("ocp1-cp-1", true, almost);
+    world.providers.host("ocp1-cp-1", true, almost);
     await("InfraEnv ocp1-cp-1", () -> world.infraEnv("ocp1-cp-1"));
-    world.publishIso("ocp1-cp-1", "https://images.example.com/ocp1-cp-1.iso");
+    world.assisted.publishIso("ocp1-cp-1", "https://images.example.com/ocp1-cp-1.iso");
     await("Secret ocp1-cp-1", () -> world.get(Secret.class, "ocp1-cp-1"));
-    world.annotateConfig(
+    world.providers.annotateConfig(
         "ocp1-cp-1",
         Names.IGNITION_OVERRIDE_ANNOTATION,
         "{\"storage\":{\"files\":[{\"path\":\"/etc/big\",\"contents\":{\"source\":\"data:,"
             + "x".repeat(200_000)
             + "\"}}]}}");
-    world.registerAgent("ocp1-cp-1", "agent-cp-1");
+    world.assisted.registerAgent("ocp1-cp-1", "agent-cp-1");
     Agent refused =
         await(
             "Agent refused",
@@ -548,19 +543,19 @@ class BootstrapFlowTest {
   @Test
   void deletionRemovesWhatWasCreatedAndHoldsAControlPlaneConfigWhileItsMachineLives()
       throws InterruptedException {
-    World world = readyWorld("delete", "");
-    world.host("ocp1-cp-0", true, spec());
+    TestWorld world = Fixtures.readyWorld(env, "delete", "");
+    world.providers.host("ocp1-cp-0", true, spec());
     OpenshiftAssistedConfigSpec workerSpec = spec();
     workerSpec.pullSecretRef = null;
-    World.Host worker = world.host("ocp1-w-0", false, workerSpec);
+    Providers.Host worker = world.providers.host("ocp1-w-0", false, workerSpec);
     for (String name : List.of("ocp1-cp-0", "ocp1-w-0")) {
       await("InfraEnv " + name, () -> world.infraEnv(name));
-      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      world.assisted.publishIso(name, "https://images.example.com/" + name + ".iso");
       await("Secret " + name, () -> world.get(Secret.class, name));
     }
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     await("approved", () -> approved(world.agent("agent-w-0")));
-    world.agentStage("agent-w-0", "Rebooting");
+    world.assisted.agentStage("agent-w-0", "Rebooting");
     await(
         "host detached",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
@@ -642,19 +637,19 @@ class BootstrapFlowTest {
 
   @Test
   void aHostDetachedAfterInstallationIsAttachedAgainWhenItsMachineIsDeleted() {
-    World world = readyWorld("reattach", "");
-    world.host("ocp1-w-0", false, spec());
-    world.host("ocp1-w-1", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "reattach", "");
+    world.providers.host("ocp1-w-0", false, spec());
+    world.providers.host("ocp1-w-1", false, spec());
     for (String name : List.of("ocp1-w-0", "ocp1-w-1")) {
       await("InfraEnv " + name, () -> world.infraEnv(name));
-      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      world.assisted.publishIso(name, "https://images.example.com/" + name + ".iso");
       await("Secret " + name, () -> world.get(Secret.class, name));
     }
-    world.registerAgent("ocp1-w-0", "agent-w-0");
-    world.registerAgent("ocp1-w-1", "agent-w-1");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-w-1", "agent-w-1");
     await("approved", () -> approved(world.agent("agent-w-0")));
     await("approved", () -> approved(world.agent("agent-w-1")));
-    world.agentStage("agent-w-0", "Rebooting");
+    world.assisted.agentStage("agent-w-0", "Rebooting");
     await(
         "host detached",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
@@ -679,7 +674,7 @@ class BootstrapFlowTest {
               a.getSpec().hostname = "changed-by-someone";
               return a;
             });
-    world.agentStage("agent-w-1", "Rebooting");
+    world.assisted.agentStage("agent-w-1", "Rebooting");
     await(
         "the Agent reconciled (hostname set back)",
         () -> "bmh-ocp1-w-1".equals(world.agent("agent-w-1").getSpec().hostname));
@@ -687,7 +682,7 @@ class BootstrapFlowTest {
   }
 
   /** Deletes the Machine, which a finalizer holds, as Cluster API's does during deletion. */
-  private static void deleteHeldByFinalizer(World world, String machine) {
+  private static void deleteHeldByFinalizer(TestWorld world, String machine) {
     var resource =
         world
             .client
@@ -704,11 +699,11 @@ class BootstrapFlowTest {
 
   @Test
   void aSecondHostOnTheSameInfraEnvIsNotApproved() {
-    World world = readyWorld("two-agents", "");
-    world.host("ocp1-w-0", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "two-agents", "");
+    world.providers.host("ocp1-w-0", false, spec());
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    world.registerAgent("ocp1-w-0", "agent-a");
-    world.registerAgent("ocp1-w-0", "agent-b");
+    world.assisted.registerAgent("ocp1-w-0", "agent-a");
+    world.assisted.registerAgent("ocp1-w-0", "agent-b");
 
     await(
         "one approved and one refused",
@@ -723,18 +718,19 @@ class BootstrapFlowTest {
 
   @Test
   void foreignAgentsAreIgnoredAndOurAgentsKeepEveryFieldWeDoNotOwn() throws Exception {
-    World world = readyWorld("foreign", "");
-    world.host("ocp1-w-0", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "foreign", "");
+    world.providers.host("ocp1-w-0", false, spec());
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    ClusterReference cd = new ClusterReference(World.CONTROL_PLANE, world.ns);
+    ClusterReference cd = new ClusterReference(Fixtures.CONTROL_PLANE, world.ns);
     Agent foreign =
-        world.agent("foreign", Map.of("infraenvs.agent-install.openshift.io", "theirs"), cd);
+        world.assisted.agent(
+            "foreign", Map.of("infraenvs.agent-install.openshift.io", "theirs"), cd);
     Agent spoofed =
-        world.agent(
+        world.assisted.agent(
             "spoofed",
             Map.of("infraenvs.agent-install.openshift.io", "missing", Names.CONFIG_LABEL, "x"),
             cd);
-    Agent ours = world.registerAgent("ocp1-w-0", "ours");
+    Agent ours = world.assisted.registerAgent("ocp1-w-0", "ours");
     ObjectNode before = JSON.valueToTree(ours);
 
     Agent approved = await("ours approved", () -> approved(world.agent("ours")));
@@ -772,13 +768,13 @@ class BootstrapFlowTest {
   }
 
   private static List<io.fabric8.kubernetes.api.model.Condition> statusConditions(
-      World world, String name) {
+      TestWorld world, String name) {
     OpenshiftAssistedConfig config = world.config(name);
     return config == null || config.getStatus() == null ? null : config.getStatus().conditions;
   }
 
   /** The reasons of the Events in the test's namespace, once those recorded so far are written. */
-  static List<String> eventReasons(World world) {
+  static List<String> eventReasons(TestWorld world) {
     assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()
         .map(Event::getReason)
