@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
@@ -76,8 +77,12 @@ public final class TestWorld {
 
   // ---- reads ----
 
+  public <T extends HasMetadata> Resource<T> resource(Class<T> type, String name) {
+    return client.resources(type).inNamespace(ns).withName(name);
+  }
+
   public <T extends HasMetadata> T get(Class<T> type, String name) {
-    return client.resources(type).inNamespace(ns).withName(name).get();
+    return resource(type, name).get();
   }
 
   public List<Machine> machines() {
