@@ -211,10 +211,7 @@ class BootstrapFlowTest {
     // Still installing from the ISO: the host stays under the baremetal-operator's management.
     // The reconcile that approved has ended once a later one has undone someone's hostname change.
     world
-        .client
-        .resources(Agent.class)
-        .inNamespace(world.ns)
-        .withName("agent-cp-0")
+        .resource(Agent.class, "agent-cp-0")
         .edit(
             a -> {
               a.getSpec().hostname = "renamed-by-someone";
@@ -304,8 +301,7 @@ class BootstrapFlowTest {
   void makesNothingForAConfigWhoseClusterIsBeingDeleted() throws InterruptedException {
     TestWorld world = Fixtures.world(env, "cluster-deleting");
     world.capi.createCluster(Fixtures.CONTROL_PLANE, false, false, false);
-    var cluster =
-        world.client.resources(Cluster.class).inNamespace(world.ns).withName(world.clusterName);
+    var cluster = world.resource(Cluster.class, world.clusterName);
     // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
     cluster.patch(
         PatchContext.of(PatchType.JSON_MERGE),
@@ -457,10 +453,7 @@ class BootstrapFlowTest {
 
   private static void renameAgent(TestWorld world, String agent, String hostname) {
     world
-        .client
-        .resources(Agent.class)
-        .inNamespace(world.ns)
-        .withName(agent)
+        .resource(Agent.class, agent)
         .edit(
             a -> {
               a.getSpec().hostname = hostname;
@@ -563,16 +556,14 @@ class BootstrapFlowTest {
     // A worker config is released: InfraEnv, its Agents, bootstrap Secret and placeholder go, then
     // the config. assisted-service holds the InfraEnv and each Agent with its finalizer until it
     // has deregistered the hosts.
-    var workerInfraEnv =
-        world.client.resources(InfraEnv.class).inNamespace(world.ns).withName("ocp1-w-0");
+    var workerInfraEnv = world.resource(InfraEnv.class, "ocp1-w-0");
     workerInfraEnv.edit(
         i -> {
           i.getMetadata()
               .setFinalizers(List.of("infraenv.agent-install.openshift.io/ai-deprovision"));
           return i;
         });
-    var workerAgent =
-        world.client.resources(Agent.class).inNamespace(world.ns).withName("agent-w-0");
+    var workerAgent = world.resource(Agent.class, "agent-w-0");
     workerAgent.edit(
         a -> {
           a.getMetadata().setFinalizers(List.of("agent.agent-install.openshift.io/ai-deprovision"));
@@ -618,12 +609,7 @@ class BootstrapFlowTest {
     assertThat(world.infraEnv("ocp1-cp-0")).isNotNull();
 
     // ...and is released once the Machine is being deleted.
-    var machines =
-        world
-            .client
-            .resources(io.openshiftagent.api.external.capi.Machine.class)
-            .inNamespace(world.ns)
-            .withName("ocp1-cp-0");
+    var machines = world.resource(io.openshiftagent.api.external.capi.Machine.class, "ocp1-cp-0");
     machines.edit(
         m -> {
           m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));
@@ -665,10 +651,7 @@ class BootstrapFlowTest {
     // A host whose Machine is being deleted is not detached, even at the stages that detach.
     deleteHeldByFinalizer(world, "ocp1-w-1");
     world
-        .client
-        .resources(Agent.class)
-        .inNamespace(world.ns)
-        .withName("agent-w-1")
+        .resource(Agent.class, "agent-w-1")
         .edit(
             a -> {
               a.getSpec().hostname = "changed-by-someone";
@@ -683,12 +666,7 @@ class BootstrapFlowTest {
 
   /** Deletes the Machine, which a finalizer holds, as Cluster API's does during deletion. */
   private static void deleteHeldByFinalizer(TestWorld world, String machine) {
-    var resource =
-        world
-            .client
-            .resources(io.openshiftagent.api.external.capi.Machine.class)
-            .inNamespace(world.ns)
-            .withName(machine);
+    var resource = world.resource(io.openshiftagent.api.external.capi.Machine.class, machine);
     resource.edit(
         m -> {
           m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));

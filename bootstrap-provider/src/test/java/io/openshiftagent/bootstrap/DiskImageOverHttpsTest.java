@@ -216,10 +216,7 @@ class DiskImageOverHttpsTest {
     await("InfraEnv " + name, () -> world.infraEnv(name));
     String id = "7b0e5c3e-4b1a-4c8e-9d7f-" + String.format("%012d", Math.abs(name.hashCode()));
     world
-        .client
-        .resources(InfraEnv.class)
-        .inNamespace(world.ns)
-        .withName(name)
+        .resource(InfraEnv.class, name)
         .editStatus(
             i -> {
               i.setStatus(new InfraEnvStatus());

@@ -93,10 +93,7 @@ class GoProviderCompatibilityTest {
                 .build())
         .create();
     world
-        .client
-        .resources(Metal3Machine.class)
-        .inNamespace(world.ns)
-        .withName("ocp1-w-0")
+        .resource(Metal3Machine.class, "ocp1-w-0")
         .editStatus(
             m -> {
               m.setStatus(new Metal3MachineStatus());

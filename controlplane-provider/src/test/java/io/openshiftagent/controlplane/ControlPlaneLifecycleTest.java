@@ -98,15 +98,8 @@ class ControlPlaneLifecycleTest {
     String name = first.getMetadata().getName();
     String theirs =
         "{\"metadata\":{\"labels\":{\"theirs\":\"1\"},\"annotations\":{\"their-note\":\"1\"}}}";
-    client
-        .resources(Machine.class)
-        .inNamespace(c.ns)
-        .withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
-    client
-        .resources(OpenshiftAssistedConfig.class)
-        .inNamespace(c.ns)
-        .withName(name)
+    c.resource(Machine.class, name).patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
+    c.resource(OpenshiftAssistedConfig.class, name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
     metal3Machine(c, name).patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
 
@@ -139,11 +132,7 @@ class ControlPlaneLifecycleTest {
             assertThat(m.getSpec().minReadySeconds).isEqualTo(20);
             assertThat(m.getSpec().deletion.nodeDrainTimeoutSeconds).isEqualTo(300);
             OpenshiftAssistedConfig config =
-                client
-                    .resources(OpenshiftAssistedConfig.class)
-                    .inNamespace(c.ns)
-                    .withName(m.getMetadata().getName())
-                    .get();
+                c.get(OpenshiftAssistedConfig.class, m.getMetadata().getName());
             assertThat(config.getMetadata().getLabels())
                 .containsEntry("team", "platform")
                 .containsEntry("site", "core")
@@ -160,14 +149,7 @@ class ControlPlaneLifecycleTest {
         });
     assertThat(c.machines().get(0).getMetadata().getLabels()).containsEntry("theirs", "1");
     assertThat(c.machines().get(0).getMetadata().getAnnotations()).containsEntry("their-note", "1");
-    assertThat(
-            client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(c.ns)
-                .withName(name)
-                .get()
-                .getMetadata()
-                .getLabels())
+    assertThat(c.get(OpenshiftAssistedConfig.class, name).getMetadata().getLabels())
         .containsEntry("theirs", "1");
     assertThat(metal3Machine(c, name).get().getMetadata().getLabels()).containsEntry("theirs", "1");
     assertThat(names(c.machines())).as("changed in place: the same Machines").isEqualTo(names);
@@ -251,10 +233,7 @@ class ControlPlaneLifecycleTest {
 
     // An unsafe scale-down is refused: the healthy node-0 would leave 2 of 4 healthy.
     Machine victim = machines.get(0);
-    client
-        .resources(Machine.class)
-        .inNamespace(c.ns)
-        .withName(name(victim))
+    c.resource(Machine.class, name(victim))
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"finalizers\":[\"machine.cluster.x-k8s.io\"],\"annotations\":{\"cluster.x-k8s.io/delete-machine\":\"\"}}}");
@@ -290,10 +269,7 @@ class ControlPlaneLifecycleTest {
                 .doesNotContainKey(HOOK));
 
     // The host and its Node are gone (Cluster API's part); its member outlives them.
-    client
-        .resources(Machine.class)
-        .inNamespace(c.ns)
-        .withName(name(victim))
+    c.resource(Machine.class, name(victim))
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
     wc.nodes().withName("node-0").delete();
     wc.namespaces()
@@ -608,7 +584,7 @@ class ControlPlaneLifecycleTest {
   }
 
   private static Machine machine(TestWorld c, String name) {
-    return client.resources(Machine.class).inNamespace(c.ns).withName(name).get();
+    return c.get(Machine.class, name);
   }
 
   /** The Machines of {@code nodes} but {@code added} that no longer exist. */

@@ -92,8 +92,7 @@ class ControlPlaneMachinesTest {
       assertThat(m.getSpec().infrastructureRef.kind).isEqualTo("Metal3Machine");
       assertThat(m.getSpec().infrastructureRef.name).isEqualTo(name);
 
-      OpenshiftAssistedConfig config =
-          client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).withName(name).get();
+      OpenshiftAssistedConfig config = c.get(OpenshiftAssistedConfig.class, name);
       assertThat(config.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 AAAA discovery");
       assertThat(config.getMetadata().getLabels())
           .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName)
@@ -273,11 +272,7 @@ class ControlPlaneMachinesTest {
 
     Machine replacement = replace(c, c.machines().get(0));
     OpenshiftAssistedConfig config =
-        client
-            .resources(OpenshiftAssistedConfig.class)
-            .inNamespace(c.ns)
-            .withName(replacement.getMetadata().getName())
-            .get();
+        c.get(OpenshiftAssistedConfig.class, replacement.getMetadata().getName());
     assertThat(config.getSpec().additionalNTPSources).containsExactly("ntp.example.com");
     eventually(() -> assertThat(c.controlPlane("cp").getStatus().upToDateReplicas).isEqualTo(1));
 
@@ -474,8 +469,7 @@ class ControlPlaneMachinesTest {
     c.capi.setPaused(true);
     c.awaitCondition("cp", "Paused", "Paused");
     String model = c.machines().get(0).getMetadata().getName();
-    OpenshiftAssistedConfig config =
-        client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).withName(model).get();
+    OpenshiftAssistedConfig config = c.get(OpenshiftAssistedConfig.class, model);
     GenericKubernetesResource clone =
         client
             .genericKubernetesResources(m3m, "Metal3Machine")
@@ -645,10 +639,7 @@ class ControlPlaneMachinesTest {
     // As in the Go provider, Machines get the template's metadata only.
     c.machines().forEach(m -> assertThat(m.getMetadata().getLabels()).doesNotContainKey("site"));
     String someones = c.machines().get(0).getMetadata().getName();
-    client
-        .resources(OpenshiftAssistedConfig.class)
-        .inNamespace(c.ns)
-        .withName(someones)
+    c.resource(OpenshiftAssistedConfig.class, someones)
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"labels\":{\"theirs\":\"1\"}}}");
@@ -680,11 +671,7 @@ class ControlPlaneMachinesTest {
             .findFirst()
             .orElseThrow();
     OpenshiftAssistedConfig created =
-        client
-            .resources(OpenshiftAssistedConfig.class)
-            .inNamespace(c.ns)
-            .withName(replace(c, replaced).getMetadata().getName())
-            .get();
+        c.get(OpenshiftAssistedConfig.class, replace(c, replaced).getMetadata().getName());
     assertThat(created.getMetadata().getLabels())
         .containsEntry("site", "core")
         .containsEntry("tier", "gold");
@@ -710,14 +697,7 @@ class ControlPlaneMachinesTest {
               .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
           assertThat(config.getMetadata().getAnnotations()).doesNotContainKey(override);
         });
-    assertThat(
-            client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(c.ns)
-                .withName(someones)
-                .get()
-                .getMetadata()
-                .getLabels())
+    assertThat(c.get(OpenshiftAssistedConfig.class, someones).getMetadata().getLabels())
         .containsEntry("theirs", "1");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
   }

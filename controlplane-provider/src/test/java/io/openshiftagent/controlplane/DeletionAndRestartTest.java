@@ -61,10 +61,7 @@ class DeletionAndRestartTest {
       eventually(() -> assertThat(c.machines()).hasSize(3));
       eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
       // Hive holds the ClusterDeployment while it deprovisions.
-      client
-          .resources(ClusterDeployment.class)
-          .inNamespace(c.ns)
-          .withName("cp")
+      c.resource(ClusterDeployment.class, "cp")
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),
               "{\"metadata\":{\"finalizers\":[\"" + HIVE_FINALIZER + "\"]}}");
@@ -91,10 +88,7 @@ class DeletionAndRestartTest {
       assertThat(waiting.getMessage()).contains(held.getMetadata().getName());
       assertThat(c.machines()).hasSize(1);
       assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNull();
-      client
-          .resources(io.openshiftagent.api.external.capi.Machine.class)
-          .inNamespace(c.ns)
-          .withName(held.getMetadata().getName())
+      c.resource(io.openshiftagent.api.external.capi.Machine.class, held.getMetadata().getName())
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
 
       c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
@@ -117,16 +111,12 @@ class DeletionAndRestartTest {
                   .list()
                   .getItems())
           .isEmpty();
-      assertThat(client.resources(AgentClusterInstall.class).inNamespace(c.ns).withName("cp").get())
-          .isNull();
+      assertThat(c.get(AgentClusterInstall.class, "cp")).isNull();
       assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNotNull();
       assertThat(c.controlPlane("cp")).isNotNull();
       assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNotNull();
 
-      client
-          .resources(ClusterDeployment.class)
-          .inNamespace(c.ns)
-          .withName("cp")
+      c.resource(ClusterDeployment.class, "cp")
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
       eventually(() -> assertThat(c.controlPlane("cp")).isNull());
       assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNull();
@@ -157,11 +147,7 @@ class DeletionAndRestartTest {
       TestWorld c = new TestWorld(client, env.createNamespace("cluster-deleting"), "capi-deleting");
       Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
       // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
-      var cluster =
-          client
-              .resources(io.openshiftagent.api.external.capi.Cluster.class)
-              .inNamespace(c.ns)
-              .withName(c.clusterName);
+      var cluster = c.resource(io.openshiftagent.api.external.capi.Cluster.class, c.clusterName);
       cluster.patch(
           PatchContext.of(PatchType.JSON_MERGE),
           "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
@@ -217,15 +203,7 @@ class DeletionAndRestartTest {
     second.start();
     try {
       eventually(() -> assertThat(c.machines()).hasSize(3));
-      eventually(
-          () ->
-              assertThat(
-                      client
-                          .resources(OpenshiftAssistedConfig.class)
-                          .inNamespace(c.ns)
-                          .withName("cp-orphn")
-                          .get())
-                  .isNull());
+      eventually(() -> assertThat(c.get(OpenshiftAssistedConfig.class, "cp-orphn")).isNull());
       c.awaitObserved("cp");
       assertThat(c.machines()).hasSize(3);
       assertThat(

@@ -211,14 +211,7 @@ class GoProviderTakeoverTest {
       assertThat(adopted.getMetadata().getUid()).isEqualTo(goImageSet.getMetadata().getUid());
       assertThat(adopted.getMetadata().getLabels())
           .containsEntry(ClusterImageSets.NAMESPACE_LABEL, c.ns);
-      assertThat(
-              client
-                  .resources(OpenshiftAssistedConfig.class)
-                  .inNamespace(c.ns)
-                  .withName("cp-x7k2q")
-                  .get()
-                  .getMetadata()
-                  .getUid())
+      assertThat(c.get(OpenshiftAssistedConfig.class, "cp-x7k2q").getMetadata().getUid())
           .isEqualTo(config.getMetadata().getUid());
 
       // An upgrade's release image goes into the set taken over, not into a new one.
