@@ -702,7 +702,7 @@ class BootstrapFlowTest {
    */
   @Test
   void anInfraEnvOfTheConfigsNameThatIsNotOursIsLeftAloneAndReported() throws Exception {
-    World world = readyWorld("infraenv-not-ours", "");
+    TestWorld world = Fixtures.readyWorld(env, "infraenv-not-ours", "");
     InfraEnv theirs = new InfraEnv();
     theirs.setMetadata(
         new ObjectMetaBuilder().withName("ocp1-w-0").withNamespace(world.ns).build());
@@ -711,7 +711,7 @@ class BootstrapFlowTest {
         new io.fabric8.kubernetes.api.model.LocalObjectReference("someone-elses-pull-secret");
     theirs = world.client.resource(theirs).create();
 
-    world.host("ocp1-w-0", false, spec());
+    world.providers.host("ocp1-w-0", false, spec());
 
     awaitReason(world, "ocp1-w-0", Reasons.INFRA_ENV_NOT_OURS);
     assertThat(world.config("ocp1-w-0").getStatus().conditions)
