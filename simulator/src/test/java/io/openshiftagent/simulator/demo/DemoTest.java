@@ -126,6 +126,12 @@ class DemoTest {
     cluster.awaitInstalled(4);
 
     world.world().bareMetalOperator(namespace);
+    // Read from the installed cluster's ClusterVersion at the control plane's next look at it.
+    cluster.await(
+        "the installed OpenShift version reported",
+        () ->
+            USER_RELEASE.equals(
+                Fields.string(cluster.controlPlane(), "status", "distributionVersion")));
     GenericKubernetesResource controlPlane = cluster.controlPlane();
     assertThat(controlPlane.getMetadata().getAnnotations())
         .as("the user's annotations: none (kubectl apply keeps its own)")
