@@ -1,6 +1,6 @@
 package io.openshiftagent.bootstrap;
 
-import static io.openshiftagent.bootstrap.World.await;
+import static io.openshiftagent.provider.testing.TestWorld.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -24,6 +24,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.Logging;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.FakeAssistedService;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.LogCapture;
@@ -62,7 +63,7 @@ class DiskImageOverHttpsTest {
               "discovery ignition", IGNITION));
 
   private static KubeApiServerEnvironment env;
-  private static World world;
+  private static TestWorld world;
   private static Operator operator;
   private static SSLContext serverTls;
   private static LogCapture logs;
@@ -75,10 +76,7 @@ class DiskImageOverHttpsTest {
     // Every level, as the provider's own logging setup (-v=9) allows it.
     Logging.neverLogHttpBodies();
     env = KubeApiServerEnvironment.shared();
-    world = new World(env, "diskimage-https");
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
+    world = Fixtures.readyWorld(env, "diskimage-https", "");
     TestPki ca = TestPki.newCertificateAuthority("assisted-service test CA");
     serverTls = ca.serverContextFor127001();
     world
@@ -170,7 +168,7 @@ class DiskImageOverHttpsTest {
 
       // Our status write, Cluster API's Machine updates, a user's annotation: each is an event.
       for (int i = 0; i < 20; i++) {
-        world.annotateConfig("w-busy", "example.com/touched", Integer.toString(i));
+        world.providers.annotateConfig("w-busy", "example.com/touched", Integer.toString(i));
         Thread.sleep(150);
       }
 
@@ -222,14 +220,11 @@ class DiskImageOverHttpsTest {
     OpenshiftAssistedConfigSpec spec = Fixtures.fullSpec();
     spec.bootMode = BootMode.DISK_IMAGE;
     spec.cpuArchitecture = "x86_64";
-    world.host(name, false, spec);
+    world.providers.host(name, false, spec);
     await("InfraEnv " + name, () -> world.infraEnv(name));
     String id = "7b0e5c3e-4b1a-4c8e-9d7f-" + String.format("%012d", Math.abs(name.hashCode()));
     world
-        .client
-        .resources(InfraEnv.class)
-        .inNamespace(world.ns)
-        .withName(name)
+        .resource(InfraEnv.class, name)
         .editStatus(
             i -> {
               i.setStatus(new InfraEnvStatus());
