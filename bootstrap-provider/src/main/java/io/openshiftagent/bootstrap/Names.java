@@ -16,7 +16,7 @@ public final class Names {
 
   /**
    * Annotation on a config: the one Agent we approved for its InfraEnv (a compare-and-swap claim).
-   * Before issue 18 it was on the InfraEnv, where it is still honoured.
+   * Older releases put it on the InfraEnv, where it is still honoured.
    */
   public static final String APPROVED_AGENT_ANNOTATION =
       "bootstrap.cluster.x-k8s.io/approved-agent";

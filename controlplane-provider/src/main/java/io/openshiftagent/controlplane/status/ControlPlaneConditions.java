@@ -62,7 +62,7 @@ public final class ControlPlaneConditions {
   public static final String WORKLOAD_CLUSTER_UNREACHABLE = "WorkloadClusterUnreachable";
   public static final String WAITING_FOR_WORKLOAD_CLUSTER = "WaitingForWorkloadCluster";
 
-  // Remediation, rollouts and etcd (issue 17).
+  // Remediation, rollouts and etcd.
   public static final String REMEDIATING = "Remediating";
   public static final String ETCD_CLUSTER_HEALTHY = "EtcdClusterHealthy";
 
