@@ -147,6 +147,31 @@ class InstallationAndUpgradeTest {
   }
 
   @Test
+  @Order(2)
+  void overridesTheServiceCannotCheckBeforeEveryHostReportedAreProgressNotInvalid() {
+    TestWorld c = installedCluster("inventory");
+    c.assisted.setClusterInstallCondition(
+        "cp",
+        "SpecSynced",
+        "False",
+        "InputError",
+        "The Spec could not be synced due to an input error: Failed to parse"
+            + " 'agent-install.openshift.io/install-config-overrides' annotation: error while"
+            + " adding Platfom baremetal to install config, error is: unexpected end of JSON input");
+    Condition waiting =
+        c.awaitCondition("cp", "ClusterInstallConfigured", "WaitingForHostInventory");
+    assertThat(waiting.getStatus()).isEqualTo("False");
+    assertThat(waiting.getMessage())
+        .contains("once every host bound to it has reported its inventory", "Platfom baremetal");
+    assertThat(c.awaitCondition("cp", "Available", "Installing").getStatus()).isEqualTo("False");
+
+    c.assisted.setClusterInstallCondition(
+        "cp", "SpecSynced", "True", "SyncOK", "The Spec has been successfully applied");
+    assertThat(c.awaitCondition("cp", "ClusterInstallConfigured", "Configured").getStatus())
+        .isEqualTo("True");
+  }
+
+  @Test
   @Order(3)
   void upgradesThroughTheClusterVersionAndReportsWhatTheClusterRuns() {
     KubernetesClient wc = workload.client();

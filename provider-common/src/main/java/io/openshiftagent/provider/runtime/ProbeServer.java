@@ -21,8 +21,15 @@ import java.util.function.Function;
 final class ProbeServer implements AutoCloseable {
   /** A response: status code and body. */
   record Response(int status, String contentType, String body) {
+    private static final String TEXT = "text/plain; charset=utf-8";
+
     static Response ok(String body) {
-      return new Response(200, "text/plain; charset=utf-8", body);
+      return new Response(200, TEXT, body);
+    }
+
+    /** 503: not ready, and why. */
+    static Response unavailable(String why) {
+      return new Response(503, TEXT, why);
     }
 
     static Response text(int status, String body) {

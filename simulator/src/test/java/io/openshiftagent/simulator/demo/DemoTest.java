@@ -28,8 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -40,7 +38,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * applied with kubectl as its user would.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
-@Execution(ExecutionMode.CONCURRENT)
+// One cluster at a time: the shared world's two cores already carry the other classes' clusters.
 class DemoTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
