@@ -113,7 +113,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     clusterObjects = new ClusterObjects(client, writers);
     stalledInstallStart = new StalledInstallStart(client, events);
     kubeconfig = new Kubeconfig(client);
-    MachineWrites machineWrites = new MachineWrites(client, infrastructure, events, clock, caches);
+    MachineWrites machineWrites =
+        new MachineWrites(client, infrastructure, events, clock, caches, NAME);
     machines =
         new ControlPlaneMachines(
             client,
