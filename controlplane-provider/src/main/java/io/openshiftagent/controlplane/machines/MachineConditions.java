@@ -79,7 +79,10 @@ final class MachineConditions {
               Writes.applyStatus(
                   client, machine, Map.of("conditions", List.of(condition)), manager, version));
     } catch (KubernetesClientException e) {
-      ignoreStale(e); // gone: nothing to answer
+      // Gone: nothing to answer. An apply fails on nothing else a reconcile should pass over.
+      if (e.getCode() != 404) {
+        throw e;
+      }
     }
   }
 
