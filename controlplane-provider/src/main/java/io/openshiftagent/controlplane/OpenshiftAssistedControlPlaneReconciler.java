@@ -250,7 +250,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       Context<OpenshiftAssistedControlPlane> context) {
     Memory.Remembered remembered = memory.of(cp);
     StatusWriter.Written written = status.write(cp, desired, context, remembered.lastStatusWrite);
-    written.at().ifPresent(at -> remembered.lastStatusWrite = Optional.of(at));
+    written.write().ifPresent(write -> remembered.lastStatusWrite = Optional.of(write));
     return written.later();
   }
 
