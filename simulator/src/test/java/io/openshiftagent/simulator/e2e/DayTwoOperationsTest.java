@@ -225,20 +225,24 @@ class DayTwoOperationsTest {
     setPaused(true);
     GenericKubernetesResource agent = cluster.list(ApiVersions.AGENT_INSTALL, "Agent").get(0);
     String hostname = string(agent, "spec", "hostname");
-    // What would make our providers write if they were not paused: an upgrade requested, and an
-    // Agent's hostname changed behind the bootstrap provider's back.
-    setDistributionVersion("4.21.1");
-    cluster.setSpec(
-        ApiVersions.AGENT_INSTALL, "Agent", name(agent), "hostname", "changed-while-paused");
     // Once paused, each object's Paused condition is all that is written (Cluster API's contract:
     // it describes the object's current generation), by us on ours, by Cluster API on its own.
     cluster.await(
-        "Paused on the control plane (at its new generation), every config and every Machine",
+        "Paused on the control plane, every config and every Machine",
         () ->
-            pausedAtCurrentGeneration(cluster.controlPlane())
+            conditionTrue(cluster.controlPlane(), "Paused")
                 && cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig").stream()
                     .allMatch(c -> conditionTrue(c, "Paused"))
                 && cluster.machines().stream().allMatch(m -> conditionTrue(m, "Paused")));
+    // What would make our providers write if they were not paused, made once they show they saw
+    // the pause (a change made at the same time may reach a provider before the pause does): an
+    // upgrade requested, and an Agent's hostname changed behind the bootstrap provider's back.
+    setDistributionVersion("4.21.1");
+    cluster.setSpec(
+        ApiVersions.AGENT_INSTALL, "Agent", name(agent), "hostname", "changed-while-paused");
+    cluster.await(
+        "Paused on the control plane at its new generation",
+        () -> pausedAtCurrentGeneration(cluster.controlPlane()));
     Map<String, String> before = resourceVersionsOfWhatWeWrite();
     String desiredBefore = string(clusterVersion(), "spec", "desiredUpdate", "image");
     // A claim that nothing happens needs a window: longer than the control plane's look at the
