@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
  * (longest wait before a kill, default 2500).
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
+@Tag(E2eWorld.MACHINE_ALONE)
 class CrashAnywhereTest {
   private static final Logger LOG = LoggerFactory.getLogger(CrashAnywhereTest.class);
 
