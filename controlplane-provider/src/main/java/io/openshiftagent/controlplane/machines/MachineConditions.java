@@ -72,15 +72,12 @@ final class MachineConditions {
     String manager =
         OWNER_REMEDIATED.equals(update.type()) ? fieldManager + "-remediation" : fieldManager;
     try {
-      // Without a resourceVersion: the entry is ours whatever Cluster API's Machine controller
-      // wrote to the status meanwhile (it writes it often while a Machine comes up), and a
-      // precondition would only turn those writes into conflicts and second requests.
       Writes.throughCache(
           cache,
           machine,
           version ->
               Writes.applyStatus(
-                  client, machine, Map.of("conditions", List.of(condition)), manager));
+                  client, machine, Map.of("conditions", List.of(condition)), manager, version));
     } catch (KubernetesClientException e) {
       // Gone: nothing to answer. An apply fails on nothing else a reconcile should pass over.
       if (e.getCode() != 404) {
