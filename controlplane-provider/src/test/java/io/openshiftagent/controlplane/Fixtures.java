@@ -194,6 +194,18 @@ public final class Fixtures {
         .build();
   }
 
+  /**
+   * An AgentClusterInstall's RequirementsMet condition as assisted-service writes it: True only
+   * with {@code ClusterIsReady}.
+   */
+  public static Condition requirementsMet(String reason) {
+    return new ConditionBuilder()
+        .withType("RequirementsMet")
+        .withStatus("ClusterIsReady".equals(reason) ? "True" : "False")
+        .withReason(reason)
+        .build();
+  }
+
   public static void setReady(Machine m) {
     m.setStatus(new MachineStatus());
     m.getStatus().conditions = List.of(condition("Ready", "True"), condition("Available", "True"));

@@ -43,10 +43,7 @@ class WatchedChangesTest {
     aci.getStatus().debugInfo.state = state;
     aci.getStatus().conditions =
         List.of(
-            new ConditionBuilder()
-                .withType("RequirementsMet")
-                .withStatus("ClusterIsReady".equals(requirementsReason) ? "True" : "False")
-                .withReason(requirementsReason)
+            new ConditionBuilder(Fixtures.requirementsMet(requirementsReason))
                 .withMessage("the service's words for " + requirementsReason)
                 .build());
     return aci;

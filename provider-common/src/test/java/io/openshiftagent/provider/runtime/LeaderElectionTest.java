@@ -15,12 +15,16 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Two replicas' leader elections on the real API server: a leader cut off from the API server
- * (requests hang, as in a network partition) gives up before the standby can take its Lease.
+ * (requests hang, as in a network partition) gives up before the standby can take its Lease. The
+ * tests run side by side, each in a namespace of its own: they mostly wait for the Lease's times.
  */
 @WithKubeApiServer
+@Execution(ExecutionMode.CONCURRENT)
 class LeaderElectionTest {
   private static final String LEASE = "election-test-leader";
 

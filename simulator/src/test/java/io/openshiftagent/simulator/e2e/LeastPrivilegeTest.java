@@ -24,8 +24,8 @@ import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * off this flow need and the few in {@link #BY_TIMING} whose use depends on timing (a write
  * conflict, a rewrite by assisted-service): nothing else is granted that the providers do not use.
  */
-@ResourceLock(E2eWorld.WORLD)
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
 
@@ -146,16 +146,16 @@ class LeastPrivilegeTest {
 
   @BeforeAll
   static void startWorld() throws Exception {
-    E2eWorld.stopSharedWorld();
     world =
         World.start(
             World.Options.of(
                     SimulatedDurations.nearZero(),
                     Path.of("target", "world", LeastPrivilegeTest.class.getSimpleName()))
-                .withLeaderElection(true));
+                .withLeaderElection(true)
+                .withHubOfItsOwn());
   }
 
-  /** Deletes what a failed test left, so that the next class's world does not reconcile it. */
+  /** Deletes what a failed test left, then stops the world and its hub. */
   @AfterAll
   static void stopWorld() {
     try {
@@ -191,7 +191,7 @@ class LeastPrivilegeTest {
       cluster.deleteCluster();
     }
     // Both give up their leader Lease on a clean stop: that is part of their use of the Lease.
-    world.close();
+    world.stopProviders();
 
     List<AuditLog.Request> requests = AuditLog.read(world.hubAuditLog());
     Map<ProviderJar, Set<String>> unused = new EnumMap<>(ProviderJar.class);
