@@ -566,12 +566,21 @@ class BootstrapFlowTest {
           return i;
         });
     var workerAgent = world.resource(Agent.class, "agent-w-0");
+    world.client.resource(world.config("ocp1-w-0")).delete();
+    // Not before the service has taken the Agent (its finalizer): deleted earlier, the Agent would
+    // go at once and leave its host bound in the service, which then never lets the InfraEnv go.
+    Thread.sleep(2000);
+    assertThat(workerAgent.get().getMetadata().getDeletionTimestamp())
+        .as("an Agent the service has not taken yet is not deleted")
+        .isNull();
+    assertThat(workerInfraEnv.get().getMetadata().getDeletionTimestamp())
+        .as("nor its InfraEnv")
+        .isNull();
     workerAgent.edit(
         a -> {
           a.getMetadata().setFinalizers(List.of("agent.agent-install.openshift.io/ai-deprovision"));
           return a;
         });
-    world.client.resource(world.config("ocp1-w-0")).delete();
     await(
         "InfraEnv deleting",
         () -> workerInfraEnv.get().getMetadata().getDeletionTimestamp() != null);

@@ -18,15 +18,24 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Deleting a config: its host goes back to the baremetal-operator, then its InfraEnv and the Agents
- * that registered with it (the config waits until both are gone), then its Secrets. A control-plane
- * config goes only with its Machine, which the control-plane provider deletes.
+ * Deleting a config: its host goes back to the baremetal-operator, then, once assisted-service has
+ * taken each Agent that registered with it (its finalizer), its InfraEnv and those Agents (the
+ * config waits until both are gone), then its Secrets. A control-plane config goes only with its
+ * Machine, which the control-plane provider deletes.
  */
 final class ConfigCleanup {
   /** assisted-service's Agent annotation: do not clean the installed cluster up for this host. */
   static final String SKIP_SPOKE_CLEANUP = "agent.agent-install.openshift.io/skip-spoke-cleanup";
+
+  /** assisted-service's finalizer on an Agent: the service deregisters the host before it goes. */
+  static final String AGENT_DEPROVISION_FINALIZER =
+      "agent.agent-install.openshift.io/ai-deprovision";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigCleanup.class);
 
   /**
    * How often a deleted config looks again for its Agents, which assisted-service deletes (its
@@ -77,6 +86,18 @@ final class ConfigCleanup {
     Optional<InfraEnv> infraEnv = scope.infraEnv();
     if (infraEnv.isPresent()) {
       if (!Metadata.isDeleting(infraEnv.get())) {
+        List<String> untaken = untakenAgents(scope.agents().get());
+        if (!untaken.isEmpty()) {
+          // An Agent deleted before the service has put its finalizer on goes at once and leaves
+          // its
+          // host registered and bound in the service's database, which then holds the InfraEnv's
+          // deletion for good ("existing hosts bound and not installed").
+          LOG.info(
+              "{}: waiting for assisted-service to take Agents {} before deleting them",
+              Metadata.key(config),
+              untaken);
+          return DeleteControl.noFinalizerRemoval().rescheduleAfter(AGENTS_GONE_CHECK);
+        }
         // Its Agents too: assisted-service keeps an Agent bound to its cluster, for minutes, when
         // its InfraEnv goes; the service's own finalizer on the Agent deregisters the host. One by
         // one: a collection
@@ -107,6 +128,16 @@ final class ConfigCleanup {
       caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
     }
     return DeleteControl.defaultDelete();
+  }
+
+  /** The Agents, not being deleted, that assisted-service has not put its finalizer on yet. */
+  private static List<String> untakenAgents(List<Agent> agents) {
+    return agents.stream()
+        .filter(
+            agent ->
+                !Metadata.isDeleting(agent) && !Finalizers.has(agent, AGENT_DEPROVISION_FINALIZER))
+        .map(Metadata::name)
+        .toList();
   }
 
   /**
