@@ -20,6 +20,7 @@ import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -54,6 +55,15 @@ final class ConfigSteps {
    */
   record CreateInfraEnv(WorkerGate.Decision gate, String discoveryIgnitionOverride)
       implements Step {}
+
+  /**
+   * assisted-service refused to create the image from the InfraEnv's spec, and the config's spec
+   * now says otherwise: the InfraEnv follows it (only then: a good image a host may be booting is
+   * never regenerated under it).
+   *
+   * @param fields the InfraEnv spec fields to set, by JSON name (null: remove)
+   */
+  record FixInfraEnv(InfraEnv infraEnv, Map<String, Object> fields) implements Step {}
 
   /**
    * Point the Metal3Machine at the discovery ISO and create the bootstrap data: Cluster API lets
@@ -210,10 +220,12 @@ final class ConfigSteps {
     InfraEnv infraEnv = scope.infraEnv().get();
     String isoUrl = DiscoveryImage.isoUrl(infraEnv).orElse(null);
     if (isoUrl == null) {
-      return waiting(
-          Reasons.WAITING_FOR_DISCOVERY_IMAGE,
-          "waiting for assisted-service to create the discovery ISO of InfraEnv "
-              + Metadata.name(infraEnv));
+      return refused(scope, infraEnv)
+          .orElse(
+              waiting(
+                  Reasons.WAITING_FOR_DISCOVERY_IMAGE,
+                  "waiting for assisted-service to create the discovery ISO of InfraEnv "
+                      + Metadata.name(infraEnv)));
     }
     if (!Hosts.isMetal3(machine)) {
       return waiting(
@@ -254,6 +266,10 @@ final class ConfigSteps {
     String discoveryIgnitionUrl = DiscoveryImage.ignitionUrl(infraEnv).orElse(null);
     String eventsUrl = DiscoveryImage.eventsUrl(infraEnv).orElse(null);
     if (discoveryIgnitionUrl == null && eventsUrl == null) {
+      Optional<Step> refused = refused(scope, infraEnv);
+      if (refused.isPresent()) {
+        return refused.get();
+      }
       return waiting(
           Reasons.WAITING_FOR_DISCOVERY_IGNITION,
           "waiting for assisted-service to publish the discovery ignition of InfraEnv "
@@ -266,6 +282,31 @@ final class ConfigSteps {
       return new Report(DiskImageBoot.outcome(heldBack.get(), scope.now()));
     }
     return new DownloadIgnition(discoveryIgnitionUrl, eventsUrl);
+  }
+
+  /**
+   * While the image is missing: assisted-service's refusal of the InfraEnv's spec, in its words and
+   * naming what to fix; or the fix, when the config's spec changed since.
+   */
+  private static Optional<Step> refused(ConfigScope scope, InfraEnv infraEnv) {
+    return DiscoveryImage.refusal(infraEnv)
+        .map(
+            message -> {
+              Map<String, Object> fix =
+                  DesiredInfraEnv.differences(infraEnv, scope.config().getSpec());
+              if (!fix.isEmpty()) {
+                return new FixInfraEnv(infraEnv, fix);
+              }
+              return waiting(
+                  Reasons.DISCOVERY_IMAGE_REFUSED,
+                  "assisted-service refused to create the discovery image of InfraEnv "
+                      + Metadata.name(infraEnv)
+                      + ": "
+                      + message
+                      + "; fix the value it names in this config's spec ("
+                      + String.join(", ", DesiredInfraEnv.FROM_CONFIG)
+                      + "): the InfraEnv follows it");
+            });
   }
 
   private static Report waiting(String reason, String message) {

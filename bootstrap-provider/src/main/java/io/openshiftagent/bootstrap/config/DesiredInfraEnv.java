@@ -56,10 +56,31 @@ public final class DesiredInfraEnv {
                 OwnerReferences.plain(machine),
                 OwnerReferences.plain(cluster))
             .build());
-    OpenshiftAssistedConfigSpec source = config.getSpec();
-    InfraEnvSpec spec = new InfraEnvSpec();
+    InfraEnvSpec spec = fromConfig(config.getSpec());
     spec.clusterRef = new ClusterReference(clusterDeploymentName, namespace);
     spec.pullSecretRef = new LocalObjectReference(pullSecretName);
+    spec.ignitionConfigOverride = discoveryIgnitionOverride;
+    spec.imageType = IMAGE_TYPE;
+    // assisted-service copies these to every Agent it creates: how the Agent controller finds ours.
+    spec.agentLabels = labels;
+    infraEnv.setSpec(spec);
+    return infraEnv;
+  }
+
+  /** The InfraEnv spec fields the config's spec sets, by their JSON names. */
+  static final List<String> FROM_CONFIG =
+      List.of(
+          "proxy",
+          "additionalNTPSources",
+          "sshAuthorizedKey",
+          "nmStateConfigLabelSelector",
+          "cpuArchitecture",
+          "additionalTrustBundle",
+          "osImageVersion");
+
+  /** An InfraEnv spec with only the fields {@link #FROM_CONFIG} set, as the config says them. */
+  static InfraEnvSpec fromConfig(OpenshiftAssistedConfigSpec source) {
+    InfraEnvSpec spec = new InfraEnvSpec();
     spec.proxy = proxy(source.proxy);
     spec.additionalNTPSources = emptyToNull(source.additionalNTPSources);
     spec.sshAuthorizedKey = source.sshAuthorizedKey;
@@ -67,12 +88,30 @@ public final class DesiredInfraEnv {
     spec.cpuArchitecture = source.cpuArchitecture;
     spec.additionalTrustBundle = source.additionalTrustBundle;
     spec.osImageVersion = source.osImageVersion;
-    spec.ignitionConfigOverride = discoveryIgnitionOverride;
-    spec.imageType = IMAGE_TYPE;
-    // assisted-service copies these to every Agent it creates: how the Agent controller finds ours.
-    spec.agentLabels = labels;
-    infraEnv.setSpec(spec);
-    return infraEnv;
+    return spec;
+  }
+
+  /**
+   * The fields of {@link #FROM_CONFIG} whose value in {@code infraEnv} is not the config's, with
+   * the config's value (null: remove the field).
+   */
+  static Map<String, Object> differences(InfraEnv infraEnv, OpenshiftAssistedConfigSpec config) {
+    Map<String, Object> desired = asMap(fromConfig(config));
+    Map<String, Object> current =
+        asMap(infraEnv.getSpec() == null ? new InfraEnvSpec() : infraEnv.getSpec());
+    Map<String, Object> differences = new java.util.LinkedHashMap<>();
+    for (String field : FROM_CONFIG) {
+      if (!java.util.Objects.equals(desired.get(field), current.get(field))) {
+        differences.put(field, desired.get(field));
+      }
+    }
+    return differences;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> asMap(InfraEnvSpec spec) {
+    return io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+        .convertValue(spec, Map.class);
   }
 
   /** The labels of everything we create for a config. */

@@ -52,6 +52,10 @@ class ConfigStepsTest {
   static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
   static final String ISO = "https://assisted.example.com/images/ocp1-w-0.iso";
   static final String IGNITION = "https://assisted.example.com/ocp1-w-0.ign";
+  static final String BAD_KEY = "ssh-rsa notakey";
+  static final String GOOD_KEY =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPWCmCQBl8AFoeTGj8v52CkBt9PxUkUJ7Ss2++ELtgNq user@example";
+  static final String SSH_REFUSED = "Failed to create image: SSH key is not valid";
 
   /** The world of one config, every prerequisite met and nothing made yet; rows take parts away. */
   static final class Scene {
@@ -121,6 +125,26 @@ class ConfigStepsTest {
       infraEnv.getStatus().isoDownloadURL = isoUrl;
       infraEnv.getStatus().bootArtifacts = new InfraEnvStatus.BootArtifacts();
       infraEnv.getStatus().bootArtifacts.discoveryIgnitionURL = ignitionUrl;
+      return this;
+    }
+
+    /**
+     * assisted-service's answer to the InfraEnv's spec, as it sets it: ImageCreated {@code status}
+     * with reason ImageCreationError; the config and the InfraEnv both hold {@code key}.
+     */
+    Scene imageCreationError(String status, String message, String key) {
+      config.getSpec().sshAuthorizedKey = key;
+      infraEnv.setSpec(new io.openshiftagent.api.external.assisted.InfraEnvSpec());
+      infraEnv.getSpec().sshAuthorizedKey = key;
+      infraEnv.getStatus().isoDownloadURL = null;
+      infraEnv.getStatus().conditions =
+          List.of(
+              new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                  .withType("ImageCreated")
+                  .withStatus(status)
+                  .withReason("ImageCreationError")
+                  .withMessage(message)
+                  .build());
       return this;
     }
 
@@ -336,6 +360,47 @@ class ConfigStepsTest {
             },
             "DownloadIgnition"),
         row(
+            "LiveISO: assisted-service refused the InfraEnv's spec",
+            s -> s.infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY),
+            Reasons.DISCOVERY_IMAGE_REFUSED),
+        row(
+            "LiveISO: refused, and the config's key fixed since: the InfraEnv follows it",
+            s -> {
+              s.infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+              s.config.getSpec().sshAuthorizedKey = GOOD_KEY;
+            },
+            "FixInfraEnv {sshAuthorizedKey=" + GOOD_KEY + "}"),
+        row(
+            "LiveISO: a failure the service retries by itself is a wait",
+            s ->
+                s.infraEnv(null, null)
+                    .imageCreationError(
+                        "False", "Failed to create image due to an internal error: EOF", GOOD_KEY),
+            Reasons.WAITING_FOR_DISCOVERY_IMAGE),
+        row(
+            "LiveISO: the cluster not in the service's database yet is a wait",
+            s ->
+                s.infraEnv(null, null)
+                    .imageCreationError(
+                        "Unknown",
+                        "Failed to create image: cluster does not exist: ocp1",
+                        GOOD_KEY),
+            Reasons.WAITING_FOR_DISCOVERY_IMAGE),
+        row(
+            "LiveISO: the image is there, whatever the condition still says",
+            s -> {
+              s.infraEnv(null, IGNITION).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+              s.infraEnv.getStatus().isoDownloadURL = ISO;
+            },
+            "BootLiveIso"),
+        row(
+            "DiskImage: assisted-service refused the InfraEnv's spec",
+            s ->
+                s.diskImage()
+                    .infraEnv(null, null)
+                    .imageCreationError("False", SSH_REFUSED, BAD_KEY),
+            Reasons.DISCOVERY_IMAGE_REFUSED),
+        row(
             "LiveISO: the image is not made yet",
             s -> s.infraEnv("", null),
             Reasons.WAITING_FOR_DISCOVERY_IMAGE),
@@ -460,6 +525,32 @@ class ConfigStepsTest {
   }
 
   @org.junit.jupiter.api.Test
+  void aRefusedImageIsReportedInTheServicesWordsWithWhatToFix() {
+    Scene scene =
+        new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+    assertThat(((Report) ConfigSteps.next(scene.scope())).outcome().message())
+        .isEqualTo(
+            "assisted-service refused to create the discovery image of InfraEnv ocp1-w-0: Failed to"
+                + " create image: SSH key is not valid; fix the value it names in this config's"
+                + " spec (proxy, additionalNTPSources, sshAuthorizedKey, nmStateConfigLabelSelector,"
+                + " cpuArchitecture, additionalTrustBundle, osImageVersion): the InfraEnv follows"
+                + " it");
+  }
+
+  @org.junit.jupiter.api.Test
+  void theFixMovesTheScopeToTheServicesNextAnswer() {
+    Scene scene =
+        new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+    scene.config.getSpec().sshAuthorizedKey = GOOD_KEY;
+    assertThat(ConfigSteps.next(scene.scope())).isInstanceOf(ConfigSteps.FixInfraEnv.class);
+    // The InfraEnv as patched: the service has not answered yet, so its refusal stands.
+    Scene fixed =
+        new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, GOOD_KEY);
+    assertThat(describe(ConfigSteps.next(scene.scope().withInfraEnv(fixed.infraEnv))))
+        .isEqualTo(Reasons.DISCOVERY_IMAGE_REFUSED);
+  }
+
+  @org.junit.jupiter.api.Test
   void eachWaitNamesWhatItWaitsFor() {
     Scene scene = new Scene();
     scene.cluster = null;
@@ -492,6 +583,9 @@ class ConfigStepsTest {
     }
     if (step instanceof CreateInfraEnv create) {
       return "CreateInfraEnv " + create.gate();
+    }
+    if (step instanceof ConfigSteps.FixInfraEnv fix) {
+      return "FixInfraEnv " + fix.fields();
     }
     if (step instanceof BootLiveIso
         || step instanceof ConfigSteps.AdoptFromGoProvider
