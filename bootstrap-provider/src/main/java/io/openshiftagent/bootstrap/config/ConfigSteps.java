@@ -20,7 +20,6 @@ import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -55,15 +54,6 @@ final class ConfigSteps {
    */
   record CreateInfraEnv(WorkerGate.Decision gate, String discoveryIgnitionOverride)
       implements Step {}
-
-  /**
-   * assisted-service refused to create the image from the InfraEnv's spec, and the config's spec
-   * now says otherwise: the InfraEnv follows it (only then: a good image a host may be booting is
-   * never regenerated under it).
-   *
-   * @param fields the InfraEnv spec fields to set, by JSON name (null: remove)
-   */
-  record FixInfraEnv(InfraEnv infraEnv, Map<String, Object> fields) implements Step {}
 
   /**
    * Point the Metal3Machine at the discovery ISO and create the bootstrap data: Cluster API lets
@@ -220,7 +210,7 @@ final class ConfigSteps {
     InfraEnv infraEnv = scope.infraEnv().get();
     String isoUrl = DiscoveryImage.isoUrl(infraEnv).orElse(null);
     if (isoUrl == null) {
-      return refused(scope, infraEnv)
+      return refused(infraEnv)
           .orElse(
               waiting(
                   Reasons.WAITING_FOR_DISCOVERY_IMAGE,
@@ -266,7 +256,7 @@ final class ConfigSteps {
     String discoveryIgnitionUrl = DiscoveryImage.ignitionUrl(infraEnv).orElse(null);
     String eventsUrl = DiscoveryImage.eventsUrl(infraEnv).orElse(null);
     if (discoveryIgnitionUrl == null && eventsUrl == null) {
-      Optional<Step> refused = refused(scope, infraEnv);
+      Optional<Step> refused = refused(infraEnv);
       if (refused.isPresent()) {
         return refused.get();
       }
@@ -285,28 +275,28 @@ final class ConfigSteps {
   }
 
   /**
-   * While the image is missing: assisted-service's refusal of the InfraEnv's spec, in its words and
-   * naming what to fix; or the fix, when the config's spec changed since.
+   * While the image is missing: assisted-service's refusal of the InfraEnv's spec, in its words,
+   * and where the value it refused comes from. The config's spec is immutable, so the fix is a new
+   * config (the template or the control plane's config spec, and a new Machine), or the InfraEnv's
+   * spec corrected in place, which we never write back.
    */
-  private static Optional<Step> refused(ConfigScope scope, InfraEnv infraEnv) {
+  private static Optional<Step> refused(InfraEnv infraEnv) {
     return DiscoveryImage.refusal(infraEnv)
         .map(
-            message -> {
-              Map<String, Object> fix =
-                  DesiredInfraEnv.differences(infraEnv, scope.config().getSpec());
-              if (!fix.isEmpty()) {
-                return new FixInfraEnv(infraEnv, fix);
-              }
-              return waiting(
-                  Reasons.DISCOVERY_IMAGE_REFUSED,
-                  "assisted-service refused to create the discovery image of InfraEnv "
-                      + Metadata.name(infraEnv)
-                      + ": "
-                      + message
-                      + "; fix the value it names in this config's spec ("
-                      + String.join(", ", DesiredInfraEnv.FROM_CONFIG)
-                      + "): the InfraEnv follows it");
-            });
+            message ->
+                waiting(
+                    Reasons.DISCOVERY_IMAGE_REFUSED,
+                    "assisted-service refused to create the discovery image of InfraEnv "
+                        + Metadata.name(infraEnv)
+                        + ": "
+                        + message
+                        + "; the value it names comes from this config's spec ("
+                        + String.join(", ", DesiredInfraEnv.FROM_CONFIG)
+                        + "), which is immutable: fix it where the config was made from (the"
+                        + " control plane's spec.openshiftAssistedConfigSpec or the"
+                        + " OpenshiftAssistedConfigTemplate) for new Machines, or in InfraEnv "
+                        + Metadata.name(infraEnv)
+                        + "'s spec for this one"));
   }
 
   private static Report waiting(String reason, String message) {

@@ -13,7 +13,6 @@ import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
-import io.openshiftagent.bootstrap.config.ConfigSteps.FixInfraEnv;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.bootstrap.names.Reasons;
@@ -119,18 +118,6 @@ final class ConfigWrites {
               Reasons.INFRA_ENV_REFUSED,
               "the API server refused InfraEnv " + Metadata.name(desired) + ": " + refusal.get()));
     }
-  }
-
-  /** Sets the InfraEnv's spec fields the config's spec changed since the service refused them. */
-  ConfigScope fixInfraEnv(ConfigScope scope, FixInfraEnv step) {
-    OwnedFieldsPatch patch = new OwnedFieldsPatch();
-    step.fields().forEach((field, value) -> patch.set(value, "spec", field));
-    InfraEnv patched = patch.applyTo(client, step.infraEnv());
-    LOG.info(
-        "InfraEnv {} follows the spec of its config: {}",
-        Metadata.key(patched),
-        String.join(", ", step.fields().keySet()));
-    return scope.withInfraEnv(patched);
   }
 
   /**

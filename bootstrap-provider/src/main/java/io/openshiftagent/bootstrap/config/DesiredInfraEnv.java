@@ -91,29 +91,6 @@ public final class DesiredInfraEnv {
     return spec;
   }
 
-  /**
-   * The fields of {@link #FROM_CONFIG} whose value in {@code infraEnv} is not the config's, with
-   * the config's value (null: remove the field).
-   */
-  static Map<String, Object> differences(InfraEnv infraEnv, OpenshiftAssistedConfigSpec config) {
-    Map<String, Object> desired = asMap(fromConfig(config));
-    Map<String, Object> current =
-        asMap(infraEnv.getSpec() == null ? new InfraEnvSpec() : infraEnv.getSpec());
-    Map<String, Object> differences = new java.util.LinkedHashMap<>();
-    for (String field : FROM_CONFIG) {
-      if (!java.util.Objects.equals(desired.get(field), current.get(field))) {
-        differences.put(field, desired.get(field));
-      }
-    }
-    return differences;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> asMap(InfraEnvSpec spec) {
-    return io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-        .convertValue(spec, Map.class);
-  }
-
   /** The labels of everything we create for a config. */
   public static Map<String, String> labels(OpenshiftAssistedConfig config, String clusterName) {
     return Map.of(

@@ -19,7 +19,6 @@ import io.openshiftagent.bootstrap.config.ConfigSteps.AdoptFromGoProvider;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
 import io.openshiftagent.bootstrap.config.ConfigSteps.DownloadIgnition;
-import io.openshiftagent.bootstrap.config.ConfigSteps.FixInfraEnv;
 import io.openshiftagent.bootstrap.config.ConfigSteps.FollowIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.ReattachHost;
 import io.openshiftagent.bootstrap.config.ConfigSteps.Report;
@@ -134,8 +133,6 @@ public class OpenshiftAssistedConfigReconciler
           return status.report(config, refused.outcome(), context);
         }
         scope = ((ConfigWrites.Written) result).scope();
-      } else if (step instanceof FixInfraEnv fix) {
-        scope = writes.fixInfraEnv(scope, fix);
       } else if (step instanceof BootLiveIso boot) {
         scope = writes.bootLiveIso(scope, boot.metal3Machine(), boot.isoUrl());
       } else if (step instanceof FollowIso follow) {

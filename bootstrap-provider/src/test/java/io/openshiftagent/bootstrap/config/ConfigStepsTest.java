@@ -364,13 +364,6 @@ class ConfigStepsTest {
             s -> s.infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY),
             Reasons.DISCOVERY_IMAGE_REFUSED),
         row(
-            "LiveISO: refused, and the config's key fixed since: the InfraEnv follows it",
-            s -> {
-              s.infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
-              s.config.getSpec().sshAuthorizedKey = GOOD_KEY;
-            },
-            "FixInfraEnv {sshAuthorizedKey=" + GOOD_KEY + "}"),
-        row(
             "LiveISO: a failure the service retries by itself is a wait",
             s ->
                 s.infraEnv(null, null)
@@ -531,23 +524,24 @@ class ConfigStepsTest {
     assertThat(((Report) ConfigSteps.next(scene.scope())).outcome().message())
         .isEqualTo(
             "assisted-service refused to create the discovery image of InfraEnv ocp1-w-0: Failed to"
-                + " create image: SSH key is not valid; fix the value it names in this config's"
+                + " create image: SSH key is not valid; the value it names comes from this config's"
                 + " spec (proxy, additionalNTPSources, sshAuthorizedKey, nmStateConfigLabelSelector,"
-                + " cpuArchitecture, additionalTrustBundle, osImageVersion): the InfraEnv follows"
-                + " it");
+                + " cpuArchitecture, additionalTrustBundle, osImageVersion), which is immutable: fix"
+                + " it where the config was made from (the control plane's"
+                + " spec.openshiftAssistedConfigSpec or the OpenshiftAssistedConfigTemplate) for new"
+                + " Machines, or in InfraEnv ocp1-w-0's spec for this one");
   }
 
   @org.junit.jupiter.api.Test
-  void theFixMovesTheScopeToTheServicesNextAnswer() {
+  void theInfraEnvCorrectedInPlaceClearsTheRefusal() {
+    // The service's answer to the corrected InfraEnv: the image, with ImageCreated True.
     Scene scene =
         new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
-    scene.config.getSpec().sshAuthorizedKey = GOOD_KEY;
-    assertThat(ConfigSteps.next(scene.scope())).isInstanceOf(ConfigSteps.FixInfraEnv.class);
-    // The InfraEnv as patched: the service has not answered yet, so its refusal stands.
-    Scene fixed =
-        new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, GOOD_KEY);
-    assertThat(describe(ConfigSteps.next(scene.scope().withInfraEnv(fixed.infraEnv))))
+    assertThat(describe(ConfigSteps.next(scene.scope())))
         .isEqualTo(Reasons.DISCOVERY_IMAGE_REFUSED);
+    Scene created = new Scene().infraEnv(ISO, IGNITION);
+    assertThat(ConfigSteps.next(scene.scope().withInfraEnv(created.infraEnv)))
+        .isInstanceOf(BootLiveIso.class);
   }
 
   @org.junit.jupiter.api.Test
@@ -583,9 +577,6 @@ class ConfigStepsTest {
     }
     if (step instanceof CreateInfraEnv create) {
       return "CreateInfraEnv " + create.gate();
-    }
-    if (step instanceof ConfigSteps.FixInfraEnv fix) {
-      return "FixInfraEnv " + fix.fields();
     }
     if (step instanceof BootLiveIso
         || step instanceof ConfigSteps.AdoptFromGoProvider
