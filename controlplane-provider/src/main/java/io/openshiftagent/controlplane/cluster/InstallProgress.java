@@ -79,6 +79,17 @@ public final class InstallProgress {
             + " status.validationsInfo have the service's full messages)");
   }
 
+  /**
+   * The failing validations as {@link #needsUser} names them: what a watch of the
+   * AgentClusterInstall compares, so that a change of the set wakes the control plane and nothing
+   * else in {@code status.validationsInfo} does.
+   */
+  public static List<String> failingValidations(AgentClusterInstall install) {
+    return ClusterValidations.needingUser(install).stream()
+        .map(ClusterValidations.Failing::toString)
+        .toList();
+  }
+
   /** Where the installation stands, as the messages of a control plane being installed say it. */
   public static String progress(Optional<AgentClusterInstall> install, String installName) {
     String state = install.map(InstallerStates::of).orElse("");
