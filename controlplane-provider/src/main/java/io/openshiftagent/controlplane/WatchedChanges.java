@@ -7,6 +7,7 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.cluster.InstallProgress;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.Arrays;
@@ -52,9 +53,9 @@ final class WatchedChanges {
   }
 
   /**
-   * The installer's state and its description, whether the service refused the spec, and what a
-   * {@code ready} cluster waits for: a stay the service may have missed starts without a change of
-   * state.
+   * The installer's state and its description, whether the service refused the spec, the failing
+   * validations the user must fix (as the messages name them), and what a {@code ready} cluster
+   * waits for: a stay the service may have missed starts without a change of state.
    */
   static boolean clusterInstall(AgentClusterInstall updated, AgentClusterInstall old) {
     return RelevantChange.ofMetadataOr(
@@ -64,6 +65,7 @@ final class WatchedChanges {
             Arrays.asList(
                 a.getStatus() == null ? null : a.getStatus().debugInfo,
                 ClusterObjects.inputError(a).orElse(null),
+                InstallProgress.failingValidations(a),
                 StalledInstallStart.missedStartReason(a).orElse(null)));
   }
 

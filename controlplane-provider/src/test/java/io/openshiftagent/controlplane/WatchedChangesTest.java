@@ -34,6 +34,38 @@ class WatchedChangesTest {
         .isEqualTo(wakes);
   }
 
+  @org.junit.jupiter.api.Test
+  void aChangeOfTheFailingValidationsWakesTheControlPlaneAndTheirRewordingDoesNot() {
+    AgentClusterInstall none = clusterInstall("pending-for-input", "ClusterNotReady");
+    AgentClusterInstall failing =
+        withValidation("failure", "The Machine Network CIDR is undefined");
+    assertThat(WatchedChanges.clusterInstall(failing, none)).isTrue();
+    assertThat(
+            WatchedChanges.clusterInstall(
+                withValidation("failure", "The Machine Network CIDR is undefined; set the VIPs"),
+                failing))
+        .as("the advice after the first clause")
+        .isFalse();
+    assertThat(
+            WatchedChanges.clusterInstall(
+                withValidation("pending", "Hosts have not been discovered yet"), none))
+        .as("a validation still pending")
+        .isFalse();
+  }
+
+  private static AgentClusterInstall withValidation(String status, String message) {
+    AgentClusterInstall aci = clusterInstall("pending-for-input", "ClusterNotReady");
+    aci.getStatus()
+        .setUnknownField(
+            "validationsInfo",
+            java.util.Map.of(
+                "network",
+                List.of(
+                    java.util.Map.of(
+                        "id", "machine-cidr-defined", "status", status, "message", message))));
+    return aci;
+  }
+
   private static AgentClusterInstall clusterInstall(String state, String requirementsReason) {
     AgentClusterInstall aci = new AgentClusterInstall();
     aci.getMetadata().setName("cp");

@@ -44,7 +44,7 @@ import java.util.stream.Collectors;
  * Clusters naming their control plane) and what we create (InfraEnv, Secrets). The scope reads them
  * here, from memory. An update wakes a config only when it changes what {@link ConfigSteps} reads:
  * metadata and spec, and of the status only the Cluster's infrastructure, the installer's state and
- * the InfraEnv's image URLs (Cluster API and assisted-service rewrite the rest often).
+ * the InfraEnv's image URLs and refusal (Cluster API and assisted-service rewrite the rest often).
  */
 final class ConfigCaches {
   static final String CONFIGS_BY_CLUSTER = "configs-by-cluster";
@@ -119,7 +119,8 @@ final class ConfigCaches {
             context,
             InfraEnv.class,
             "infraenvs",
-            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, DiscoveryImage::urls));
+            (updated, old) ->
+                RelevantChange.ofMetadataOr(updated, old, DiscoveryImage::readBySteps));
     // Only whether the data Secret exists is read.
     secrets = ours(context, Secret.class, "secrets", RelevantChange::ofMetadata);
     return List.of(

@@ -210,10 +210,12 @@ final class ConfigSteps {
     InfraEnv infraEnv = scope.infraEnv().get();
     String isoUrl = DiscoveryImage.isoUrl(infraEnv).orElse(null);
     if (isoUrl == null) {
-      return waiting(
-          Reasons.WAITING_FOR_DISCOVERY_IMAGE,
-          "waiting for assisted-service to create the discovery ISO of InfraEnv "
-              + Metadata.name(infraEnv));
+      return refused(infraEnv)
+          .orElse(
+              waiting(
+                  Reasons.WAITING_FOR_DISCOVERY_IMAGE,
+                  "waiting for assisted-service to create the discovery ISO of InfraEnv "
+                      + Metadata.name(infraEnv)));
     }
     if (!Hosts.isMetal3(machine)) {
       return waiting(
@@ -254,6 +256,10 @@ final class ConfigSteps {
     String discoveryIgnitionUrl = DiscoveryImage.ignitionUrl(infraEnv).orElse(null);
     String eventsUrl = DiscoveryImage.eventsUrl(infraEnv).orElse(null);
     if (discoveryIgnitionUrl == null && eventsUrl == null) {
+      Optional<Step> refused = refused(infraEnv);
+      if (refused.isPresent()) {
+        return refused.get();
+      }
       return waiting(
           Reasons.WAITING_FOR_DISCOVERY_IGNITION,
           "waiting for assisted-service to publish the discovery ignition of InfraEnv "
@@ -266,6 +272,31 @@ final class ConfigSteps {
       return new Report(DiskImageBoot.outcome(heldBack.get(), scope.now()));
     }
     return new DownloadIgnition(discoveryIgnitionUrl, eventsUrl);
+  }
+
+  /**
+   * While the image is missing: assisted-service's refusal of the InfraEnv's spec, in its words,
+   * and where the value it refused comes from. The config's spec is immutable, so the fix is a new
+   * config (the template or the control plane's config spec, and a new Machine), or the InfraEnv's
+   * spec corrected in place, which we never write back.
+   */
+  private static Optional<Step> refused(InfraEnv infraEnv) {
+    return DiscoveryImage.refusal(infraEnv)
+        .map(
+            message ->
+                waiting(
+                    Reasons.DISCOVERY_IMAGE_REFUSED,
+                    "assisted-service refused to create the discovery image of InfraEnv "
+                        + Metadata.name(infraEnv)
+                        + ": "
+                        + message
+                        + "; the value it names comes from this config's spec ("
+                        + String.join(", ", DesiredInfraEnv.FROM_CONFIG)
+                        + "), which is immutable: fix it where the config was made from (the"
+                        + " control plane's spec.openshiftAssistedConfigSpec or the"
+                        + " OpenshiftAssistedConfigTemplate) for new Machines, or in InfraEnv "
+                        + Metadata.name(infraEnv)
+                        + "'s spec for this one"));
   }
 
   private static Report waiting(String reason, String message) {

@@ -56,10 +56,31 @@ public final class DesiredInfraEnv {
                 OwnerReferences.plain(machine),
                 OwnerReferences.plain(cluster))
             .build());
-    OpenshiftAssistedConfigSpec source = config.getSpec();
-    InfraEnvSpec spec = new InfraEnvSpec();
+    InfraEnvSpec spec = fromConfig(config.getSpec());
     spec.clusterRef = new ClusterReference(clusterDeploymentName, namespace);
     spec.pullSecretRef = new LocalObjectReference(pullSecretName);
+    spec.ignitionConfigOverride = discoveryIgnitionOverride;
+    spec.imageType = IMAGE_TYPE;
+    // assisted-service copies these to every Agent it creates: how the Agent controller finds ours.
+    spec.agentLabels = labels;
+    infraEnv.setSpec(spec);
+    return infraEnv;
+  }
+
+  /** The InfraEnv spec fields the config's spec sets, by their JSON names. */
+  static final List<String> FROM_CONFIG =
+      List.of(
+          "proxy",
+          "additionalNTPSources",
+          "sshAuthorizedKey",
+          "nmStateConfigLabelSelector",
+          "cpuArchitecture",
+          "additionalTrustBundle",
+          "osImageVersion");
+
+  /** An InfraEnv spec with only the fields {@link #FROM_CONFIG} set, as the config says them. */
+  static InfraEnvSpec fromConfig(OpenshiftAssistedConfigSpec source) {
+    InfraEnvSpec spec = new InfraEnvSpec();
     spec.proxy = proxy(source.proxy);
     spec.additionalNTPSources = emptyToNull(source.additionalNTPSources);
     spec.sshAuthorizedKey = source.sshAuthorizedKey;
@@ -67,12 +88,7 @@ public final class DesiredInfraEnv {
     spec.cpuArchitecture = source.cpuArchitecture;
     spec.additionalTrustBundle = source.additionalTrustBundle;
     spec.osImageVersion = source.osImageVersion;
-    spec.ignitionConfigOverride = discoveryIgnitionOverride;
-    spec.imageType = IMAGE_TYPE;
-    // assisted-service copies these to every Agent it creates: how the Agent controller finds ours.
-    spec.agentLabels = labels;
-    infraEnv.setSpec(spec);
-    return infraEnv;
+    return spec;
   }
 
   /** The labels of everything we create for a config. */

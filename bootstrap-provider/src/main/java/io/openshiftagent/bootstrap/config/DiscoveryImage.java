@@ -1,5 +1,7 @@
 package io.openshiftagent.bootstrap.config;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
@@ -16,7 +18,34 @@ final class DiscoveryImage {
   /** LiveISO hosts boot the ISO, not user data; Cluster API still needs a Secret to exist. */
   static final String LIVE_ISO_USER_DATA = "{\"ignition\":{\"version\":\"3.2.0\"}}";
 
+  /** The InfraEnv condition assisted-service sets on each attempt to create the image. */
+  static final String IMAGE_CREATED = "ImageCreated";
+
+  static final String IMAGE_CREATION_ERROR = "ImageCreationError";
+
+  /** How the service words a failure it retries by itself (not the spec's fault). */
+  private static final String INTERNAL_ERROR = "due to an internal error";
+
   private DiscoveryImage() {}
+
+  /**
+   * assisted-service's words when it refused to create the image from the InfraEnv's spec
+   * (ImageCreated False, reason ImageCreationError, such as "Failed to create image: SSH key is not
+   * valid"). Not a failure it retries by itself, nor ImageCreated Unknown (the cluster not in its
+   * database yet: a race it resolves).
+   */
+  static Optional<String> refusal(InfraEnv infraEnv) {
+    InfraEnvStatus status = infraEnv.getStatus();
+    if (status == null) {
+      return Optional.empty();
+    }
+    return Conditions.find(status.conditions, IMAGE_CREATED)
+        .filter(c -> Conditions.FALSE.equals(c.getStatus()))
+        .filter(c -> IMAGE_CREATION_ERROR.equals(c.getReason()))
+        .map(Condition::getMessage)
+        .flatMap(DiscoveryImage::nonBlank)
+        .filter(message -> !message.contains(INTERNAL_ERROR));
+  }
 
   static Optional<String> isoUrl(InfraEnv infraEnv) {
     return Optional.ofNullable(infraEnv.getStatus())
@@ -38,15 +67,16 @@ final class DiscoveryImage {
         : nonBlank(status.debugInfo.eventsURL);
   }
 
-  /** What the steps read of an InfraEnv's status: the URLs of its image. */
-  static List<String> urls(InfraEnv infraEnv) {
+  /** What the steps read of an InfraEnv's status: the URLs of its image, and a refusal. */
+  static List<String> readBySteps(InfraEnv infraEnv) {
     InfraEnvStatus status = infraEnv.getStatus();
     return status == null
         ? List.of()
         : Arrays.asList(
             status.isoDownloadURL,
             status.bootArtifacts == null ? null : status.bootArtifacts.discoveryIgnitionURL,
-            status.debugInfo == null ? null : status.debugInfo.eventsURL);
+            status.debugInfo == null ? null : status.debugInfo.eventsURL,
+            refusal(infraEnv).orElse(null));
   }
 
   /** Whether the Metal3Machine boots {@code isoUrl} as a live ISO already. */

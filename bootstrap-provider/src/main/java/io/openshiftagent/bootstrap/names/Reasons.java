@@ -28,6 +28,7 @@ public final class Reasons {
   public static final String INFRA_ENV_REFUSED = "InfraEnvRefused";
   public static final String INFRA_ENV_NOT_OURS = "InfraEnvNotOurs";
   public static final String WAITING_FOR_DISCOVERY_IMAGE = "WaitingForDiscoveryImage";
+  public static final String DISCOVERY_IMAGE_REFUSED = "DiscoveryImageRefused";
   public static final String UNSUPPORTED_INFRASTRUCTURE = "UnsupportedInfrastructure";
   public static final String WAITING_FOR_INFRASTRUCTURE_MACHINE = "WaitingForInfrastructureMachine";
   public static final String WAITING_FOR_DISCOVERY_IGNITION = "WaitingForDiscoveryIgnition";

@@ -52,6 +52,10 @@ class ConfigStepsTest {
   static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
   static final String ISO = "https://assisted.example.com/images/ocp1-w-0.iso";
   static final String IGNITION = "https://assisted.example.com/ocp1-w-0.ign";
+  static final String BAD_KEY = "ssh-rsa notakey";
+  static final String GOOD_KEY =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPWCmCQBl8AFoeTGj8v52CkBt9PxUkUJ7Ss2++ELtgNq user@example";
+  static final String SSH_REFUSED = "Failed to create image: SSH key is not valid";
 
   /** The world of one config, every prerequisite met and nothing made yet; rows take parts away. */
   static final class Scene {
@@ -121,6 +125,26 @@ class ConfigStepsTest {
       infraEnv.getStatus().isoDownloadURL = isoUrl;
       infraEnv.getStatus().bootArtifacts = new InfraEnvStatus.BootArtifacts();
       infraEnv.getStatus().bootArtifacts.discoveryIgnitionURL = ignitionUrl;
+      return this;
+    }
+
+    /**
+     * assisted-service's answer to the InfraEnv's spec, as it sets it: ImageCreated {@code status}
+     * with reason ImageCreationError; the config and the InfraEnv both hold {@code key}.
+     */
+    Scene imageCreationError(String status, String message, String key) {
+      config.getSpec().sshAuthorizedKey = key;
+      infraEnv.setSpec(new io.openshiftagent.api.external.assisted.InfraEnvSpec());
+      infraEnv.getSpec().sshAuthorizedKey = key;
+      infraEnv.getStatus().isoDownloadURL = null;
+      infraEnv.getStatus().conditions =
+          List.of(
+              new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                  .withType("ImageCreated")
+                  .withStatus(status)
+                  .withReason("ImageCreationError")
+                  .withMessage(message)
+                  .build());
       return this;
     }
 
@@ -336,6 +360,40 @@ class ConfigStepsTest {
             },
             "DownloadIgnition"),
         row(
+            "LiveISO: assisted-service refused the InfraEnv's spec",
+            s -> s.infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY),
+            Reasons.DISCOVERY_IMAGE_REFUSED),
+        row(
+            "LiveISO: a failure the service retries by itself is a wait",
+            s ->
+                s.infraEnv(null, null)
+                    .imageCreationError(
+                        "False", "Failed to create image due to an internal error: EOF", GOOD_KEY),
+            Reasons.WAITING_FOR_DISCOVERY_IMAGE),
+        row(
+            "LiveISO: the cluster not in the service's database yet is a wait",
+            s ->
+                s.infraEnv(null, null)
+                    .imageCreationError(
+                        "Unknown",
+                        "Failed to create image: cluster does not exist: ocp1",
+                        GOOD_KEY),
+            Reasons.WAITING_FOR_DISCOVERY_IMAGE),
+        row(
+            "LiveISO: the image is there, whatever the condition still says",
+            s -> {
+              s.infraEnv(null, IGNITION).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+              s.infraEnv.getStatus().isoDownloadURL = ISO;
+            },
+            "BootLiveIso"),
+        row(
+            "DiskImage: assisted-service refused the InfraEnv's spec",
+            s ->
+                s.diskImage()
+                    .infraEnv(null, null)
+                    .imageCreationError("False", SSH_REFUSED, BAD_KEY),
+            Reasons.DISCOVERY_IMAGE_REFUSED),
+        row(
             "LiveISO: the image is not made yet",
             s -> s.infraEnv("", null),
             Reasons.WAITING_FOR_DISCOVERY_IMAGE),
@@ -457,6 +515,33 @@ class ConfigStepsTest {
     Outcome outcome = ((Report) ConfigSteps.next(scene.scope())).outcome();
     assertThat(outcome.recheckAfter()).isEqualTo(Backoff.FIRST.minusSeconds(1));
     assertThat(outcome.message()).isEqualTo("503");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aRefusedImageIsReportedInTheServicesWordsWithWhatToFix() {
+    Scene scene =
+        new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+    assertThat(((Report) ConfigSteps.next(scene.scope())).outcome().message())
+        .isEqualTo(
+            "assisted-service refused to create the discovery image of InfraEnv ocp1-w-0: Failed to"
+                + " create image: SSH key is not valid; the value it names comes from this config's"
+                + " spec (proxy, additionalNTPSources, sshAuthorizedKey, nmStateConfigLabelSelector,"
+                + " cpuArchitecture, additionalTrustBundle, osImageVersion), which is immutable: fix"
+                + " it where the config was made from (the control plane's"
+                + " spec.openshiftAssistedConfigSpec or the OpenshiftAssistedConfigTemplate) for new"
+                + " Machines, or in InfraEnv ocp1-w-0's spec for this one");
+  }
+
+  @org.junit.jupiter.api.Test
+  void theInfraEnvCorrectedInPlaceClearsTheRefusal() {
+    // The service's answer to the corrected InfraEnv: the image, with ImageCreated True.
+    Scene scene =
+        new Scene().infraEnv(null, null).imageCreationError("False", SSH_REFUSED, BAD_KEY);
+    assertThat(describe(ConfigSteps.next(scene.scope())))
+        .isEqualTo(Reasons.DISCOVERY_IMAGE_REFUSED);
+    Scene created = new Scene().infraEnv(ISO, IGNITION);
+    assertThat(ConfigSteps.next(scene.scope().withInfraEnv(created.infraEnv)))
+        .isInstanceOf(BootLiveIso.class);
   }
 
   @org.junit.jupiter.api.Test

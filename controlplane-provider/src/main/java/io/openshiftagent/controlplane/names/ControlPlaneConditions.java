@@ -28,6 +28,13 @@ public final class ControlPlaneConditions {
   public static final String WAITING_FOR_RELEASE_IMAGE = "WaitingForReleaseImage";
   public static final String INSTALLING = "Installing";
   public static final String INSTALLATION_FAILED = "InstallationFailed";
+
+  /**
+   * Available: assisted-service waits for the user (a failing cluster validation, a host pending
+   * user action); the message has the service's words.
+   */
+  public static final String INSTALLATION_NEEDS_USER_ACTION = "InstallationNeedsUserAction";
+
   public static final String INVALID_CONFIGURATION = "InvalidConfiguration";
   public static final String INSTALL_CONFIG_OVERRIDE_INVALID = "InstallConfigOverrideInvalid";
   public static final String IMAGE_REGISTRY_CONFIG_INVALID = "ImageRegistryConfigInvalid";

@@ -3,6 +3,7 @@ package io.openshiftagent.controlplane.report;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.AVAILABLE;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALLATION_FAILED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALLATION_NEEDS_USER_ACTION;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALLING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INVALID_CONFIGURATION;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.RELEASE_IMAGE_RESOLVED;
@@ -68,6 +69,10 @@ public final class Availability {
           AVAILABLE,
           AVAILABLE,
           "the cluster is installed; its API server is reachable through the published kubeconfig");
+    }
+    Optional<String> needsUser = InstallProgress.needsUser(install, installName);
+    if (needsUser.isPresent()) {
+      return ConditionUpdate.isFalse(AVAILABLE, INSTALLATION_NEEDS_USER_ACTION, needsUser.get());
     }
     return ConditionUpdate.isFalse(
         AVAILABLE, INSTALLING, InstallProgress.progress(install, installName));

@@ -6,7 +6,10 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,7 +26,8 @@ class AvailabilityTest {
         "false | false | false |                    | false | False | WaitingForClusterInstall | waiting for AgentClusterInstall ocp1-cp",
         "false | false | true  |                    | false | False | Installing | installer state: not reported yet",
         "false | false | true  | insufficient       | false | False | Installing | installer state: insufficient (AgentClusterInstall ocp1-cp status.debugInfo.stateInfo says why)",
-        "false | false | true  | pending-for-input  | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
+        "false | false | true  | pending-for-input  | false | False | Installing | installer state: pending-for-input (AgentClusterInstall ocp1-cp status.debugInfo.stateInfo says why)",
+        "false | false | true  | installing-pending-user-action | false | False | InstallationNeedsUserAction | assisted-service waits for the user: AgentClusterInstall ocp1-cp is installing-pending-user-action (info); the Agents in state installing-pending-user-action say in status.debugInfo.stateInfo what each host needs",
         "false | false | true  | ready              | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
         "false | false | true  | installing         | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
         "false | false | true  | finalizing         | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
@@ -45,6 +49,38 @@ class AvailabilityTest {
         hasInstall ? Optional.of(install(state)) : Optional.empty();
     assertThat(Availability.of(waitingForReleaseImage, invalid, install, initialized, "ocp1-cp"))
         .isEqualTo(new ConditionUpdate("Available", status, reason, message));
+  }
+
+  @Test
+  void aFailingValidationBeforeTheInstallationIsTheUsersToFix() {
+    AgentClusterInstall install = install("pending-for-input");
+    install
+        .getStatus()
+        .setUnknownField(
+            "validationsInfo",
+            Map.of(
+                "network",
+                List.of(
+                    Map.of(
+                        "id",
+                        "machine-cidr-defined",
+                        "status",
+                        "failure",
+                        "message",
+                        "The Machine Network CIDR is undefined; the Machine Network CIDR can be"
+                            + " defined by setting either the API or Ingress virtual IPs."))));
+    ConditionUpdate available =
+        Availability.of(false, false, Optional.of(install), false, "ocp1-cp");
+    assertThat(available.reason()).isEqualTo("InstallationNeedsUserAction");
+    assertThat(available.message())
+        .isEqualTo(
+            "assisted-service waits for the user: AgentClusterInstall ocp1-cp is pending-for-input"
+                + " (info); failing validations: machine-cidr-defined (The Machine Network CIDR is"
+                + " undefined); fix them in spec.config (the AgentClusterInstall's condition"
+                + " Validated and status.validationsInfo have the service's full messages)");
+    // Refused configuration comes first: it is what the user sees to fix.
+    assertThat(Availability.of(false, true, Optional.of(install), false, "ocp1-cp").reason())
+        .isEqualTo("InvalidConfiguration");
   }
 
   private static AgentClusterInstall install(String state) {

@@ -1,0 +1,172 @@
+package io.openshiftagent.simulator.e2e;
+
+import static io.openshiftagent.simulator.Fields.conditions;
+import static io.openshiftagent.simulator.Fields.string;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.openshiftagent.simulator.ApiVersions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the real assisted-service refuses or waits for is what the user reads on our objects, in the
+ * service's words: an SSH key it cannot parse (our CRD admits any string: the service is the one
+ * that parses keys), and VIPs outside the hosts' network.
+ */
+@ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
+class ServiceWordsTest {
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceWordsTest.class);
+
+  @RegisterExtension static final E2eWorld world = new E2eWorld();
+
+  /** A key of a supported type whose body is no key. */
+  static final String UNPARSABLE_KEY = "ssh-rsa notakey user@example";
+
+  static final String KEY =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPWCmCQBl8AFoeTGj8v52CkBt9PxUkUJ7Ss2++ELtgNq user@example";
+
+  @Test
+  void aKeyTheServiceRefusesIsReportedAndTheFixedKeyClearsIt() {
+    ClusterScenario cluster = world.scenario("e2e-refused-key", "test-sno");
+    // No host: the InfraEnv, and the service's answer to it, come before any host boots.
+    cluster.apply(
+        "/e2e/sno.yaml",
+        Map.of(),
+        onControlPlane(cp -> configSpec(cp).put("sshAuthorizedKey", UNPARSABLE_KEY)));
+
+    String[] config = new String[1];
+    cluster.await(
+        "the config to report the discovery image refused",
+        () -> {
+          GenericKubernetesResource found = onlyConfig(cluster);
+          config[0] = found == null ? null : found.getMetadata().getName();
+          return found != null && "DiscoveryImageRefused".equals(ready(found).get("reason"));
+        });
+    GenericKubernetesResource infraEnv =
+        cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", config[0]);
+    Map<String, Object> imageCreated = condition(infraEnv, "ImageCreated");
+    assertThat(imageCreated).containsEntry("status", "False");
+    String serviceWords = (String) imageCreated.get("message");
+    String message =
+        (String)
+            ready(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", config[0]))
+                .get("message");
+    assertThat(message)
+        .startsWith("assisted-service refused to create the discovery image of InfraEnv")
+        .contains(serviceWords)
+        .contains("sshAuthorizedKey");
+    assertThat(serviceWords).containsIgnoringCase("ssh");
+
+    cluster.await(
+        "the Machine to carry the refusal, as Cluster API mirrors the config's Ready",
+        () ->
+            cluster.controlPlaneMachines().stream()
+                .map(machine -> condition(machine, "BootstrapConfigReady").get("message"))
+                .anyMatch(m -> m instanceof String text && text.contains(serviceWords)));
+
+    // The config's spec is immutable: this Machine's fix is its InfraEnv's spec, corrected in
+    // place.
+    cluster.setSpec(ApiVersions.AGENT_INSTALL, "InfraEnv", config[0], "sshAuthorizedKey", KEY);
+    cluster.await(
+        "the service to create the image from the corrected InfraEnv",
+        () -> {
+          GenericKubernetesResource now =
+              cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", config[0]);
+          return "True".equals(condition(now, "ImageCreated").get("status"))
+              && !string(now, "status", "isoDownloadURL").isEmpty();
+        });
+    cluster.await(
+        "the config to stop reporting the refusal",
+        () ->
+            !"DiscoveryImageRefused"
+                .equals(
+                    ready(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", config[0]))
+                        .get("reason")));
+  }
+
+  @Test
+  void vipsOutsideTheHostsNetworkAreTheUsersToFix() {
+    ClusterScenario cluster = world.scenario("e2e-vips-outside", "test-multinode");
+    cluster.enrolHosts(3);
+    cluster.apply(
+        "/e2e/ha.yaml",
+        Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
+        onControlPlane(
+            cp -> {
+              Map<String, Object> config = config(cp);
+              config.put("apiVIPs", List.of("10.99.0.40"));
+              config.put("ingressVIPs", List.of("10.99.0.41"));
+            }));
+    cluster.await(
+        "the control plane to say that assisted-service waits for the user",
+        () ->
+            "InstallationNeedsUserAction"
+                .equals(condition(cluster.controlPlane(), "Available").get("reason")));
+    String message = (String) condition(cluster.controlPlane(), "Available").get("message");
+    LOG.info("VIPs outside the hosts' network: Available says: {}", message);
+    GenericKubernetesResource install =
+        cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-multinode");
+    assertThat(message)
+        .startsWith("assisted-service waits for the user: AgentClusterInstall test-multinode is ")
+        .contains(string(install, "status", "debugInfo", "state"))
+        .contains(
+            "failing validations: machine-cidr-defined (The Machine Network CIDR is undefined)");
+    assertThat((String) condition(install, "Validated").get("message"))
+        .as("the service's own condition says the same")
+        .contains("The Machine Network CIDR is undefined");
+  }
+
+  /** The control-plane Machine's config, once there is one. */
+  private static GenericKubernetesResource onlyConfig(ClusterScenario cluster) {
+    List<GenericKubernetesResource> configs =
+        cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig");
+    return configs.size() == 1 ? configs.get(0) : null;
+  }
+
+  private static Map<String, Object> ready(GenericKubernetesResource config) {
+    return condition(config, "Ready");
+  }
+
+  private static Map<String, Object> condition(GenericKubernetesResource object, String type) {
+    return conditions(object).stream()
+        .filter(c -> type.equals(c.get("type")))
+        .findFirst()
+        .orElse(Map.of());
+  }
+
+  private static Consumer<HasMetadata> onControlPlane(Consumer<GenericKubernetesResource> edit) {
+    return object -> {
+      if (object instanceof GenericKubernetesResource resource
+          && "OpenshiftAssistedControlPlane".equals(object.getKind())) {
+        edit.accept(resource);
+      }
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> config(GenericKubernetesResource cp) {
+    Map<String, Object> spec = (Map<String, Object>) cp.getAdditionalProperties().get("spec");
+    Map<String, Object> config = new HashMap<>((Map<String, Object>) spec.get("config"));
+    spec.put("config", config);
+    return config;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> configSpec(GenericKubernetesResource cp) {
+    Map<String, Object> spec = (Map<String, Object>) cp.getAdditionalProperties().get("spec");
+    Map<String, Object> config =
+        new HashMap<>((Map<String, Object>) spec.get("openshiftAssistedConfigSpec"));
+    spec.put("openshiftAssistedConfigSpec", config);
+    return config;
+  }
+}
