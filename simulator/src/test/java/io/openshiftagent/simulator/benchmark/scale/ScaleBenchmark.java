@@ -63,6 +63,7 @@ public final class ScaleBenchmark {
       Map<ProviderJar, HeapHistogram> empty = histograms(world, "empty");
 
       // ---- the fleet installs ----
+      profile(world, null);
       Map<ProviderJar, Duration> cpuBefore = cpu(world);
       long applyStart = System.currentTimeMillis();
       Map<String, Long> applied = apply(world, timeline);
@@ -89,6 +90,7 @@ public final class ScaleBenchmark {
       }
 
       // ---- the fleet installed: steady ----
+      profile(world, null);
       Map<ProviderJar, Duration> steadyBefore = cpu(world);
       long steadyStart = System.currentTimeMillis();
       Thread.sleep(options.window().toMillis());
@@ -97,6 +99,7 @@ public final class ScaleBenchmark {
       Map<ProviderJar, HeapHistogram> steady = histograms(world, "steady");
       Map<ProviderJar, Long> steadyRss = rss(world);
       figures.steady(requests(world, steadyStart, steadyEnd), steadyCpu, empty, steady, steadyRss);
+      profile(world, "installed");
 
       // ---- a restart with the fleet installed ----
       long restartStart = System.currentTimeMillis();
@@ -178,6 +181,30 @@ public final class ScaleBenchmark {
   }
 
   // ---- measuring ----
+
+  /**
+   * With {@code --profile}: starts recording each provider (phase null), or stops and prints what
+   * was recorded over the phase.
+   */
+  private void profile(ScaleWorld world, String phase) throws Exception {
+    if (!options.profile()) {
+      return;
+    }
+    if (phase != null) {
+      System.out.printf(
+          "%nProfile while %s (Java Flight Recorder):%n",
+          phase.equals("install") ? "the fleet installs" : "the fleet is installed");
+    }
+    for (ProviderJar jar : ProviderJar.values()) {
+      ProviderProcess process = world.provider(jar);
+      if (phase == null) {
+        ProviderProfile.start(process.pid());
+      } else {
+        ProviderProfile.stopAndPrint(
+            process.pid(), process.log().resolveSibling(phase + ".jfr"), jar.command);
+      }
+    }
+  }
 
   private static Map<ProviderJar, Duration> cpu(ScaleWorld world) {
     Map<ProviderJar, Duration> cpu = new EnumMap<>(ProviderJar.class);

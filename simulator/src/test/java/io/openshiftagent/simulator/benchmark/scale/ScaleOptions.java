@@ -13,6 +13,8 @@ import java.util.Map;
  * @param clusters N single-node clusters
  * @param installing at most K of them installing at once (default: N, at most 500)
  * @param window how long the fleet is watched installed, and after the restart (default 5 min)
+ * @param profile whether each provider is profiled (Java Flight Recorder) while the fleet installs
+ *     and while it is installed
  */
 record ScaleOptions(
     int clusters,
@@ -21,13 +23,15 @@ record ScaleOptions(
     String paceName,
     Duration window,
     Duration timeout,
-    Path workDir) {
+    Path workDir,
+    boolean profile) {
 
   static ScaleOptions parse(String... args) {
     Map<String, String> values = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String name = args[i].replaceFirst("^--", "");
-      if (name.equals("sno")) {
+      if (name.equals("sno") || name.equals("profile")) {
+        values.put(name, "true");
         continue;
       }
       if (i + 1 >= args.length) {
@@ -46,7 +50,8 @@ record ScaleOptions(
         pace,
         Duration.ofMinutes(Long.parseLong(values.getOrDefault("window-minutes", "5"))),
         Duration.ofMinutes(Long.parseLong(values.getOrDefault("timeout-minutes", "180"))),
-        Path.of(values.getOrDefault("work-dir", "target/scale")));
+        Path.of(values.getOrDefault("work-dir", "target/scale")),
+        values.containsKey("profile"));
   }
 
   private static String required(Map<String, String> values, String name) {
