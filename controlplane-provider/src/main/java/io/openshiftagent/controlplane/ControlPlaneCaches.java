@@ -22,6 +22,7 @@ import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
 import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
@@ -39,7 +40,7 @@ import java.util.stream.Collectors;
  * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
  * MachineDeployments (through the Cluster their label names) and the
  * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #observe} reads a control
- * plane's scope from them.
+ * plane's scope from them. Each cache keeps what {@link CachedObjects} leaves of its objects.
  */
 final class ControlPlaneCaches {
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
@@ -57,6 +58,7 @@ final class ControlPlaneCaches {
                 .withSecondaryToPrimaryMapper(
                     cluster -> controlPlaneOf(cluster).map(Set::of).orElse(Set.of()))
                 .withOnUpdateFilter(WatchedChanges::cluster)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     machines =
@@ -66,6 +68,7 @@ final class ControlPlaneCaches {
                 .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
                 .withSecondaryToPrimaryMapper(ownedBy(true))
                 .withOnUpdateFilter(WatchedChanges::machine)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     machineDeployments =
@@ -75,6 +78,7 @@ final class ControlPlaneCaches {
                 .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
                 .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     // The workers' architectures (the release image's): rarely changed, so watched, not read.
@@ -84,6 +88,7 @@ final class ControlPlaneCaches {
                     OpenshiftAssistedConfigTemplate.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(this::controlPlanesUsing)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     return List.of(
@@ -97,6 +102,7 @@ final class ControlPlaneCaches {
                 .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context),
         new InformerEventSource<>(
@@ -104,6 +110,7 @@ final class ControlPlaneCaches {
                     ClusterDeployment.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context),
         new InformerEventSource<>(
@@ -111,6 +118,7 @@ final class ControlPlaneCaches {
                     AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(WatchedChanges::clusterInstall)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context));
   }

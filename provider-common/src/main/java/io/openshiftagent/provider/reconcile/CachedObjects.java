@@ -1,0 +1,55 @@
+package io.openshiftagent.provider.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
+import io.openshiftagent.api.external.UnknownFields;
+import io.openshiftagent.api.external.assisted.AgentStatus;
+
+/**
+ * What an informer cache keeps of each object: what the providers read, not what a hub of thousands
+ * of clusters holds. Dropped as an object enters the cache: its managed fields (the API server's
+ * record of which manager set which field, often larger than the object), the fields of an external
+ * kind's status our models do not declare (an Agent's validations, a BareMetalHost's hardware
+ * details, an AgentClusterInstall's validations, Cluster API's deprecated conditions) and an
+ * Agent's inventory. Nothing reads them, and no cached object is ever written back whole: every
+ * write is a patch of the fields we own ({@code OwnedFieldsPatch}, {@link Writes}), so nothing is
+ * lost on the hub.
+ */
+public final class CachedObjects {
+  private CachedObjects() {}
+
+  /** A cache store that keeps what {@link #trim} leaves. */
+  public static <R extends HasMetadata> ItemStore<R> store() {
+    return new TransformingItemStore<>(CachedObjects::trim);
+  }
+
+  /**
+   * A cache store of Secrets of which only the existence and the metadata are read: their data is
+   * dropped too.
+   */
+  public static ItemStore<Secret> metadataOnlySecrets() {
+    return new TransformingItemStore<>(
+        secret -> {
+          trim(secret);
+          secret.setData(null);
+          secret.setStringData(null);
+          return secret;
+        });
+  }
+
+  /** Drops from {@code object} what no provider reads; returns it. */
+  public static <R extends HasMetadata> R trim(R object) {
+    object.getMetadata().setManagedFields(null);
+    if (object instanceof CustomResource<?, ?> resource
+        && resource.getStatus() instanceof UnknownFields status) {
+      status.unknownFields().clear();
+      if (status instanceof AgentStatus agent) {
+        agent.inventory = null;
+      }
+    }
+    return object;
+  }
+}
