@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.controlplane.release.KubernetesVersions;
 import io.openshiftagent.controlplane.workload.WorkloadClients;
@@ -22,6 +23,15 @@ final class WorkloadCluster implements AutoCloseable {
   static final String CLUSTER_VERSION_API = "config.openshift.io/v1";
   static final String CLUSTER_VERSION_KIND = "ClusterVersion";
   static final String CLUSTER_VERSION_NAME = "version";
+
+  private static final ResourceDefinitionContext CLUSTER_VERSIONS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("config.openshift.io")
+          .withVersion("v1")
+          .withKind(CLUSTER_VERSION_KIND)
+          .withPlural("clusterversions")
+          .withNamespaced(false)
+          .build();
 
   private final KubernetesClient client;
 
@@ -100,10 +110,12 @@ final class WorkloadCluster implements AutoCloseable {
         .applyTo(client, clusterVersionResource().get());
   }
 
+  /**
+   * The ClusterVersion, its resource named outright: a look's new client would otherwise ask the
+   * cluster's discovery for it first, each time.
+   */
   private Resource<GenericKubernetesResource> clusterVersionResource() {
-    return client
-        .genericKubernetesResources(CLUSTER_VERSION_API, CLUSTER_VERSION_KIND)
-        .withName(CLUSTER_VERSION_NAME);
+    return client.genericKubernetesResources(CLUSTER_VERSIONS).withName(CLUSTER_VERSION_NAME);
   }
 
   private static Map<String, Object> condition(Map<String, Object> status, String type) {

@@ -6,7 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /**
  * Clients of installed clusters, from their kubeconfig: short timeouts and no retries, since a
- * reconcile that cannot reach one reports it and looks again later.
+ * reconcile that cannot reach one reports it and looks again later. A client lives for one look;
+ * its TLS material is made cheaply ({@link WorkloadTls}).
  */
 public final class WorkloadClients {
   private WorkloadClients() {}
@@ -16,6 +17,14 @@ public final class WorkloadClients {
     config.setConnectionTimeout(5_000);
     config.setRequestTimeout(10_000);
     config.setRequestRetryBackoffLimit(0);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    KubernetesClientBuilder builder = new KubernetesClientBuilder();
+    WorkloadTls.of(config)
+        .ifPresent(
+            tls -> {
+              WorkloadTls.takeFrom(config);
+              builder.withHttpClientBuilderConsumer(
+                  http -> http.sslContext(tls.keyManagers(), tls.trustManagers()));
+            });
+    return builder.withConfig(config).build();
   }
 }
