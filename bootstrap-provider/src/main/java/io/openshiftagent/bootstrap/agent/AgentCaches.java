@@ -4,6 +4,8 @@ import static io.openshiftagent.provider.reconcile.Informers.cached;
 import static io.openshiftagent.provider.reconcile.Informers.indexed;
 import static io.openshiftagent.provider.reconcile.Informers.informer;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -22,11 +24,13 @@ import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -49,11 +53,20 @@ final class AgentCaches {
   private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
   private IndexerResourceCache<Agent> agents;
+  private final ControllerScope scope;
+
+  /**
+   * @param scope what this process manages: with a watch filter, every watch here but the hosts'
+   *     selects its label
+   */
+  AgentCaches(ControllerScope scope) {
+    this.scope = scope;
+  }
 
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
     agents = context.getPrimaryCache();
     Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
-    machines = informer(context, Machine.class, "machines", machine -> Set.of());
+    machines = informer(context, Machine.class, "machines", machine -> Set.of(), scoped(o -> o));
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     metal3Machines =
         informer(
@@ -61,7 +74,7 @@ final class AgentCaches {
             Metal3Machine.class,
             "metal3machines",
             m3m -> agentsOf(agents, m3m),
-            options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged));
+            scoped(options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged)));
     metal3Machines.addIndexers(
         Map.of(
             METAL3_MACHINES_BY_HOST,
@@ -86,7 +99,7 @@ final class AgentCaches {
             InfraEnv.class,
             "infraenvs",
             infraEnv -> Set.of(),
-            options -> options.withLabelSelector(Names.CONFIG_LABEL));
+            options -> options.withLabelSelector(scope.selector(Names.CONFIG_LABEL)));
     Informers.indexByLabel(agents, AGENTS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
     // Agents then get what they missed while paused. A config's spec and annotations are what its
@@ -98,14 +111,14 @@ final class AgentCaches {
             Cluster.class,
             "clusters",
             cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)),
-            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
+            scoped(options -> options.withOnUpdateFilter(RelevantChange::ofMetadata)));
     configs =
         informer(
             context,
             OpenshiftAssistedConfig.class,
             "configs",
             config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)),
-            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
+            scoped(options -> options.withOnUpdateFilter(RelevantChange::ofMetadata)));
     return List.of(machines, metal3Machines, hosts, infraEnvs, clusters, configs);
   }
 
@@ -146,6 +159,13 @@ final class AgentCaches {
    */
   void written(OpenshiftAssistedConfig before, OpenshiftAssistedConfig patched) {
     configs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
+  }
+
+  /** {@code options} with this process's watch filter, if it has one. */
+  private <R extends HasMetadata> UnaryOperator<InformerEventSourceConfiguration.Builder<R>> scoped(
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> options) {
+    String selector = scope.selector(null);
+    return selector == null ? options : o -> options.apply(o).withLabelSelector(selector);
   }
 
   /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */

@@ -26,6 +26,7 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -68,7 +69,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final HostDetachment hosts;
-  private final AgentCaches caches = new AgentCaches();
+  private final AgentCaches caches;
 
   /** Our writes of Agents, until their events come: an approval is written once. */
   private final RecentWrites<Agent> written = new RecentWrites<>(Instant::now);
@@ -101,7 +102,8 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
   }
 
-  public AgentReconciler(KubernetesClient client, EventRecorder events) {
+  public AgentReconciler(KubernetesClient client, EventRecorder events, ControllerScope scope) {
+    this.caches = new AgentCaches(scope);
     this.client = client;
     this.events = events;
     this.hosts = new HostDetachment(client);

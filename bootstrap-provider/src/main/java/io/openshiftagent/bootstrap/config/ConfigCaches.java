@@ -27,10 +27,12 @@ import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +59,16 @@ final class ConfigCaches {
   private InformerEventSource<AgentClusterInstall, OpenshiftAssistedConfig> installs;
   private InformerEventSource<InfraEnv, OpenshiftAssistedConfig> infraEnvs;
   private InformerEventSource<Secret, OpenshiftAssistedConfig> secrets;
+  private final ControllerScope scope;
+
+  /**
+   * @param scope what this process manages: with a watch filter, every watch here selects its label
+   *     (Cluster API puts it on the Machines and the infrastructure machines, the control plane on
+   *     what it creates, this provider on what it creates)
+   */
+  ConfigCaches(ControllerScope scope) {
+    this.scope = scope;
+  }
 
   List<EventSource<?, OpenshiftAssistedConfig>> eventSources(
       EventSourceContext<OpenshiftAssistedConfig> context) {
@@ -64,7 +76,8 @@ final class ConfigCaches {
     Informers.indexByLabel(configs, CONFIGS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
 
     machines =
-        informer(context, Machine.class, "machines", ConfigCaches::configOf, metadataChanges());
+        informer(
+            context, Machine.class, "machines", ConfigCaches::configOf, scoped(metadataChanges()));
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     // The Metal3Machine is made after the Machine; the live ISO is set on it once it exists.
     metal3Machines =
@@ -76,7 +89,7 @@ final class ConfigCaches {
                 machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
                     .flatMap(machine -> configOf(machine).stream())
                     .collect(Collectors.toSet()),
-            metadataChanges());
+            scoped(metadataChanges()));
     clusters =
         informer(
             context,
@@ -84,11 +97,12 @@ final class ConfigCaches {
             "clusters",
             cluster ->
                 configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)),
-            options ->
-                options.withOnUpdateFilter(
-                    (updated, old) ->
-                        RelevantChange.ofMetadataOr(
-                            updated, old, ClusterRefs::infrastructureProvisioned)));
+            scoped(
+                options ->
+                    options.withOnUpdateFilter(
+                        (updated, old) ->
+                            RelevantChange.ofMetadataOr(
+                                updated, old, ClusterRefs::infrastructureProvisioned))));
     clusters.addIndexers(
         Map.of(
             CLUSTERS_BY_CONTROL_PLANE,
@@ -103,25 +117,36 @@ final class ConfigCaches {
             ClusterDeployment.class,
             "clusterdeployments",
             cd -> configsOfControlPlane(configs, cd),
-            metadataChanges());
+            scoped(metadataChanges()));
     installs =
         informer(
             context,
             AgentClusterInstall.class,
             "agentclusterinstalls",
             aci -> configsOfControlPlane(configs, aci),
-            options ->
-                options.withOnUpdateFilter(
-                    (updated, old) ->
-                        RelevantChange.ofMetadataOr(updated, old, InstallerStates::of)));
+            scoped(
+                options ->
+                    options.withOnUpdateFilter(
+                        (updated, old) ->
+                            RelevantChange.ofMetadataOr(updated, old, InstallerStates::of))));
     infraEnvs =
         ours(
             context,
             InfraEnv.class,
             "infraenvs",
             (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls));
-    // Only whether the data Secret exists is read.
-    secrets = ours(context, Secret.class, "secrets", RelevantChange::ofMetadata);
+    // Only whether the data Secret exists is read: its data is not cached.
+    secrets =
+        informer(
+            context,
+            Secret.class,
+            "secrets",
+            Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
+            options ->
+                options
+                    .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
+                    .withOnUpdateFilter(RelevantChange::ofMetadata)
+                    .withItemStore(CachedObjects.metadataOnlySecrets()));
     return List.of(
         machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
@@ -189,7 +214,7 @@ final class ConfigCaches {
   }
 
   /** What we create for a config: labelled with it, and owned by it. */
-  private static <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
+  private <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
       EventSourceContext<OpenshiftAssistedConfig> context,
       Class<R> kind,
       String name,
@@ -199,7 +224,17 @@ final class ConfigCaches {
         kind,
         name,
         Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
-        options -> options.withLabelSelector(Names.CONFIG_LABEL).withOnUpdateFilter(relevant));
+        options ->
+            options
+                .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
+                .withOnUpdateFilter(relevant));
+  }
+
+  /** {@code options} with this process's watch filter, if it has one. */
+  private <R extends HasMetadata> UnaryOperator<InformerEventSourceConfiguration.Builder<R>> scoped(
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> options) {
+    String selector = scope.selector(null);
+    return selector == null ? options : o -> options.apply(o).withLabelSelector(selector);
   }
 
   /** Only a change of the metadata or spec wakes the configs: the status is not read. */
