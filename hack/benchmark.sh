@@ -27,13 +27,26 @@ mvn -B -q -ntp package -DskipTests -DskipImages -pl simulator -am \
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 cd simulator
 if [[ "$scale" == true ]]; then
-  mkdir -p target/scale
+  # A run lasts up to hours: it runs from a copy of the classes and jars, which a build meanwhile
+  # cannot replace under it.
+  copy=target/scale/run
+  rm -rf "$copy" && mkdir -p "$copy"
+  cp -r target/test-classes target/classes "$copy/"
+  cp ../bootstrap-provider/target/bootstrap-provider.jar ../controlplane-provider/target/controlplane-provider.jar "$copy/"
+  classpath="$copy/test-classes:$copy/classes"
+  for entry in $(tr ':' ' ' < target/benchmark.classpath); do
+    if [[ "$entry" == "$(cd .. && pwd)"/* ]]; then
+      cp "$entry" "$copy/" && entry="$copy/$(basename "$entry")"
+    fi
+    classpath="$classpath:$entry"
+  done
   # The stand-ins and the watch of the fleet hold every object of thousands of clusters.
   exec java -Xmx6g \
     -Dbenchmark.commit="$commit" \
+    -Dopenshift-agent.provider-jars="$copy" \
     -Dlogback.configurationFile=src/test/resources/benchmark/logback.xml \
     -Dbenchmark.log=target/scale/world.log \
-    -cp "target/test-classes:target/classes:$(cat target/benchmark.classpath)" \
+    -cp "$classpath" \
     io.openshiftagent.simulator.benchmark.scale.ScaleBenchmark "$@"
 fi
 mkdir -p target/benchmark
