@@ -21,6 +21,7 @@ import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
@@ -66,7 +67,15 @@ final class AgentCaches {
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
     agents = context.getPrimaryCache();
     Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
-    machines = informer(context, Machine.class, "machines", machine -> Set.of(), scoped(o -> o));
+    // Neither the Machines', the hosts', the InfraEnvs', the Clusters' nor the configs' status is
+    // read here: their caches keep none.
+    machines =
+        informer(
+            context,
+            Machine.class,
+            "machines",
+            machine -> Set.of(),
+            scoped(o -> o.withItemStore(CachedObjects.storeWithoutStatus())));
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     metal3Machines =
         informer(
@@ -92,14 +101,18 @@ final class AgentCaches {
             options ->
                 options
                     .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                    .withOnUpdateFilter(RelevantChange::ofMetadata));
+                    .withOnUpdateFilter(RelevantChange::ofMetadata)
+                    .withItemStore(CachedObjects.storeWithoutStatus()));
     infraEnvs =
         informer(
             context,
             InfraEnv.class,
             "infraenvs",
             infraEnv -> Set.of(),
-            options -> options.withLabelSelector(scope.selector(Names.CONFIG_LABEL)));
+            options ->
+                options
+                    .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
+                    .withItemStore(CachedObjects.storeWithoutStatus()));
     Informers.indexByLabel(agents, AGENTS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
     // Agents then get what they missed while paused. A config's spec and annotations are what its
@@ -111,14 +124,14 @@ final class AgentCaches {
             Cluster.class,
             "clusters",
             cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)),
-            scoped(options -> options.withOnUpdateFilter(RelevantChange::ofMetadata)));
+            scoped(metadataOnly()));
     configs =
         informer(
             context,
             OpenshiftAssistedConfig.class,
             "configs",
             config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)),
-            scoped(options -> options.withOnUpdateFilter(RelevantChange::ofMetadata)));
+            scoped(metadataOnly()));
     return List.of(machines, metal3Machines, hosts, infraEnvs, clusters, configs);
   }
 
@@ -159,6 +172,15 @@ final class AgentCaches {
    */
   void written(OpenshiftAssistedConfig before, OpenshiftAssistedConfig patched) {
     configs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
+  }
+
+  /** Woken by changes of the metadata and spec, and keeping no status. */
+  private static <R extends HasMetadata>
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> metadataOnly() {
+    return options ->
+        options
+            .withOnUpdateFilter(RelevantChange::ofMetadata)
+            .withItemStore(CachedObjects.storeWithoutStatus());
   }
 
   /** {@code options} with this process's watch filter, if it has one. */

@@ -237,9 +237,15 @@ final class ConfigCaches {
     return selector == null ? options : o -> options.apply(o).withLabelSelector(selector);
   }
 
-  /** Only a change of the metadata or spec wakes the configs: the status is not read. */
+  /**
+   * Only a change of the metadata or spec wakes the configs, and the status is not cached: it is
+   * not read.
+   */
   private static <R extends HasMetadata>
       UnaryOperator<InformerEventSourceConfiguration.Builder<R>> metadataChanges() {
-    return options -> options.withOnUpdateFilter(RelevantChange::ofMetadata);
+    return options ->
+        options
+            .withOnUpdateFilter(RelevantChange::ofMetadata)
+            .withItemStore(CachedObjects.storeWithoutStatus());
   }
 }

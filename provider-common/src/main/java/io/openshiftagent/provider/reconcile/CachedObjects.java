@@ -13,17 +13,36 @@ import io.openshiftagent.api.external.assisted.AgentStatus;
  * of clusters holds. Dropped as an object enters the cache: its managed fields (the API server's
  * record of which manager set which field, often larger than the object), the fields of an external
  * kind's status our models do not declare (an Agent's validations, a BareMetalHost's hardware
- * details, an AgentClusterInstall's validations, Cluster API's deprecated conditions) and an
- * Agent's inventory. Nothing reads them, and no cached object is ever written back whole: every
- * write is a patch of the fields we own ({@code OwnedFieldsPatch}, {@link Writes}), so nothing is
- * lost on the hub.
+ * details, an AgentClusterInstall's validations, Cluster API's deprecated conditions), an Agent's
+ * inventory and the copy of the object {@code kubectl apply} keeps in an annotation. A cache whose
+ * reader never reads the status keeps none ({@link #storeWithoutStatus}). Nothing reads what is
+ * dropped, and no cached object is ever written back whole: every write is a patch of the fields we
+ * own ({@code OwnedFieldsPatch}, {@link Writes}), so nothing is lost on the hub.
  */
 public final class CachedObjects {
+  /** Where {@code kubectl apply} keeps the whole object it applied. */
+  static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
   private CachedObjects() {}
 
   /** A cache store that keeps what {@link #trim} leaves. */
   public static <R extends HasMetadata> ItemStore<R> store() {
     return new TransformingItemStore<>(CachedObjects::trim);
+  }
+
+  /**
+   * A cache store for a reader that never reads the objects' status: it is dropped too (a Cluster's
+   * or a Machine's conditions, a host's provisioning record), besides what {@link #trim} drops.
+   */
+  public static <R extends HasMetadata> ItemStore<R> storeWithoutStatus() {
+    return new TransformingItemStore<>(
+        object -> {
+          trim(object);
+          if (object instanceof CustomResource<?, ?> resource) {
+            resource.setStatus(null);
+          }
+          return object;
+        });
   }
 
   /**
@@ -43,6 +62,10 @@ public final class CachedObjects {
   /** Drops from {@code object} what no provider reads; returns it. */
   public static <R extends HasMetadata> R trim(R object) {
     object.getMetadata().setManagedFields(null);
+    if (object.getMetadata().getAnnotations() != null
+        && object.getMetadata().getAnnotations().containsKey(LAST_APPLIED)) {
+      object.getMetadata().getAnnotations().remove(LAST_APPLIED);
+    }
     if (object instanceof CustomResource<?, ?> resource
         && resource.getStatus() instanceof UnknownFields status) {
       status.unknownFields().clear();

@@ -63,6 +63,35 @@ class CachedObjectsTest {
   }
 
   @Test
+  void theCopyKubectlApplyKeepsIsDroppedAndOtherAnnotationsStay() {
+    BareMetalHost host =
+        CachedObjects.trim(
+            Serialization.unmarshal(
+                """
+                {"apiVersion":"metal3.io/v1alpha1","kind":"BareMetalHost",
+                 "metadata":{"name":"h","namespace":"n","annotations":{
+                   "kubectl.kubernetes.io/last-applied-configuration":"{\\"spec\\":{}}",
+                   "baremetalhost.metal3.io/detached":"{}"}}}
+                """,
+                BareMetalHost.class));
+
+    assertThat(host.getMetadata().getAnnotations())
+        .containsOnlyKeys("baremetalhost.metal3.io/detached");
+  }
+
+  @Test
+  void aStoreWithoutStatusKeepsTheMetadataAndSpecOnly() {
+    ItemStore<Agent> store = CachedObjects.storeWithoutStatus();
+    Agent agent = Serialization.unmarshal(AGENT, Agent.class);
+    store.put(store.getKey(agent), agent);
+    Agent stored = store.get(store.getKey(agent));
+
+    assertThat(stored.getStatus()).isNull();
+    assertThat(stored.getMetadata().getManagedFields()).isNull();
+    assertThat(stored.getSpec().approved).isTrue();
+  }
+
+  @Test
   void aMetadataOnlySecretLosesItsData() {
     Secret secret =
         new SecretBuilder()
