@@ -50,7 +50,9 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
         Environment:
           WORKLOAD_POLL_INTERVAL       how often an installed cluster's versions and upgrade progress are
                                        looked at (nothing there can be watched from the hub), e.g. 30s,
-                                       5m (default 1m)
+                                       5m (default 1m); a settled cluster (no upgrade under way) is
+                                       looked at half as often after each look, down to once every 16
+                                       intervals
           REGISTRY_CA_BUNDLE_FILE      a PEM file of certificate authorities to trust, besides the JVM's,
                                        when resolving release images to digests (the hub's trusted CA
                                        bundle; docs/release-images.md)""";

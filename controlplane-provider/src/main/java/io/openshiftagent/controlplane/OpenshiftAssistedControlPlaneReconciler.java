@@ -6,6 +6,7 @@ import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INFRA
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_CREATION_FAILED;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_DELETING;
 import static io.openshiftagent.controlplane.status.ControlPlaneConditions.SCALING_UP;
+import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_COMPLETED;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -233,7 +234,10 @@ public class OpenshiftAssistedControlPlaneReconciler
     Optional<Duration> installStartLook = stalledInstallStart.reconcile(cp, scope.clusterInstall());
     if (status.initialized() && workloadLookDue) {
       upgrades.reconcile(scope, status, current.or(() -> Kubeconfig.read(scope)), release);
-      workloadLooks.looked(cp);
+      workloadLooks.looked(
+          cp,
+          status.isTrue(UPGRADE_COMPLETED)
+              && Lifecycle.of(scope, status, false).upgrading().isEmpty());
     }
     status.set(
         Availability.of(
@@ -252,9 +256,9 @@ public class OpenshiftAssistedControlPlaneReconciler
     boolean creationBlocked =
         status.hasReason(SCALING_UP, MACHINE_CREATION_FAILED, INFRASTRUCTURE_TEMPLATE_UNAVAILABLE);
     Optional<Duration> again =
-        status.initialized() || creationBlocked
+        creationBlocked
             ? Optional.of(workloadPollInterval)
-            : Optional.empty();
+            : status.initialized() ? Optional.of(workloadLooks.interval(cp)) : Optional.empty();
     if (release instanceof ReleaseImageResolution.Wait wait) {
       // A registry's failure at its back-off; a missing or bad pull secret or mirror
       // configuration (not watched) at the poll interval.
