@@ -43,11 +43,22 @@ public final class ScaleBenchmark {
     this.figures = new ScaleFigures(options);
   }
 
-  /** See {@link ScaleOptions#parse}. Exits 0 when every goal is met, 3 when one is missed. */
-  public static void main(String[] args) throws Exception {
-    int exit = new ScaleBenchmark(ScaleOptions.parse(args)).run();
-    System.out.flush();
-    System.exit(exit);
+  /**
+   * See {@link ScaleOptions#parse}. Exits 0 when every goal is met, 3 when one is missed, 1 when
+   * the fleet did not install in time, 2 when the run failed.
+   */
+  public static void main(String[] args) {
+    int exit = 2;
+    try {
+      exit = new ScaleBenchmark(ScaleOptions.parse(args)).run();
+    } catch (Throwable failure) {
+      failure.printStackTrace();
+    } finally {
+      // Whatever happened: the stand-ins' and the gateway's threads must not keep the JVM (and the
+      // machine's lock) alive.
+      System.out.flush();
+      System.exit(exit);
+    }
   }
 
   private int run() throws Exception {
@@ -92,13 +103,16 @@ public final class ScaleBenchmark {
       // ---- the fleet installed: steady ----
       profile(world, null);
       Map<ProviderJar, Duration> steadyBefore = cpu(world);
+      long listsBefore = world.gateway.nodeLists();
       long steadyStart = System.currentTimeMillis();
       Thread.sleep(options.window().toMillis());
       long steadyEnd = System.currentTimeMillis();
       Map<ProviderJar, Duration> steadyCpu = since(steadyBefore, cpu(world));
+      long looks = (world.gateway.nodeLists() - listsBefore) / 2;
       Map<ProviderJar, HeapHistogram> steady = histograms(world, "steady");
       Map<ProviderJar, Long> steadyRss = rss(world);
-      figures.steady(requests(world, steadyStart, steadyEnd), steadyCpu, empty, steady, steadyRss);
+      figures.steady(
+          requests(world, steadyStart, steadyEnd), steadyCpu, empty, steady, steadyRss, looks);
       profile(world, "installed");
 
       // ---- a restart with the fleet installed ----

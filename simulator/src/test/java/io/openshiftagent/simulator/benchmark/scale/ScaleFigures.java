@@ -25,11 +25,10 @@ import java.util.stream.Stream;
 
 /**
  * What the scale mode prints, phase by phase, and the goals it checks (docs/benchmarks.md, "Hub
- * scale"). Each size's per-Machine figures are kept in {@link #RESULTS} so that a run shows how
- * they change from the smallest size run to the largest.
+ * scale"). Each size's per-Machine figures are kept in {@code <work dir>-results/} so that a run
+ * shows how they change from the smallest size run to the largest.
  */
 final class ScaleFigures {
-  static final Path RESULTS = Path.of("target", "scale-results");
   static final String COMMIT = System.getProperty("benchmark.commit", "unknown");
 
   private static final long HEAP_GOAL = 512L << 20;
@@ -39,10 +38,12 @@ final class ScaleFigures {
   private static final double FLAT = 0.20;
 
   private final ScaleOptions options;
+  private final Path results;
   private final Properties result = new Properties();
 
   ScaleFigures(ScaleOptions options) {
     this.options = options;
+    this.results = options.workDir().resolveSibling(options.workDir().getFileName() + "-results");
     put("clusters", options.clusters());
     put("installing", options.installing());
     put("pace", options.paceName());
@@ -144,9 +145,11 @@ final class ScaleFigures {
       Map<ProviderJar, Duration> cpu,
       Map<ProviderJar, HeapHistogram> empty,
       Map<ProviderJar, HeapHistogram> steady,
-      Map<ProviderJar, Long> rss) {
+      Map<ProviderJar, Long> rss,
+      long looks) {
     int machines = options.clusters();
     double minutes = options.window().toSeconds() / 60.0;
+    put("looksPerMinute", String.format("%.1f", looks / minutes));
     System.out.printf(
         "%nThe fleet installed, %.0f minutes (the control plane looks at each installed cluster"
             + " every minute):%n  %-22s %12s %12s %14s %10s %12s %16s%n",
@@ -174,6 +177,13 @@ final class ScaleFigures {
       put(jar, "bytesPerMachine", perMachine);
       put(jar, "cpuMsPerMachineMinute", String.format("%.2f", cpuPerMinute / machines));
     }
+    System.out.printf(
+        "  the control plane looked at installed clusters %d times (%.1f per minute, %.2f per"
+            + " cluster per minute): %.1f ms of its CPU per look, its reconciles included%n",
+        looks,
+        looks / minutes,
+        looks / minutes / machines,
+        looks == 0 ? 0 : cpu.get(ProviderJar.CONTROLPLANE).toMillis() / (double) looks);
     ProviderRequests ours = ProviderRequests.of(all, machines);
     System.out.printf("  hub requests in those minutes (per Machine):%n");
     System.out.print(ours.table());
@@ -257,7 +267,7 @@ final class ScaleFigures {
     put("loadAfter", loadAverage());
     List<Properties> sizes = save();
     System.out.printf(
-        "%nPer Machine at each size run (the latest of each, %s):%n", RESULTS.toAbsolutePath());
+        "%nPer Machine at each size run (the latest of each, %s):%n", results.toAbsolutePath());
     System.out.printf(
         "  %8s %-22s %-26s %-22s %-18s %-18s%n",
         "clusters",
@@ -351,13 +361,13 @@ final class ScaleFigures {
   /** Saves this run's figures; returns the latest of each size, smallest first. */
   private List<Properties> save() {
     try {
-      Files.createDirectories(RESULTS);
+      Files.createDirectories(results);
       try (Writer out =
-          Files.newBufferedWriter(RESULTS.resolve("sno-" + options.clusters() + ".properties"))) {
+          Files.newBufferedWriter(results.resolve("sno-" + options.clusters() + ".properties"))) {
         result.store(out, "hub scale benchmark");
       }
       List<Properties> sizes = new ArrayList<>();
-      try (Stream<Path> files = Files.list(RESULTS)) {
+      try (Stream<Path> files = Files.list(results)) {
         for (Path file : files.filter(f -> f.toString().endsWith(".properties")).toList()) {
           Properties p = new Properties();
           try (Reader in = Files.newBufferedReader(file)) {

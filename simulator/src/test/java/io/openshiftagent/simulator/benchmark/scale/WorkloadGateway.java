@@ -50,6 +50,8 @@ final class WorkloadGateway implements AutoCloseable {
   private final String upstreamUrl;
   private final String caData;
   private final TestPki.PemKeyPair admin;
+  private final java.util.concurrent.atomic.AtomicLong nodeLists =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private WorkloadGateway(
       HttpsServer server,
@@ -138,6 +140,14 @@ final class WorkloadGateway implements AutoCloseable {
             caData, server, name, name, base64(admin.certificate()), base64(admin.privateKey()));
   }
 
+  /**
+   * The lists of Nodes served so far: the control plane's look at an installed cluster lists its
+   * control-plane Nodes twice (by the {@code control-plane} and the {@code master} role label).
+   */
+  long nodeLists() {
+    return nodeLists.get();
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       Matcher m = PATH.matcher(exchange.getRequestURI().getRawPath());
@@ -149,6 +159,7 @@ final class WorkloadGateway implements AutoCloseable {
       String path = m.group(3);
       String query = exchange.getRequestURI().getRawQuery();
       if (path.equals("/api/v1/nodes")) {
+        nodeLists.incrementAndGet();
         query = withClusterLabel(query, id);
       } else if (path.startsWith(CLUSTER_VERSION)
           && (path.length() == CLUSTER_VERSION.length()
