@@ -27,6 +27,7 @@ import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -43,11 +44,21 @@ import java.util.stream.Collectors;
  * plane's scope from them. Each cache keeps what {@link CachedObjects} leaves of its objects.
  */
 final class ControlPlaneCaches {
+  private final ControllerScope scope;
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
   private InformerEventSource<MachineDeployment, OpenshiftAssistedControlPlane> machineDeployments;
   private InformerEventSource<OpenshiftAssistedConfigTemplate, OpenshiftAssistedControlPlane>
       workerTemplates;
+
+  /**
+   * @param scope what this process manages: with a watch filter, every watch here selects its label
+   *     (the user puts it on the Cluster, its MachineDeployments and templates, this provider on
+   *     what it makes)
+   */
+  ControlPlaneCaches(ControllerScope scope) {
+    this.scope = scope;
+  }
 
   List<EventSource<?, OpenshiftAssistedControlPlane>> eventSources(
       EventSourceContext<OpenshiftAssistedControlPlane> context) {
@@ -55,6 +66,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     Cluster.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(
                     cluster -> controlPlaneOf(cluster).map(Set::of).orElse(Set.of()))
                 .withOnUpdateFilter(WatchedChanges::cluster)
@@ -65,7 +77,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     Machine.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
+                .withLabelSelector(scope.selector(ExternalKinds.CONTROL_PLANE_LABEL))
                 .withSecondaryToPrimaryMapper(ownedBy(true))
                 .withOnUpdateFilter(WatchedChanges::machine)
                 .withItemStore(CachedObjects.store())
@@ -75,7 +87,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     MachineDeployment.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withLabelSelector(scope.selector(ExternalKinds.CLUSTER_NAME_LABEL))
                 .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .withItemStore(CachedObjects.store())
@@ -86,6 +98,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfigTemplate.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(this::controlPlanesUsing)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .withItemStore(CachedObjects.store())
@@ -99,7 +112,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
+                .withLabelSelector(scope.selector(ExternalKinds.CONTROL_PLANE_LABEL))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .withItemStore(CachedObjects.store())
@@ -108,6 +121,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     ClusterDeployment.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
                 .withItemStore(CachedObjects.store())
@@ -116,6 +130,7 @@ final class ControlPlaneCaches {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(WatchedChanges::clusterInstall)
                 .withItemStore(CachedObjects.store())

@@ -108,7 +108,8 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
       ControllerScope scope) {
     ProviderOperator.register(
         operator,
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, hubCaBundle, instance),
+        new OpenshiftAssistedControlPlaneReconciler(
+            workloadPollInterval, hubCaBundle, instance, scope),
         scope.apply());
   }
 

@@ -174,10 +174,24 @@ public final class ControlPlaneScope implements AutoCloseable {
 
   /** The Cluster API control-plane labels, on every Machine, config and clone we create. */
   public Map<String, String> controlPlaneLabels() {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(ExternalKinds.CLUSTER_NAME_LABEL, clusterName());
+    Map<String, String> labels = new LinkedHashMap<>(ownLabels());
     labels.put(ExternalKinds.CONTROL_PLANE_LABEL, "");
     labels.put(ExternalKinds.CONTROL_PLANE_NAME_LABEL, Names.controlPlaneLabelValue(cp));
+    return labels;
+  }
+
+  /**
+   * The labels of everything this provider makes for the control plane: the cluster's name, and the
+   * control plane's Cluster API watch-filter label, so that a replica sharded by it ({@code
+   * --watch-filter}) sees what it made.
+   */
+  public Map<String, String> ownLabels() {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(ExternalKinds.CLUSTER_NAME_LABEL, clusterName());
+    String shard = Metadata.label(cp, ExternalKinds.WATCH_FILTER_LABEL);
+    if (shard != null) {
+      labels.put(ExternalKinds.WATCH_FILTER_LABEL, shard);
+    }
     return labels;
   }
 

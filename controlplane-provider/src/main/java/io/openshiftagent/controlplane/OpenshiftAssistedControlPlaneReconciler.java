@@ -42,6 +42,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import io.openshiftagent.provider.reconcile.Writes;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -72,7 +73,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final HubCaBundle hubCaBundle;
   private final Clock clock = Clock.systemUTC();
   private final String instance;
-  private final ControlPlaneCaches caches = new ControlPlaneCaches();
+  private final ControlPlaneCaches caches;
   private final WorkloadLooks workloadLooks;
   private final DeletionsInFlight deletions = new DeletionsInFlight();
   private final StatusCoalescing statusWrites = new StatusCoalescing(clock::instant);
@@ -102,9 +103,14 @@ public class OpenshiftAssistedControlPlaneReconciler
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
    * @param hubCaBundle the hub's trusted CA bundle, for registries
+   * @param scope what this process manages: its caches hold that only
    */
   public OpenshiftAssistedControlPlaneReconciler(
-      Duration workloadPollInterval, HubCaBundle hubCaBundle, String instance) {
+      Duration workloadPollInterval,
+      HubCaBundle hubCaBundle,
+      String instance,
+      ControllerScope scope) {
+    this.caches = new ControlPlaneCaches(scope);
     this.workloadPollInterval = workloadPollInterval;
     this.hubCaBundle = hubCaBundle;
     this.instance = instance;

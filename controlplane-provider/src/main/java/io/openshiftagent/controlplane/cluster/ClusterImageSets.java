@@ -3,7 +3,6 @@ package io.openshiftagent.controlplane.cluster;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.ControlPlaneScope;
@@ -106,7 +105,8 @@ public final class ClusterImageSets {
 
   /** The labels that make a set this control plane's. */
   private static Map<String, String> labels(ControlPlaneScope scope) {
-    return Map.of(
-        ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName(), NAMESPACE_LABEL, scope.namespace());
+    Map<String, String> labels = new java.util.LinkedHashMap<>(scope.ownLabels());
+    labels.put(NAMESPACE_LABEL, scope.namespace());
+    return labels;
   }
 }

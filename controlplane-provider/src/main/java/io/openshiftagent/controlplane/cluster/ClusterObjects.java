@@ -304,7 +304,7 @@ public final class ClusterObjects {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(scope.namespace())
-        .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+        .addToLabels(scope.ownLabels())
         .withOwnerReferences(OwnerReferences.controller(scope.cp()))
         .build();
   }
@@ -381,7 +381,7 @@ public final class ClusterObjects {
         new ObjectMetaBuilder()
             .withName(Names.clusterDeployment(cp))
             .withNamespace(scope.namespace())
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .addToLabels(scope.ownLabels())
             .withOwnerReferences(OwnerReferences.plain(cp))
             .build());
     ClusterDeploymentSpec spec = new ClusterDeploymentSpec();
@@ -403,7 +403,7 @@ public final class ClusterObjects {
         new ObjectMetaBuilder()
             .withName(Names.clusterDeployment(scope.cp()))
             .withNamespace(scope.namespace())
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .addToLabels(scope.ownLabels())
             .addToLabels(ACI_CONSUMER_LABEL, Kinds.OPENSHIFT_ASSISTED_CONTROL_PLANE)
             .withOwnerReferences(OwnerReferences.plain(scope.cp()));
     overrides.ifPresent(
