@@ -5,6 +5,7 @@ import io.openshiftagent.simulator.benchmark.Footprint;
 import io.openshiftagent.simulator.benchmark.ProviderStages;
 import io.openshiftagent.simulator.benchmark.Timeline;
 import io.openshiftagent.testsupport.AuditLog;
+import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
 import io.openshiftagent.testsupport.ReleaseRegistry;
@@ -65,7 +66,11 @@ public final class ScaleBenchmark {
     figures.header(ZonedDateTime.now().withNano(0).toString());
     long starting = System.nanoTime();
     try (ScaleWorld world =
-            ScaleWorld.start(options.workDir(), options.pace(), List.of(Optional.empty()));
+            ScaleWorld.start(
+                KubeApiServerEnvironment.shared(),
+                options.workDir(),
+                options.pace(),
+                List.of(Optional.empty()));
         Timeline timeline = new Timeline(world.hub)) {
       System.out.printf(
           "hub, stand-ins and providers started in %.1f s (logs: %s)%n",

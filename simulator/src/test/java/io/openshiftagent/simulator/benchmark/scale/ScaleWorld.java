@@ -54,14 +54,15 @@ final class ScaleWorld implements AutoCloseable {
   }
 
   /**
-   * Starts it all; the providers last, and returns once they are ready.
+   * Starts it all on {@code hub}; the providers last, and returns once they are ready.
    *
    * @param shards the watch-filter value of each replica; a single empty one: one replica of each
    *     provider, over everything
    */
-  static ScaleWorld start(Path workDir, Pace pace, List<Optional<String>> shards) throws Exception {
+  static ScaleWorld start(
+      KubeApiServerEnvironment hub, Path workDir, Pace pace, List<Optional<String>> shards)
+      throws Exception {
     ChildProcesses.stopAllWhenTheJvmExits();
-    KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
     KubeApiServerEnvironment installed =
         KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
     WorkloadGateway gateway;
