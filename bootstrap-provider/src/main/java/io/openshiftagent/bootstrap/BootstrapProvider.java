@@ -3,6 +3,7 @@ package io.openshiftagent.bootstrap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
+import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.bootstrap.agent.AgentReconciler;
 import io.openshiftagent.bootstrap.config.OpenshiftAssistedConfigReconciler;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
@@ -38,6 +39,9 @@ public final class BootstrapProvider {
         new OpenshiftAssistedConfigReconciler(
             client, discoveryIgnition, defaultBootMode, events, scope),
         scope.apply());
-    ProviderOperator.register(operator, new AgentReconciler(client, events, scope), scope.apply());
+    ProviderOperator.register(
+        operator,
+        new AgentReconciler(client, events, scope),
+        scope.<Agent>apply().andThen(o -> o.withItemStore(AgentReconciler.cacheStore())));
   }
 }

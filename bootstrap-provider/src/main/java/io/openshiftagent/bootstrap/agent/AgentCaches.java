@@ -5,6 +5,7 @@ import static io.openshiftagent.provider.reconcile.Informers.indexed;
 import static io.openshiftagent.provider.reconcile.Informers.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -14,11 +15,13 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.AgentStatus;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.api.external.metal3.Metal3MachineStatus;
 import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.provider.reconcile.CachedObjects;
@@ -83,7 +86,11 @@ final class AgentCaches {
             Metal3Machine.class,
             "metal3machines",
             m3m -> agentsOf(agents, m3m),
-            scoped(options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged)));
+            scoped(
+                options ->
+                    options
+                        .withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged)
+                        .withItemStore(CachedObjects.store(AgentCaches::metaDataOnly))));
     metal3Machines.addIndexers(
         Map.of(
             METAL3_MACHINES_BY_HOST,
@@ -188,6 +195,36 @@ final class AgentCaches {
       UnaryOperator<InformerEventSourceConfiguration.Builder<R>> options) {
     String selector = scope.selector(null);
     return selector == null ? options : o -> options.apply(o).withLabelSelector(selector);
+  }
+
+  /**
+   * The Agents' cache: of an Agent's status, only its install stage is read (whether the host boots
+   * from its disk).
+   */
+  static ItemStore<Agent> agentStore() {
+    return CachedObjects.store(
+        agent -> {
+          AgentStatus read = agent.getStatus();
+          if (read != null) {
+            AgentStatus kept = new AgentStatus();
+            if (read.progress != null) {
+              kept.progress = new AgentStatus.Progress();
+              kept.progress.currentStage = read.progress.currentStage;
+            }
+            agent.setStatus(kept);
+          }
+          return agent;
+        });
+  }
+
+  /** Of a Metal3Machine's status, only its metaData Secret is read here. */
+  private static Metal3Machine metaDataOnly(Metal3Machine m3m) {
+    if (m3m.getStatus() != null) {
+      Metal3MachineStatus kept = new Metal3MachineStatus();
+      kept.metaData = m3m.getStatus().metaData;
+      m3m.setStatus(kept);
+    }
+    return m3m;
   }
 
   /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */

@@ -2,6 +2,7 @@ package io.openshiftagent.bootstrap.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -100,6 +101,11 @@ public class AgentReconciler implements Reconciler<Agent> {
     public boolean accept(Agent updated, Agent old) {
       return RelevantChange.ofMetadataOr(updated, old, AgentReconciler::bootsFromDisk);
     }
+  }
+
+  /** The store of this controller's cache of Agents: what it reads of them, no more. */
+  public static ItemStore<Agent> cacheStore() {
+    return AgentCaches.agentStore();
   }
 
   public AgentReconciler(KubernetesClient client, EventRecorder events, ControllerScope scope) {

@@ -6,6 +6,7 @@ import static io.openshiftagent.provider.reconcile.Informers.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -18,8 +19,12 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
+import io.openshiftagent.api.external.assisted.DebugInfo;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
@@ -99,10 +104,12 @@ final class ConfigCaches {
                 configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)),
             scoped(
                 options ->
-                    options.withOnUpdateFilter(
-                        (updated, old) ->
-                            RelevantChange.ofMetadataOr(
-                                updated, old, ClusterRefs::infrastructureProvisioned))));
+                    options
+                        .withOnUpdateFilter(
+                            (updated, old) ->
+                                RelevantChange.ofMetadataOr(
+                                    updated, old, ClusterRefs::infrastructureProvisioned))
+                        .withItemStore(CachedObjects.store(ConfigCaches::initializationOnly))));
     clusters.addIndexers(
         Map.of(
             CLUSTERS_BY_CONTROL_PLANE,
@@ -126,27 +133,26 @@ final class ConfigCaches {
             aci -> configsOfControlPlane(configs, aci),
             scoped(
                 options ->
-                    options.withOnUpdateFilter(
-                        (updated, old) ->
-                            RelevantChange.ofMetadataOr(updated, old, InstallerStates::of))));
+                    options
+                        .withOnUpdateFilter(
+                            (updated, old) ->
+                                RelevantChange.ofMetadataOr(updated, old, InstallerStates::of))
+                        .withItemStore(CachedObjects.store(ConfigCaches::installerStateOnly))));
     infraEnvs =
         ours(
             context,
             InfraEnv.class,
             "infraenvs",
-            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls));
+            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls),
+            CachedObjects.store(ConfigCaches::imageUrlsOnly));
     // Only whether the data Secret exists is read: its data is not cached.
     secrets =
-        informer(
+        ours(
             context,
             Secret.class,
             "secrets",
-            Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
-            options ->
-                options
-                    .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
-                    .withOnUpdateFilter(RelevantChange::ofMetadata)
-                    .withItemStore(CachedObjects.metadataOnlySecrets()));
+            RelevantChange::ofMetadata,
+            CachedObjects.metadataOnlySecrets());
     return List.of(
         machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
@@ -218,7 +224,8 @@ final class ConfigCaches {
       EventSourceContext<OpenshiftAssistedConfig> context,
       Class<R> kind,
       String name,
-      OnUpdateFilter<R> relevant) {
+      OnUpdateFilter<R> relevant,
+      ItemStore<R> store) {
     return informer(
         context,
         kind,
@@ -227,7 +234,52 @@ final class ConfigCaches {
         options ->
             options
                 .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
-                .withOnUpdateFilter(relevant));
+                .withOnUpdateFilter(relevant)
+                .withItemStore(store));
+  }
+
+  /** Of a Cluster's status, the steps read its initialization only. */
+  private static Cluster initializationOnly(Cluster cluster) {
+    if (cluster.getStatus() != null) {
+      ClusterStatus kept = new ClusterStatus();
+      kept.initialization = cluster.getStatus().initialization;
+      cluster.setStatus(kept);
+    }
+    return cluster;
+  }
+
+  /** Of an AgentClusterInstall's status, the steps read the installer's state only. */
+  private static AgentClusterInstall installerStateOnly(AgentClusterInstall install) {
+    if (install.getStatus() != null) {
+      DebugInfo read = install.getStatus().debugInfo;
+      AgentClusterInstallStatus kept = new AgentClusterInstallStatus();
+      if (read != null) {
+        kept.debugInfo = new DebugInfo();
+        kept.debugInfo.state = read.state;
+        kept.debugInfo.stateInfo = read.stateInfo;
+      }
+      install.setStatus(kept);
+    }
+    return install;
+  }
+
+  /** Of an InfraEnv's status, the steps read the URLs of its image only. */
+  private static InfraEnv imageUrlsOnly(InfraEnv infraEnv) {
+    InfraEnvStatus read = infraEnv.getStatus();
+    if (read != null) {
+      InfraEnvStatus kept = new InfraEnvStatus();
+      kept.isoDownloadURL = read.isoDownloadURL;
+      if (read.bootArtifacts != null) {
+        kept.bootArtifacts = new InfraEnvStatus.BootArtifacts();
+        kept.bootArtifacts.discoveryIgnitionURL = read.bootArtifacts.discoveryIgnitionURL;
+      }
+      if (read.debugInfo != null) {
+        kept.debugInfo = new InfraEnvStatus.DebugInfo();
+        kept.debugInfo.eventsURL = read.debugInfo.eventsURL;
+      }
+      infraEnv.setStatus(kept);
+    }
+    return infraEnv;
   }
 
   /** {@code options} with this process's watch filter, if it has one. */

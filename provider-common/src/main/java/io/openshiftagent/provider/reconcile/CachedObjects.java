@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
 import io.openshiftagent.api.external.UnknownFields;
 import io.openshiftagent.api.external.assisted.AgentStatus;
+import java.util.function.UnaryOperator;
 
 /**
  * What an informer cache keeps of each object: what the providers read, not what a hub of thousands
@@ -28,6 +29,14 @@ public final class CachedObjects {
   /** A cache store that keeps what {@link #trim} leaves. */
   public static <R extends HasMetadata> ItemStore<R> store() {
     return new TransformingItemStore<>(CachedObjects::trim);
+  }
+
+  /**
+   * A cache store that keeps what {@link #trim} leaves, then what {@code keep} leaves of that: for
+   * a reader that reads a part of the status only (the rest of the status is dropped).
+   */
+  public static <R extends HasMetadata> ItemStore<R> store(UnaryOperator<R> keep) {
+    return new TransformingItemStore<>(object -> keep.apply(trim(object)));
   }
 
   /**
