@@ -96,6 +96,7 @@ public final class ScaleBenchmark {
           installCpu,
           installFootprint,
           installEnd - applyStart);
+      profile(world, "install");
       if (!finished) {
         System.out.printf(
             "%nNOT FINISHED: %d of %d clusters installed within %s%n",
