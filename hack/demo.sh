@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The demo: starts the local world (a real hub API server, the real Cluster API manager, the real Metal3 (CAPM3 and
-# the baremetal-operator in its test mode), our two providers, and the simulated hosts, assisted-service and installed
-# cluster), applies a highly available cluster with kubectl and shows its progress live, then scales its workers,
-# upgrades OpenShift and deletes it. Everything it starts stops when it ends (or on Ctrl-C or SIGTERM). Options:
-# hack/demo.sh --help.
+# the baremetal-operator in its test mode), the real assisted-service and its PostgreSQL, our two providers, and the
+# simulated hosts and installed cluster), applies a highly available cluster with kubectl and shows its progress
+# live, then scales its workers, upgrades OpenShift and deletes it. Everything it starts stops when it ends (or on Ctrl-C or SIGTERM, or when the
+# world cannot start: then it exits with 1, the cause last). Options: hack/demo.sh --help.
 #
-# The first run builds what it needs (Kubernetes, the Cluster API manager and Metal3 from Go modules, then the
-# providers with Maven) and caches it outside the clone; later runs start in seconds.
+# The first run builds what it needs (Kubernetes, the Cluster API manager, Metal3 and assisted-service from Go
+# modules, then the providers with Maven) and caches it outside the clone; later runs start in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for arg in "$@"; do
@@ -27,6 +27,8 @@ step "preparing CAPM3 and the baremetal-operator (built from their Go modules on
 ./hack/build-metal3.sh
 step "preparing the OCI registry and crane that hold the release images (built from Go modules on first use, ~5 min)"
 ./hack/build-registry-tools.sh
+step "preparing assisted-service with libnmstate, PostgreSQL and socat (built from Go modules and crates.io on first use, ~10 min)"
+./hack/build-assisted-service.sh
 step "building the providers and the simulator with Maven (first use downloads the dependencies)"
 mkdir -p target/demo
 mvn -B -ntp -Dstyle.color=never package dependency:build-classpath -pl simulator -am -DskipTests -DskipImages \

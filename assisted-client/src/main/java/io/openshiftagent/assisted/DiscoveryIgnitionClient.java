@@ -1,40 +1,57 @@
 package io.openshiftagent.assisted;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonNull;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.openshiftagent.assisted.AssistedServiceException.Reason;
-import io.openshiftagent.assisted.generated.ApiClient;
-import io.openshiftagent.assisted.generated.ApiException;
-import io.openshiftagent.assisted.generated.api.InfraEnvFilesApi;
-import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.StringReader;
+import io.openshiftagent.tls.TrustedCertificates;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
-import javax.net.ssl.SSLException;
-import okhttp3.OkHttpClient;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * Downloads the discovery ignition of an InfraEnv from assisted-service, through the client
- * generated from {@code src/main/openapi/assisted-service.yaml}.
+ * Downloads the discovery ignition of an InfraEnv from assisted-service: one GET, {@code
+ * <root>/v2/infra-envs/<id>/downloads/files?file_name=discovery.ign&api_key=<jwt>}, over the JDK's
+ * {@link HttpClient}.
  *
  * <p>Immutable and thread-safe. It owns one HTTP client configured from its {@link Settings}; when
  * the settings change (a rotated CA bundle), build a new one with {@link #create(Settings)} and
  * {@link #close()} the old one. Nothing is shared between instances.
+ *
+ * <p>Redirects are followed only within the same scheme, host and port: the request carries the
+ * api_key, and a redirect elsewhere (or from HTTPS to HTTP) is refused as a bad response.
  *
  * <p>Nothing here logs: not the api_key, not the URL, not the ignition.
  */
 public final class DiscoveryIgnitionClient implements AutoCloseable {
 
   static final String DISCOVERY_IGNITION = "discovery.ign";
+
+  /** How many redirects within the same service are followed. */
+  static final int MAX_REDIRECTS = 5;
+
+  /**
+   * The JDK's HTTP client logs each request's URL, api_key included, at debug level to this
+   * System.Logger (java.util.logging unless another LoggerFinder is installed): switched off, so
+   * that turning JUL's levels up never prints the key. Held here: JUL keeps its loggers weakly.
+   */
+  private static final Logger JDK_HTTP_CLIENT_DEBUG = quiet("jdk.internal.httpclient.debug");
+
+  /** Strict JSON: no comments, unquoted names or text after the document. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   /**
    * How to reach assisted-service. A value: two equal settings build equivalent clients, so a
@@ -112,9 +129,15 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
   }
 
   private final Settings settings;
-  private final OkHttpClient http;
+  private final HttpClient http;
 
-  private DiscoveryIgnitionClient(Settings settings, OkHttpClient http) {
+  private static Logger quiet(String name) {
+    Logger logger = Logger.getLogger(name);
+    logger.setLevel(Level.OFF);
+    return logger;
+  }
+
+  private DiscoveryIgnitionClient(Settings settings, HttpClient http) {
     this.settings = settings;
     this.http = http;
   }
@@ -126,17 +149,18 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
    *     certificate
    */
   public static DiscoveryIgnitionClient create(Settings settings) throws AssistedServiceException {
-    OkHttpClient.Builder http =
-        new OkHttpClient.Builder()
+    HttpClient.Builder http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(settings.connectTimeout())
-            .readTimeout(settings.readTimeout())
-            .writeTimeout(settings.readTimeout())
-            .callTimeout(settings.callTimeout())
-            // Never let a redirect downgrade to plain HTTP.
-            .followSslRedirects(false);
+            // Followed by hand, and only within the service: see redirectTarget.
+            .followRedirects(HttpClient.Redirect.NEVER);
     if (settings.caBundlePem() != null) {
-      TrustBundle trust = TrustBundle.withDefaultRootsAnd(settings.caBundlePem());
-      http.sslSocketFactory(trust.socketFactory, trust.trustManager);
+      try {
+        http.sslContext(TrustedCertificates.withBundle(settings.caBundlePem()).sslContext());
+      } catch (IllegalArgumentException e) {
+        throw new AssistedServiceException(Reason.INVALID_CA_BUNDLE, e.getMessage());
+      }
     }
     if (settings.serviceRootOverride() != null) {
       // Fail now on a bad override rather than on every download.
@@ -147,11 +171,6 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
 
   public Settings settings() {
     return settings;
-  }
-
-  /** For tests: the HTTP client must stay free of interceptors (a logging one would leak). */
-  OkHttpClient httpClient() {
-    return http;
   }
 
   /**
@@ -175,145 +194,127 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
         settings.serviceRootOverride() == null
             ? location
             : location.withServiceRoot(settings.serviceRootOverride());
-    // A fresh ApiClient per call: it is mutable (base path, api_key) and cheap; the HTTP client,
-    // with its connection pool, is shared.
-    ApiClient api = new ApiClient(http).setBasePath(target.restRoot().toString());
-    api.setUserAgent("openshift-agent");
-    target.apiKey().ifPresent(api::setApiKey);
-    String body;
+    URI uri = requestUri(target);
+    long deadline = System.nanoTime() + settings.callTimeout().toNanos();
+    for (int redirects = 0; ; redirects++) {
+      HttpResponse<String> response = send(uri, target, deadline);
+      int status = response.statusCode();
+      if (status >= 200 && status < 300) {
+        return ignition(response.body(), target);
+      }
+      if (status < 300 || status >= 400) {
+        throw CallFailures.ofStatus(status, target);
+      }
+      URI next = redirectTarget(uri, response);
+      if (next == null || redirects == MAX_REDIRECTS) {
+        throw new AssistedServiceException(
+            Reason.BAD_RESPONSE,
+            CallFailures.where(target)
+                + " answered with a redirect (HTTP "
+                + status
+                + ") that is not followed: "
+                + (next == null
+                    ? "it leads out of the service, and the request carries the api_key"
+                    : "more than " + MAX_REDIRECTS + " in a row"));
+      }
+      uri = next;
+    }
+  }
+
+  /**
+   * Nothing to release: on Java 17 the JDK's HTTP client has no close, and its thread ends once the
+   * client is unreachable. Kept so that a caller replacing a client says so.
+   */
+  @Override
+  public void close() {}
+
+  private static URI requestUri(IgnitionLocation target) throws AssistedServiceException {
+    StringBuilder uri =
+        new StringBuilder(target.restRoot().toString())
+            .append("/v2/infra-envs/")
+            .append(target.infraEnvId())
+            .append("/downloads/files?file_name=")
+            .append(DISCOVERY_IGNITION);
+    target
+        .apiKey()
+        .ifPresent(
+            key -> uri.append("&api_key=").append(URLEncoder.encode(key, StandardCharsets.UTF_8)));
     try {
-      body =
-          new InfraEnvFilesApi(api).downloadInfraEnvFile(target.infraEnvId(), DISCOVERY_IGNITION);
-    } catch (ApiException e) {
-      throw failure(e, target);
+      return URI.create(uri.toString());
     } catch (IllegalArgumentException e) {
-      // OkHttp refuses the URL; its message would repeat it.
+      // Its message would repeat the URL, api_key included.
       throw new AssistedServiceException(
           Reason.INVALID_URL, "cannot call " + IgnitionLocation.describe(target.restRoot()));
     }
-    return ignition(body, target);
   }
 
-  /** Closes pooled idle connections. Calls in flight complete; they are all synchronous. */
-  @Override
-  public void close() {
-    http.connectionPool().evictAll();
+  /** One request, bounded by the read timeout (until the answer starts) and the call's deadline. */
+  private HttpResponse<String> send(URI uri, IgnitionLocation target, long deadline)
+      throws AssistedServiceException {
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .GET()
+            .timeout(settings.readTimeout())
+            .header("User-Agent", "openshift-agent")
+            .header("Accept", "application/octet-stream, application/json")
+            .build();
+    CompletableFuture<HttpResponse<String>> call =
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    try {
+      return call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      call.cancel(true);
+      throw CallFailures.timeout(settings, target);
+    } catch (InterruptedException e) {
+      call.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new AssistedServiceException(
+          Reason.UNREACHABLE, "the call to " + CallFailures.where(target) + " was interrupted");
+    } catch (ExecutionException e) {
+      throw CallFailures.of(e.getCause(), settings, target);
+    }
+  }
+
+  /** Where a redirect leads, if it stays within the service (same scheme, host and port). */
+  private static URI redirectTarget(URI from, HttpResponse<?> response) {
+    URI to;
+    try {
+      to = response.headers().firstValue("Location").map(from::resolve).orElse(null);
+    } catch (IllegalArgumentException malformed) {
+      return null;
+    }
+    boolean sameService =
+        to != null
+            && from.getScheme().equalsIgnoreCase(to.getScheme())
+            && from.getHost().equalsIgnoreCase(Objects.requireNonNullElse(to.getHost(), ""))
+            && port(from) == port(to);
+    return sameService ? to : null;
+  }
+
+  private static int port(URI uri) {
+    return uri.getPort() != -1
+        ? uri.getPort()
+        : uri.getScheme().equalsIgnoreCase("https") ? 443 : 80;
   }
 
   private static DiscoveryIgnition ignition(String body, IgnitionLocation from)
       throws AssistedServiceException {
     String version = null;
-    if (body != null) {
-      try (JsonReader reader = new JsonReader(new StringReader(body))) {
-        // Strict: Gson's default leniency would accept unquoted names and trailing text.
-        reader.setStrictness(Strictness.STRICT);
-        JsonElement root = JsonParser.parseReader(reader);
-        if (reader.peek() != JsonToken.END_DOCUMENT) {
-          root = JsonNull.INSTANCE;
-        }
-        JsonElement ignition = root.isJsonObject() ? root.getAsJsonObject().get("ignition") : null;
-        JsonElement versionField =
-            ignition != null && ignition.isJsonObject()
-                ? ((JsonObject) ignition).get("version")
-                : null;
-        if (versionField != null
-            && versionField.isJsonPrimitive()
-            && versionField.getAsJsonPrimitive().isString()
-            && !versionField.getAsString().isBlank()) {
-          version = versionField.getAsString();
-        }
-      } catch (JsonParseException | IOException notJson) {
-        // Reported below, without the parser's message: it may quote the body.
+    try {
+      JsonNode versionField = JSON.readTree(body).path("ignition").path("version");
+      if (versionField.isTextual() && !versionField.asText().isBlank()) {
+        version = versionField.asText();
       }
+    } catch (JacksonException notJson) {
+      // Reported below, without the parser's message: it may quote the body.
     }
     if (version == null) {
       throw new AssistedServiceException(
           Reason.BAD_RESPONSE,
-          where(from)
+          CallFailures.where(from)
               + " answered with a body that is not an Ignition config (JSON with"
               + " ignition.version)");
     }
     return new DiscoveryIgnition(body, version);
-  }
-
-  private AssistedServiceException failure(ApiException e, IgnitionLocation from) {
-    int status = e.getCode();
-    if (status == 0 && e.getCause() instanceof IOException io) {
-      return ioFailure(io, from);
-    }
-    String statusText = " (HTTP " + status + ")";
-    if (status == 404) {
-      return new AssistedServiceException(
-          Reason.NOT_FOUND, where(from) + " has no discovery ignition" + statusText);
-    }
-    if (status == 401 || status == 403) {
-      return new AssistedServiceException(
-          Reason.UNAUTHORIZED,
-          where(from)
-              + " refused the api_key"
-              + statusText
-              + "; the URL in the InfraEnv status may have expired");
-    }
-    if (status >= 500 || status == 429 || status == 408) {
-      return new AssistedServiceException(
-          Reason.SERVER_ERROR,
-          where(from) + " failed to serve the discovery ignition" + statusText);
-    }
-    if (status >= 300 && status < 400) {
-      return new AssistedServiceException(
-          Reason.BAD_RESPONSE, where(from) + " answered with a redirect" + statusText);
-    }
-    if (status >= 400) {
-      return new AssistedServiceException(
-          Reason.REQUEST_REJECTED, where(from) + " rejected the request" + statusText);
-    }
-    return new AssistedServiceException(
-        Reason.BAD_RESPONSE, where(from) + " gave an unusable answer" + statusText);
-  }
-
-  private AssistedServiceException ioFailure(IOException io, IgnitionLocation from) {
-    for (Throwable cause = io; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SSLException) {
-        return new AssistedServiceException(
-            Reason.TLS_ERROR,
-            "TLS with "
-                + IgnitionLocation.describe(from.restRoot())
-                + " failed: "
-                + cause.getMessage()
-                + "; is its CA in the configured CA bundle?");
-      }
-      if (cause instanceof InterruptedIOException) {
-        return new AssistedServiceException(
-            Reason.TIMEOUT,
-            where(from)
-                + " did not answer in time (timeouts: connect "
-                + seconds(settings.connectTimeout())
-                + ", read "
-                + seconds(settings.readTimeout())
-                + ", whole call "
-                + seconds(settings.callTimeout())
-                + ")");
-      }
-    }
-    return new AssistedServiceException(
-        Reason.UNREACHABLE,
-        "cannot reach "
-            + IgnitionLocation.describe(from.restRoot())
-            + ": "
-            + io.getClass().getSimpleName()
-            + ": "
-            + io.getMessage());
-  }
-
-  private static String seconds(Duration duration) {
-    return duration.toMillis() / 1000.0 + "s";
-  }
-
-  private static String where(IgnitionLocation from) {
-    return "assisted-service at "
-        + IgnitionLocation.describe(from.restRoot())
-        + " (InfraEnv "
-        + from.infraEnvId()
-        + ")";
   }
 }

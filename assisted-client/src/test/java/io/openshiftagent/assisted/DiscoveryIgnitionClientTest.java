@@ -176,6 +176,71 @@ class DiscoveryIgnitionClientTest {
   }
 
   @Test
+  void aCaBundleWithCommentsAndOtherCertificatesAroundTheServiceCaIsTrusted() throws Exception {
+    String bundle =
+        "# another CA\n"
+            + TestPki.newCertificateAuthority("another CA").caPem()
+            + "\nsome text between\n# the service's CA\n"
+            + caPem();
+    try (var client = clientFor(Settings.defaults().withCaBundle(bundle))) {
+      assertThat(client.download(discoveryIgnitionUrl(), null).json()).isEqualTo(IGNITION);
+    }
+  }
+
+  @Test
+  void aRedirectWithinTheServiceIsFollowed() throws Exception {
+    service.redirects(307, "/api/assisted-install/v2/moved/discovery.ign");
+    try (var client = clientTrustingTheServiceCa()) {
+      assertThat(client.download(discoveryIgnitionUrl(), null).json()).isEqualTo(IGNITION);
+    }
+    assertThat(service.requests()).hasSize(2);
+    assertThat(service.requests().get(1).getPath())
+        .isEqualTo("/api/assisted-install/v2/moved/discovery.ign");
+  }
+
+  @Test
+  void aRedirectToAnotherPortIsABadResponseAndTheOtherServerGetsNoRequest() throws Exception {
+    try (FakeAssistedService elsewhere =
+        new FakeAssistedService(serverTls).answers(200, "application/json", IGNITION)) {
+      service.redirects(302, elsewhere.root() + "/api/assisted-install/v2/elsewhere?api_key=x");
+      AssistedServiceException failure = downloadFailure(clientTrustingTheServiceCa());
+
+      assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
+      assertThat(failure.getMessage())
+          .contains("HTTP 302")
+          .contains("leads out of the service")
+          .doesNotContain(API_KEY_SIGNATURE);
+      assertThat(elsewhere.requests()).isEmpty();
+    }
+    assertThat(service.requests()).hasSize(1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"localhost", "http"})
+  void aRedirectToAnotherHostOrFromHttpsToHttpIsNotFollowed(String change) {
+    String sameServer = service.root() + "/api/assisted-install/v2/moved";
+    service.redirects(
+        301,
+        change.equals("http")
+            ? sameServer.replace("https://", "http://")
+            : sameServer.replace("127.0.0.1", "localhost"));
+    AssistedServiceException failure = downloadFailure(clientTrustingTheServiceCa());
+
+    assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
+    assertThat(service.requests()).hasSize(1);
+  }
+
+  @Test
+  void aRedirectLoopWithinTheServiceEndsAsABadResponse() {
+    service.redirectsEveryRequest(302, "/api/assisted-install/v2/loop");
+    AssistedServiceException failure = downloadFailure(clientTrustingTheServiceCa());
+
+    assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
+    assertThat(failure.getMessage()).contains("more than " + DiscoveryIgnitionClient.MAX_REDIRECTS);
+    assertThat(service.requests()).hasSize(DiscoveryIgnitionClient.MAX_REDIRECTS + 1);
+  }
+
+  @Test
   void http500IsARetryableServerError() {
     service.answers(500, "application/json", "{\"code\":\"500\",\"reason\":\"" + API_KEY + "\"}");
     AssistedServiceException failure = downloadFailure(clientTrustingTheServiceCa());
@@ -270,14 +335,6 @@ class DiscoveryIgnitionClientTest {
     assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
     assertThat(failure.conditionReason()).isEqualTo("BadResponse");
     assertThat(failure.retryable()).isTrue();
-  }
-
-  @Test
-  void theHttpClientHasNoInterceptorThatCouldLogRequests() {
-    try (var client = clientTrustingTheServiceCa()) {
-      assertThat(client.httpClient().interceptors()).isEmpty();
-      assertThat(client.httpClient().networkInterceptors()).isEmpty();
-    }
   }
 
   @Test

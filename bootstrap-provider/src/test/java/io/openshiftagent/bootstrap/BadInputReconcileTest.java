@@ -7,7 +7,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.common.Conditions;
-import io.openshiftagent.bootstrap.config.Reasons;
+import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;

@@ -9,6 +9,7 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.util.ArrayList;
 import java.util.List;

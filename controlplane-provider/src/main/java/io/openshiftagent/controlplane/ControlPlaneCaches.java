@@ -1,7 +1,6 @@
 package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -20,7 +19,9 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
-import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
+import io.openshiftagent.controlplane.machines.MachineWrites;
+import io.openshiftagent.controlplane.names.Names;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -40,10 +42,10 @@ import java.util.stream.Collectors;
  * Cluster (through its controlPlaneRef), the Machines and configs we create and the
  * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
  * MachineDeployments (through the Cluster their label names) and the
- * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #observe} reads a control
- * plane's scope from them. Each cache keeps what {@link CachedObjects} leaves of its objects.
+ * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #cached} is what a control
+ * plane's scope holds of them. Each cache keeps what {@link CachedObjects} leaves of its objects.
  */
-final class ControlPlaneCaches {
+final class ControlPlaneCaches implements MachineWrites.MachineCache {
   private final ControllerScope scope;
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
@@ -145,8 +147,18 @@ final class ControlPlaneCaches {
   }
 
   /** Records a Machine we just created, so the next reconcile sees it before its event. */
-  void created(Machine machine) {
+  @Override
+  public void created(Machine machine) {
     machines.handleRecentResourceCreate(ResourceID.fromResource(machine), machine);
+  }
+
+  /**
+   * A write of a Machine through java-operator-sdk's read-your-writes cache (what its
+   * ResourceOperations do): read back until its event comes, which starts no reconcile.
+   */
+  @Override
+  public Machine write(Machine machine, UnaryOperator<Machine> write) {
+    return machines.eventFilteringUpdateAndCacheResource(machine, write);
   }
 
   /** The control plane's Machines (controlled by it), by name. */
@@ -214,19 +226,20 @@ final class ControlPlaneCaches {
         .collect(Collectors.toSet());
   }
 
-  /** The scope of one reconcile: what the caches hold of the control plane's cluster. */
-  ControlPlaneScope observe(
+  /**
+   * What the caches hold of the control plane's cluster, for its scope.
+   *
+   * @param deletionsUnseen UIDs of Machines this process deleted whose deletion the cache does not
+   *     show yet
+   */
+  ControlPlaneScope.Cached cached(
       OpenshiftAssistedControlPlane cp,
       Cluster cluster,
       Context<OpenshiftAssistedControlPlane> context,
-      KubernetesClient client,
-      InfrastructureTemplates infrastructure,
       Set<String> deletionsUnseen) {
     List<MachineDeployment> deployments =
         List.copyOf(context.getSecondaryResources(MachineDeployment.class));
-    return new ControlPlaneScope(
-        client,
-        infrastructure,
+    return new ControlPlaneScope.Cached(
         cp,
         cluster,
         machines(cp, context),

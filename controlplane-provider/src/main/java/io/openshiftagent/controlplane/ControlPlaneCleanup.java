@@ -1,12 +1,9 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.AVAILABLE;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.DELETING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINES_DELETED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINES_DELETED;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
@@ -19,15 +16,17 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.MachineWrites;
-import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.controlplane.names.Names;
+import io.openshiftagent.controlplane.report.ControlPlaneReport;
+import io.openshiftagent.controlplane.report.StatusWriter;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Pause;
-import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -41,33 +40,47 @@ import java.util.Set;
 final class ControlPlaneCleanup {
   private final ControlPlaneCaches caches;
   private final MachineWrites machines;
-  private final DeletionsInFlight deletions;
+  private final StatusWriter status;
+  private final Clock clock;
 
   ControlPlaneCleanup(
-      ControlPlaneCaches caches, MachineWrites machines, DeletionsInFlight deletions) {
+      ControlPlaneCaches caches, MachineWrites machines, StatusWriter status, Clock clock) {
     this.caches = caches;
     this.machines = machines;
-    this.deletions = deletions;
+    this.status = status;
+    this.clock = clock;
   }
 
-  DeleteControl cleanup(
-      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
+  /**
+   * Where the deletion stands, and the Machines deleted by us whose deletion the cache may not show
+   * yet.
+   */
+  record Stage(DeleteControl control, Set<String> deletedMachines) {}
+
+  /**
+   * @param deletedMachines UIDs of the control plane's Machines this process deleted before
+   */
+  Stage cleanup(
+      OpenshiftAssistedControlPlane cp,
+      Context<OpenshiftAssistedControlPlane> context,
+      Set<String> deletedMachines) {
     KubernetesClient client = context.getClient();
     Optional<Cluster> cluster = caches.ownerCluster(cp);
     if (cluster.isPresent() && Pause.isPaused(cluster.get(), cp)) {
-      return DeleteControl.noFinalizerRemoval();
+      return new Stage(DeleteControl.noFinalizerRemoval(), deletedMachines);
     }
     // Taken over from the Go provider while being deleted: its finalizer would hold it forever.
     if (!Finalizers.remove(client, cp, GoProvider.CONTROL_PLANE_FINALIZER)) {
-      return DeleteControl.noFinalizerRemoval();
+      return new Stage(DeleteControl.noFinalizerRemoval(), deletedMachines);
     }
     String ns = cp.getMetadata().getNamespace();
     List<Machine> owned = ControlPlaneCaches.machines(cp, context);
     if (!owned.isEmpty()) {
-      Set<String> deleted = deletions.unseen(cp, owned);
+      Set<String> unseen = DeletionsInFlight.unseen(deletedMachines, owned);
+      Set<String> deleted = new HashSet<>(unseen);
       owned.stream()
-          .filter(m -> !Metadata.isDeleting(m) && !deleted.contains(m.getMetadata().getUid()))
-          .forEach(m -> machines.delete(cp, m));
+          .filter(m -> !Metadata.isDeleting(m) && !unseen.contains(m.getMetadata().getUid()))
+          .forEach(m -> deleted.add(machines.delete(m)));
       machines.releaseHooks(owned);
       markDeleting(
           context,
@@ -76,7 +89,7 @@ final class ControlPlaneCleanup {
           "waiting for Machines "
               + owned.stream().map(Metadata::name).sorted().toList()
               + " to be deleted");
-      return DeleteControl.noFinalizerRemoval();
+      return new Stage(DeleteControl.noFinalizerRemoval(), Set.copyOf(deleted));
     }
     for (OpenshiftAssistedConfig config : ControlPlaneCaches.configs(context).values()) {
       if (OwnerReferences.isOwnedBy(config, cp)) {
@@ -99,7 +112,7 @@ final class ControlPlaneCleanup {
           "waiting for ClusterDeployment "
               + cdName
               + " to be deleted (Hive deprovisions the cluster)");
-      return DeleteControl.noFinalizerRemoval();
+      return new Stage(DeleteControl.noFinalizerRemoval(), Set.of());
     }
     client.resources(ClusterImageSet.class).withName(Names.clusterImageSet(cp)).delete();
     deleteTakenOverImageSet(client, cp);
@@ -110,13 +123,14 @@ final class ControlPlaneCleanup {
         .ifPresent(
             name ->
                 client.secrets().inNamespace(ns).withName(Names.kubeconfigSecret(name)).delete());
-    deletions.forget(cp);
-    return DeleteControl.defaultDelete();
+    return new Stage(DeleteControl.defaultDelete(), Set.of());
   }
 
   /**
    * The Go provider's ClusterImageSet of this control plane, if we took it over (it carries our
-   * namespace label then): a cluster-scoped object no owner reference deletes.
+   * namespace label then): a cluster-scoped object no owner reference deletes. Read first, as no
+   * cache holds it: a delete by label would need deletecollection, which the provider is not
+   * granted.
    */
   private static void deleteTakenOverImageSet(
       KubernetesClient client, OpenshiftAssistedControlPlane cp) {
@@ -137,17 +151,11 @@ final class ControlPlaneCleanup {
    * Reports the stage of the deletion, through the one status writer, when it changed: every
    * Machine's deletion event brings a reconcile here.
    */
-  private static void markDeleting(
+  private void markDeleting(
       Context<OpenshiftAssistedControlPlane> context,
       OpenshiftAssistedControlPlane cp,
       String reason,
       String message) {
-    ControlPlaneStatus status = new ControlPlaneStatus(cp, Clock.systemUTC());
-    status.setTrue(DELETING, reason, message);
-    status.setFalse(AVAILABLE, DELETING, "the control plane is being deleted");
-    OpenshiftAssistedControlPlane patch = status.toPatch(false);
-    if (!Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))) {
-      Writes.applyPrimaryStatus(context, cp, patch);
-    }
+    status.writeNow(cp, ControlPlaneReport.deleting(cp, reason, message, clock.instant()), context);
   }
 }

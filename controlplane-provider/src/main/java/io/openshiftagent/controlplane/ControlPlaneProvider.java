@@ -2,7 +2,7 @@ package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
 import io.openshiftagent.provider.runtime.ProviderRuntime;
@@ -25,7 +25,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   /**
    * @param environment the process environment, read for {@value #WORKLOAD_POLL_INTERVAL_ENV} and
-   *     {@value HubCaBundle#ENV} (tests pass their own)
+   *     {@link HubRegistries}'s variables (tests pass their own)
    */
   public ControlPlaneProvider(Map<String, String> environment) {
     this.environment = environment;
@@ -55,7 +55,10 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
                                        intervals
           REGISTRY_CA_BUNDLE_FILE      a PEM file of certificate authorities to trust, besides the JVM's,
                                        when resolving release images to digests (the hub's trusted CA
-                                       bundle; docs/release-images.md)""";
+                                       bundle; docs/release-images.md)
+          CONTAINERS_REGISTRIES_CONF   a containers-registries.conf(5) file: the hub's mirrors, asked
+                                       for release digests after a cluster's own
+                                       (spec.config.imageRegistryRef; docs/release-images.md)""";
   }
 
   @Override
@@ -68,7 +71,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
     register(
         operator,
         workloadPollInterval(environment),
-        HubCaBundle.fromEnvironment(environment),
+        HubRegistries.fromEnvironment(environment),
         instanceName(),
         scope);
   }
@@ -103,19 +106,19 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   static void register(
       Operator operator,
       Duration workloadPollInterval,
-      HubCaBundle hubCaBundle,
+      HubRegistries hubRegistries,
       String instance,
       ControllerScope scope) {
     ProviderOperator.register(
         operator,
         new OpenshiftAssistedControlPlaneReconciler(
-            workloadPollInterval, hubCaBundle, instance, scope),
+            workloadPollInterval, hubRegistries, instance, scope),
         scope.apply());
   }
 
   /**
    * An operator with the control-plane controller registered, not started (for tests), trusting the
-   * hub CA bundle {@code environment} names ({@value HubCaBundle#ENV}).
+   * hub CA bundle and mirrors {@code environment} names ({@link HubRegistries}).
    */
   public static Operator create(
       KubernetesClient client, Duration workloadPollInterval, Map<String, String> environment) {
@@ -123,7 +126,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
     register(
         operator,
         workloadPollInterval,
-        HubCaBundle.fromEnvironment(environment),
+        HubRegistries.fromEnvironment(environment),
         instanceName(),
         ControllerScope.EVERYTHING);
     return operator;

@@ -1,15 +1,6 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.DELETING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.INFRASTRUCTURE_TEMPLATE_UNAVAILABLE;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_CREATION_FAILED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_DELETING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.SCALING_UP;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_COMPLETED;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -19,44 +10,47 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.cluster.Kubeconfig;
-import io.openshiftagent.controlplane.cluster.PublishedKubeconfigs;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
-import io.openshiftagent.controlplane.machines.InfrastructureTemplates;
 import io.openshiftagent.controlplane.machines.Lifecycle;
 import io.openshiftagent.controlplane.machines.MachineWrites;
-import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.machines.MachinesReport;
+import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImagePhase;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
-import io.openshiftagent.controlplane.status.Availability;
-import io.openshiftagent.controlplane.status.ControlPlaneStatus;
-import io.openshiftagent.controlplane.status.StatusDetails;
+import io.openshiftagent.controlplane.report.ControlPlaneReport;
+import io.openshiftagent.controlplane.report.StatusWriter;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
+import io.openshiftagent.controlplane.scope.InfrastructureTemplates;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
-import io.openshiftagent.provider.reconcile.Writes;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
- * Reconciles an OpenshiftAssistedControlPlane, as Cluster API's KubeadmControlPlane does: the
- * {@link Preflight} checks of its Cluster, then the scope ({@link ControlPlaneScope}, all reads),
- * then the phases in order, each deciding with pure functions and making its own writes: the
- * objects that describe the cluster to assisted-service ({@code cluster}), the kubeconfig, the
- * Machines ({@code machines}), the upgrade of the installed cluster ({@code upgrade}); then the
- * Available condition, and one status write ({@code status}). {@link ControlPlaneCleanup} runs the
- * deletion.
+ * Reconciles an OpenshiftAssistedControlPlane, as Cluster API's KubeadmControlPlane does, and as
+ * the bootstrap config controller does: observe ({@link Preflight} checks the Cluster, {@link
+ * ControlPlaneScope} reads the rest), then each phase decides with pure functions, makes its writes
+ * and returns what it decided and found: the release image ({@code release}), the objects that
+ * describe the cluster to assisted-service and the kubeconfig ({@code cluster}), the Machines
+ * ({@code machines}), the upgrade of the installed cluster ({@code upgrade}); then one report
+ * ({@link ControlPlaneReport}) and one status write ({@link StatusWriter}). What it remembers
+ * between reconciles is in {@link Memory}; {@link ControlPlaneCleanup} runs the deletion.
  */
 @ControllerConfiguration(
     name = OpenshiftAssistedControlPlaneReconciler.NAME,
@@ -70,20 +64,18 @@ public class OpenshiftAssistedControlPlaneReconciler
   static final String EVENT_CONTROLLER = "openshift-agent.io/controlplane-provider";
 
   private final Duration workloadPollInterval;
-  private final HubCaBundle hubCaBundle;
+  private final HubRegistries hubRegistries;
   private final Clock clock = Clock.systemUTC();
   private final String instance;
   private final ControlPlaneCaches caches;
-  private final WorkloadLooks workloadLooks;
-  private final DeletionsInFlight deletions = new DeletionsInFlight();
-  private final StatusCoalescing statusWrites = new StatusCoalescing(clock::instant);
-  private final PublishedKubeconfigs kubeconfigs = new PublishedKubeconfigs(clock::instant);
+  private final Memory memory = new Memory();
+  private final StatusWriter status = new StatusWriter(clock);
 
   /**
    * Makes writes that do not depend on each other at once: the Machines of one scale-up, those of
-   * several control planes, a new cluster's ClusterDeployment and AgentClusterInstall. With 4
-   * threads, 5 clusters applied together waited for each other's creations (the benchmark's
-   * control-plane Machines p95 was 4.4 s). Each thread mostly waits for the API server.
+   * several control planes, a new cluster's ClusterDeployment and AgentClusterInstall. Each thread
+   * mostly waits for the API server, and several clusters applied together must not wait for each
+   * other's creations.
    */
   private final ExecutorService writers = Futures.writers(16);
 
@@ -102,19 +94,18 @@ public class OpenshiftAssistedControlPlaneReconciler
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
-   * @param hubCaBundle the hub's trusted CA bundle, for registries
+   * @param hubRegistries the hub's trusted CA bundle and mirrors, for registries
    * @param scope what this process manages: its caches hold that only
    */
   public OpenshiftAssistedControlPlaneReconciler(
       Duration workloadPollInterval,
-      HubCaBundle hubCaBundle,
+      HubRegistries hubRegistries,
       String instance,
       ControllerScope scope) {
     this.caches = new ControlPlaneCaches(scope);
     this.workloadPollInterval = workloadPollInterval;
-    this.hubCaBundle = hubCaBundle;
+    this.hubRegistries = hubRegistries;
     this.instance = instance;
-    this.workloadLooks = new WorkloadLooks(workloadPollInterval, clock);
   }
 
   @Override
@@ -125,24 +116,22 @@ public class OpenshiftAssistedControlPlaneReconciler
     infrastructure = new InfrastructureTemplates(client);
     releaseImage =
         new ReleaseImagePhase(
-            ReleaseImageResolution.overRegistries(userAgent(client), hubCaBundle), events);
+            ReleaseImageResolution.overRegistries(userAgent(client), hubRegistries), events);
     clusterObjects = new ClusterObjects(client, writers);
-    stalledInstallStart = new StalledInstallStart(client, events, clock);
+    stalledInstallStart = new StalledInstallStart(client, events);
     kubeconfig = new Kubeconfig(client);
-    MachineWrites machineWrites =
-        new MachineWrites(
+    MachineWrites machineWrites = new MachineWrites(client, infrastructure, events, clock, caches);
+    machines =
+        new ControlPlaneMachines(
             client,
             infrastructure,
-            NAME,
+            machineWrites,
             events,
-            clock,
             // A Machine we create is in our cache at once: the next reconcile sees it.
             caches::created,
-            deletions,
             writers);
-    machines = new ControlPlaneMachines(machineWrites, events, clock);
-    upgrades = Upgrades.connecting(events);
-    cleanup = new ControlPlaneCleanup(caches, machineWrites, deletions);
+    upgrades = new Upgrades(events);
+    cleanup = new ControlPlaneCleanup(caches, machineWrites, status, clock);
     adoption = new GoProviderAdoption(client, events);
     return caches.eventSources(context);
   }
@@ -150,34 +139,22 @@ public class OpenshiftAssistedControlPlaneReconciler
   @Override
   public UpdateControl<OpenshiftAssistedControlPlane> reconcile(
       OpenshiftAssistedControlPlane given, Context<OpenshiftAssistedControlPlane> context) {
-    OpenshiftAssistedControlPlane cp = given;
-    Optional<Cluster> cluster = caches.ownerCluster(cp);
-    Preflight.Result preflight = Preflight.check(cluster, cp);
-    if (preflight.proceed()) {
-      cp = adoption.adopt(cp);
-    }
-    ControlPlaneStatus status = new ControlPlaneStatus(cp, clock);
-    status.setFalse(DELETING, NOT_DELETING, "the control plane is not being deleted");
-    preflight.conditions().forEach(status::set);
+    Optional<Cluster> cluster = caches.ownerCluster(given);
+    Preflight.Result preflight = Preflight.check(cluster, given);
     if (!preflight.proceed()) {
-      if (preflight.awaitsInfrastructure()) {
-        prepare(cp, cluster.get(), status, context);
-      }
-      UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
-      return report(cp, status.toPatch(false), context)
-          .map(control::rescheduleAfter)
-          .orElse(control);
+      Optional<ReleaseImageResolution.Outcome> release =
+          preflight.awaitsInfrastructure()
+              ? Optional.of(prepare(given, cluster.get(), context))
+              : Optional.empty();
+      return again(
+          write(
+              given,
+              ControlPlaneReport.waiting(given, preflight.conditions(), release, clock.instant()),
+              context));
     }
-
-    try (ControlPlaneScope scope =
-        caches.observe(
-            cp,
-            cluster.get(),
-            context,
-            client,
-            infrastructure,
-            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
-      return reconcile(scope, status, context);
+    OpenshiftAssistedControlPlane cp = adoption.adopt(given);
+    try (ControlPlaneScope scope = observe(cp, cluster.get(), context)) {
+      return reconcile(scope, preflight, context);
     }
   }
 
@@ -187,93 +164,130 @@ public class OpenshiftAssistedControlPlaneReconciler
    * a new control plane's Machines. Once the infrastructure is provisioned, the AgentClusterInstall
    * and the Machines follow without waiting for a registry or those parts.
    */
-  private void prepare(
+  private ReleaseImageResolution.Outcome prepare(
       OpenshiftAssistedControlPlane cp,
       Cluster cluster,
-      ControlPlaneStatus status,
       Context<OpenshiftAssistedControlPlane> context) {
     if (cp.getSpec().machineTemplate != null) {
       infrastructure.prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
     }
-    try (ControlPlaneScope scope =
-        caches.observe(
-            cp,
-            cluster,
-            context,
-            client,
-            infrastructure,
-            deletions.unseen(cp, ControlPlaneCaches.machines(cp, context)))) {
+    Memory.Remembered remembered = memory.of(cp);
+    try (ControlPlaneScope scope = observe(cp, cluster, context)) {
       // The Machines' parts first: they are made in the background while the release is resolved.
-      machines.prepare(scope);
-      clusterObjects.prepare(scope, releaseImage.reconcile(scope, status));
+      remembered.machines =
+          remembered.machines.withPrepared(machines.prepare(scope, remembered.machines.prepared()));
+      ReleaseImagePhase.Resolved release = releaseImage.resolve(scope, remembered.unwrittenRelease);
+      remembered.unwrittenRelease = release.unwritten();
+      remembered.imageSet = clusterObjects.prepare(scope, release.outcome(), remembered.imageSet);
+      return release.outcome();
     }
   }
 
   private UpdateControl<OpenshiftAssistedControlPlane> reconcile(
-      ControlPlaneScope scope,
-      ControlPlaneStatus status,
+      ControlPlaneScope observed,
+      Preflight.Result preflight,
       Context<OpenshiftAssistedControlPlane> context) {
-    OpenshiftAssistedControlPlane cp = scope.cp();
-    ReleaseImageResolution.Outcome release = releaseImage.reconcile(scope, status);
-    ClusterObjects.InFlight clusterObjectsCreated =
-        clusterObjects.reconcile(scope, status, release);
+    OpenshiftAssistedControlPlane cp = observed.cp();
+    Memory.Remembered remembered = memory.of(cp);
+    ReleaseImagePhase.Resolved release =
+        releaseImage.resolve(observed, remembered.unwrittenRelease);
+    remembered.unwrittenRelease = release.unwritten();
+    ClusterObjects.Started cluster =
+        clusterObjects.describe(observed, release.outcome(), remembered.imageSet);
     // A release just resolved may be the upgrade the last look could not request yet.
-    boolean workloadLookDue =
-        workloadLooks.due(cp)
-            || release instanceof ReleaseImageResolution.Use use && use.newlyResolved();
-    // Once published, the kubeconfig is compared with assisted-service's copy when its
-    // AgentClusterInstall changes (it writes a new version with each edit of clusterMetadata) and
-    // every PublishedKubeconfigs.REFRESH; in between, a look connects with ours.
-    long installGeneration =
-        scope.clusterInstall().map(aci -> aci.getMetadata().getGeneration()).orElse(0L);
-    Optional<String> known =
-        status.initialized() ? kubeconfigs.current(cp, installGeneration) : Optional.empty();
-    Optional<String> published =
-        known.isEmpty()
-            ? kubeconfig.publish(scope, status, kubeconfigs.ours(cp))
-            : Optional.empty();
-    published.ifPresent(content -> kubeconfigs.published(cp, installGeneration, content));
-    Optional<String> current = published.or(() -> known);
-    current.ifPresent(scope::knownKubeconfig);
-    machines.reconcile(scope, status, Lifecycle.of(scope, status, workloadLookDue));
-    clusterObjectsCreated.await();
-    Optional<Duration> installStartLook = stalledInstallStart.reconcile(cp, scope.clusterInstall());
-    if (status.initialized() && workloadLookDue) {
-      upgrades.reconcile(scope, status, current.or(() -> Kubeconfig.read(scope)), release);
-      workloadLooks.looked(
-          cp,
-          status.isTrue(UPGRADE_COMPLETED)
-              && Lifecycle.of(scope, status, false).upgrading().isEmpty());
+    boolean lookDue =
+        WorkloadLooks.due(cp, remembered.lastWorkloadLook, observed.now())
+            || release.outcome() instanceof ReleaseImageResolution.Use use && use.newlyResolved();
+    Kubeconfig.Result published = kubeconfig.reconcile(cluster.scope(), remembered.kubeconfig);
+    remembered.kubeconfig = published.copy();
+    ControlPlaneScope scope = cluster.scope().withKubeconfig(published.kubeconfig());
+    boolean initialized = scope.initialized() || published.found() instanceof Kubeconfig.Published;
+    Lifecycle lifecycle = Lifecycle.of(scope, initialized, lookDue);
+    MachinesReport machineReport = machines.reconcile(scope, lifecycle, remembered.machines);
+    remembered.machines = machineReport.memory();
+    remembered.deleted(machineReport.deleted());
+    ClusterObjects.Described described = cluster.await();
+    remembered.imageSet = described.imageSet();
+    scope = described.created().map(scope::withClusterInstall).orElse(scope);
+    StalledInstallStart.Looked installStart =
+        stalledInstallStart.reconcile(
+            cp, scope.clusterInstall(), remembered.installStay, scope.now());
+    remembered.installStay = installStart.stay();
+    Optional<Upgrades.Looked> upgrade = Optional.empty();
+    if (initialized && lookDue) {
+      upgrade = upgrades.reconcile(scope, release.outcome());
+      boolean settled =
+          lifecycle.upgrading().isEmpty()
+              && upgrade
+                  .filter(u -> Conditions.TRUE.equals(u.upgradeCompleted().status()))
+                  .isPresent();
+      remembered.lastWorkloadLook =
+          Optional.of(
+              WorkloadLooks.looked(
+                  remembered.lastWorkloadLook, settled, workloadPollInterval, scope.now()));
     }
-    status.set(
-        Availability.of(
-            release instanceof ReleaseImageResolution.Wait wait
-                && status.hasReason(CLUSTER_INSTALL_CONFIGURED, wait.reason()),
-            // Once installing, what the spec cannot change any more does not make it unavailable.
-            status.isFalse(CLUSTER_INSTALL_CONFIGURED) && !scope.installationStarted(),
-            scope.clusterInstall(),
-            status.initialized(),
-            Names.clusterDeployment(cp)));
 
-    Optional<Duration> statusLater = report(cp, status.toPatch(true), context);
-    UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
+    Optional<Duration> statusLater =
+        write(
+            cp,
+            ControlPlaneReport.reconciled(
+                scope,
+                new ControlPlaneReport.Facts(
+                    preflight.conditions(),
+                    release.outcome(),
+                    described.configured(),
+                    published.found(),
+                    machineReport,
+                    upgrade)),
+            context);
     // The workload cluster, infrastructure templates, admission refusals and registries cannot be
     // watched from here: look again later.
-    boolean creationBlocked =
-        status.hasReason(SCALING_UP, MACHINE_CREATION_FAILED, INFRASTRUCTURE_TEMPLATE_UNAVAILABLE);
-    Optional<Duration> again =
-        creationBlocked
+    Optional<Duration> later =
+        machineReport.creationBlocked()
             ? Optional.of(workloadPollInterval)
-            : status.initialized() ? Optional.of(workloadLooks.interval(cp)) : Optional.empty();
-    if (release instanceof ReleaseImageResolution.Wait wait) {
+            : initialized
+                ? Optional.of(
+                    WorkloadLooks.interval(remembered.lastWorkloadLook, workloadPollInterval))
+                : Optional.empty();
+    if (release.outcome() instanceof ReleaseImageResolution.Wait wait) {
       // A registry's failure at its back-off; a missing or bad pull secret or mirror
       // configuration (not watched) at the poll interval.
       Duration retry = wait.retryAfter() != null ? wait.retryAfter() : workloadPollInterval;
-      again = Optional.of(again.map(d -> d.compareTo(retry) < 0 ? d : retry).orElse(retry));
+      later = StatusCoalescing.earliest(later, Optional.of(retry));
     }
-    again =
-        StatusCoalescing.earliest(StatusCoalescing.earliest(again, statusLater), installStartLook);
-    return again.map(control::rescheduleAfter).orElse(control);
+    return again(
+        StatusCoalescing.earliest(
+            StatusCoalescing.earliest(later, statusLater), installStart.lookAgain()));
+  }
+
+  /** Writes the status through the one writer; returns when to look again, if a write waits. */
+  private Optional<Duration> write(
+      OpenshiftAssistedControlPlane cp,
+      OpenshiftAssistedControlPlaneStatus desired,
+      Context<OpenshiftAssistedControlPlane> context) {
+    Memory.Remembered remembered = memory.of(cp);
+    StatusWriter.Written written = status.write(cp, desired, context, remembered.lastStatusWrite);
+    written.at().ifPresent(at -> remembered.lastStatusWrite = Optional.of(at));
+    return written.later();
+  }
+
+  /** The scope of one reconcile, read from the caches; its other reads are made when asked. */
+  private ControlPlaneScope observe(
+      OpenshiftAssistedControlPlane cp,
+      Cluster cluster,
+      Context<OpenshiftAssistedControlPlane> context) {
+    Memory.Remembered remembered = memory.of(cp);
+    Set<String> unseen =
+        DeletionsInFlight.unseen(
+            remembered.deletedMachines, ControlPlaneCaches.machines(cp, context));
+    remembered.deletedMachines = unseen;
+    return ControlPlaneScope.observe(
+        caches.cached(cp, cluster, context, unseen), client, infrastructure, clock.instant());
+  }
+
+  private static UpdateControl<OpenshiftAssistedControlPlane> again(Optional<Duration> after) {
+    UpdateControl<OpenshiftAssistedControlPlane> control = UpdateControl.noUpdate();
+    return after.map(control::rescheduleAfter).orElse(control);
   }
 
   /** Registries see the provider's user agent, as the API server does. */
@@ -282,41 +296,15 @@ public class OpenshiftAssistedControlPlaneReconciler
     return agent == null || agent.isBlank() ? "openshift-agent-controlplane" : agent;
   }
 
-  /**
-   * Writes the status when it changed (the one status writer, {@link ControlPlaneStatus}), unless
-   * {@link StatusCoalescing} holds back a change of {@link StatusDetails} only: then returns when
-   * to look again.
-   */
-  private Optional<Duration> report(
-      OpenshiftAssistedControlPlane cp,
-      OpenshiftAssistedControlPlane patch,
-      Context<OpenshiftAssistedControlPlane> context) {
-    if (Serialization.asJson(patch.getStatus()).equals(Serialization.asJson(cp.getStatus()))) {
-      return Optional.empty();
-    }
-    Optional<Duration> later =
-        statusWrites.deferral(
-            cp, StatusDetails.onlyDetailsChanged(cp.getStatus(), patch.getStatus()));
-    if (later.isEmpty()) {
-      Writes.applyPrimaryStatus(context, cp, patch);
-      statusWrites.written(cp);
-    }
-    return later;
-  }
-
   @Override
   public DeleteControl cleanup(
       OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    DeleteControl control = cleanup.cleanup(cp, context);
-    if (control.isRemoveFinalizer()) {
-      workloadLooks.forget(cp);
-      statusWrites.forget(cp);
-      kubeconfigs.forget(cp);
-      releaseImage.forget(cp);
-      clusterObjects.forget(cp);
-      stalledInstallStart.forget(cp);
-      machines.forget(cp);
+    Memory.Remembered remembered = memory.of(cp);
+    ControlPlaneCleanup.Stage stage = cleanup.cleanup(cp, context, remembered.deletedMachines);
+    remembered.deletedMachines = stage.deletedMachines();
+    if (stage.control().isRemoveFinalizer()) {
+      memory.forget(cp);
     }
-    return control;
+    return stage.control();
   }
 }

@@ -1,16 +1,16 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.AVAILABLE;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CLUSTER_DELETING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_PAUSED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.PAUSED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_CLUSTER;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_CONTROL_PLANE_ENDPOINT;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_INFRASTRUCTURE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.AVAILABLE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_DELETING;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_PAUSED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.PAUSED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_CLUSTER;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_CONTROL_PLANE_ENDPOINT;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_INFRASTRUCTURE;
 
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.Cluster;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;

@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.names.ControlPlaneConditions;
+import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImage;
-import io.openshiftagent.controlplane.status.ControlPlaneConditions;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
 import io.openshiftagent.testsupport.CrdInstaller;
@@ -63,7 +63,7 @@ class BadInputReconcileTest {
     ControlPlaneProvider.register(
         operator,
         Duration.ofMinutes(1),
-        HubCaBundle.fromEnvironment(Fixtures.providerEnvironment()),
+        HubRegistries.fromEnvironment(Fixtures.providerEnvironment()),
         "test",
         ControllerScope.EVERYTHING);
     operator.start();

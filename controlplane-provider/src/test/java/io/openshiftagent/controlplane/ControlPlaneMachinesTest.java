@@ -337,9 +337,14 @@ class ControlPlaneMachinesTest {
     eventually(() -> assertThat(configs(c)).hasSize(3));
     Set<String> stale =
         configs(c).stream().map(cfg -> cfg.getMetadata().getName()).collect(Collectors.toSet());
-    OpenshiftAssistedControlPlane cp = c.controlPlane("cp").get();
-    cp.getSpec().openshiftAssistedConfigSpec.sshAuthorizedKey = "ssh-ed25519 BBBB changed";
-    client.resource(cp).update();
+    // A patch, as kubectl edit sends: the controller writes the status meanwhile.
+    c.controlPlane("cp")
+        .edit(
+            cp -> {
+              cp.getSpec().openshiftAssistedConfigSpec.sshAuthorizedKey =
+                  "ssh-ed25519 BBBB changed";
+              return cp;
+            });
 
     c.setInfrastructureProvisioned();
     eventually(

@@ -16,7 +16,7 @@ import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.capi.MachineStatus;
-import io.openshiftagent.controlplane.release.HubCaBundle;
+import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -43,7 +43,7 @@ public final class Fixtures {
 
   /** The provider's environment: the release registry's CA as the hub's trusted CA bundle. */
   public static Map<String, String> providerEnvironment() {
-    return Map.of(HubCaBundle.ENV, releases().caFile().toString());
+    return Map.of(HubRegistries.CA_BUNDLE_ENV, releases().caFile().toString());
   }
 
   /**

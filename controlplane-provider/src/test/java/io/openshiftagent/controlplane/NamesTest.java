@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openshiftagent.controlplane.names.Names;
 import org.junit.jupiter.api.Test;
 
 class NamesTest {

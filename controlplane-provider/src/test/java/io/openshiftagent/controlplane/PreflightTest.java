@@ -7,7 +7,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.ClusterSpec;
 import io.openshiftagent.api.external.capi.ClusterStatus;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;

@@ -78,8 +78,10 @@ class RunnableJarTest {
       for (String controller : provider.controllers) {
         assertThat(metrics)
             .as("per-controller JOSDK metrics of %s", controller)
-            .containsPattern("(?m)^operator_sdk_reconciliations_executions_" + controller + "[{ ]")
-            .containsPattern("(?m)^operator_sdk_reconciliations_queue_size_" + controller + "[{ ]");
+            .containsPattern(
+                "(?m)^reconciliations_active\\{[^}]*controller_name=\"" + controller + "\"")
+            .containsPattern(
+                "(?m)^reconciliations_queue\\{[^}]*controller_name=\"" + controller + "\"");
       }
       assertThat(metrics).contains("jvm_memory_used_bytes");
 

@@ -1,22 +1,26 @@
 package io.openshiftagent.registry;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code [[registry]]} tables of a containers-registries.conf(5) file (the subset of TOML it
- * uses: array tables, strings, booleans, comments), and the order in which its rules say an image
- * is pulled: the mirrors of the most specific matching registry, in the order written, then the
- * registry itself. A mirror marked {@code pull-from-mirror = "digest-only"} (or a registry with
- * {@code mirror-by-digest-only = true}) serves only references by digest, a {@code "tag-only"}
- * mirror only references by tag.
+ * The {@code [[registry]]} tables of a containers-registries.conf(5) file (TOML), and the order in
+ * which its rules say an image is pulled: the mirrors of the most specific matching registry, in
+ * the order written, then the registry itself. A mirror marked {@code pull-from-mirror =
+ * "digest-only"} (or a registry with {@code mirror-by-digest-only = true}) serves only references
+ * by digest, a {@code "tag-only"} mirror only references by tag.
  */
 public final class RegistriesConf {
   public static final RegistriesConf EMPTY = new RegistriesConf(List.of());
+
+  private static final TomlMapper TOML = new TomlMapper();
 
   /** Which pulls a mirror serves. */
   public enum PullFromMirror {
@@ -56,6 +60,24 @@ public final class RegistriesConf {
 
   public List<Registry> registries() {
     return registries;
+  }
+
+  /**
+   * These rules, and those of {@code defaults} for the prefixes these do not name: as a drop-in
+   * file's {@code [[registry]]} replaces the one of the same prefix in the main file, and the most
+   * specific prefix of either wins. A cluster's own mirrors over the hub's.
+   */
+  public RegistriesConf withDefaults(RegistriesConf defaults) {
+    if (defaults.registries.isEmpty()) {
+      return this;
+    }
+    List<Registry> merged = new ArrayList<>(registries);
+    for (Registry registry : defaults.registries) {
+      if (registries.stream().noneMatch(r -> r.prefix().equals(registry.prefix()))) {
+        merged.add(registry);
+      }
+    }
+    return new RegistriesConf(List.copyOf(merged));
   }
 
   /**
@@ -100,83 +122,92 @@ public final class RegistriesConf {
   }
 
   /**
-   * Parses a registries.conf.
+   * Parses a registries.conf (TOML, read with jackson-dataformat-toml). Only its {@code
+   * [[registry]]} array and their {@code [[registry.mirror]]} entries (or inline {@code mirror =
+   * [...]}) matter; every other key and table is left alone.
    *
-   * @throws IllegalArgumentException naming the line or entry that is wrong
+   * @throws IllegalArgumentException naming the line, or the entry and key, that is wrong
    */
   public static RegistriesConf parse(String toml) {
-    List<Map<String, String>> tables = new ArrayList<>();
-    List<List<Map<String, String>>> mirrorTables = new ArrayList<>();
-    Map<String, String> current = null;
-    int lineNumber = 0;
-    for (String raw : toml.split("\\R")) {
-      lineNumber++;
-      String line = stripComment(raw).trim();
-      if (line.isEmpty()) {
-        continue;
-      }
-      if (line.equals("[[registry]]")) {
-        current = new LinkedHashMap<>();
-        tables.add(current);
-        mirrorTables.add(new ArrayList<>());
-      } else if (line.equals("[[registry.mirror]]")) {
-        if (tables.isEmpty()) {
-          throw new IllegalArgumentException(
-              "line " + lineNumber + ": [[registry.mirror]] before any [[registry]]");
-        }
-        current = new LinkedHashMap<>();
-        mirrorTables.get(mirrorTables.size() - 1).add(current);
-      } else if (line.startsWith("[")) {
-        current = null; // another table: not ours
-      } else {
-        int eq = line.indexOf('=');
-        if (eq < 0) {
-          throw new IllegalArgumentException(
-              "line " + lineNumber + " of registries.conf is not key = value: " + raw.trim());
-        }
-        if (current != null) {
-          current.put(line.substring(0, eq).trim(), unquote(line.substring(eq + 1).trim()));
-        }
-      }
+    JsonNode root;
+    try {
+      root = TOML.readTree(toml);
+    } catch (JacksonException e) {
+      JsonLocation at = e.getLocation();
+      throw new IllegalArgumentException(
+          "registries.conf is not valid TOML"
+              + (at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr())
+              + ": "
+              + e.getOriginalMessage());
+    }
+    JsonNode tables = root == null ? MissingNode.getInstance() : root.path("registry");
+    if (tables.isMissingNode()) {
+      return EMPTY;
+    }
+    if (!tables.isArray()) {
+      throw new IllegalArgumentException(
+          "registries.conf: registry must be an array of tables ([[registry]]);"
+              + " a [[registry.mirror]] belongs after its [[registry]]");
     }
     List<Registry> registries = new ArrayList<>();
-    for (int i = 0; i < tables.size(); i++) {
-      Map<String, String> table = tables.get(i);
-      String location = trimSlash(table.getOrDefault("location", ""));
+    int index = 0;
+    for (JsonNode table : tables) {
+      index++;
+      String entry = "[[registry]] #" + index;
+      if (!table.isObject()) {
+        throw new IllegalArgumentException("registries.conf: " + entry + " is not a table");
+      }
+      String location = trimSlash(string(table, "location", entry));
       // An empty prefix (as generated files write it) means the location, as no prefix does.
-      String prefix = trimSlash(table.getOrDefault("prefix", ""));
+      String prefix = trimSlash(string(table, "prefix", entry));
       if (prefix.isEmpty()) {
         prefix = location;
       }
       if (prefix.isEmpty()) {
         continue; // a [[registry]] without location or prefix: nothing to match
       }
-      List<Mirror> mirrors = new ArrayList<>();
-      for (Map<String, String> m : mirrorTables.get(i)) {
-        String mirrorLocation = trimSlash(m.getOrDefault("location", ""));
-        if (!mirrorLocation.isEmpty()) {
-          mirrors.add(
-              new Mirror(mirrorLocation, "true".equals(m.get("insecure")), pullFrom(m, prefix)));
-        }
-      }
       registries.add(
           new Registry(
               prefix,
               location.isEmpty() ? prefix : location,
-              "true".equals(table.get("insecure")),
-              "true".equals(table.get("blocked")),
-              "true".equals(table.get("mirror-by-digest-only")),
-              List.copyOf(mirrors)));
+              bool(table, "insecure", entry),
+              bool(table, "blocked", entry),
+              bool(table, "mirror-by-digest-only", entry),
+              mirrors(table.path("mirror"), prefix)));
     }
     return new RegistriesConf(List.copyOf(registries));
   }
 
-  private static PullFromMirror pullFrom(Map<String, String> mirror, String prefix) {
-    String value = mirror.get("pull-from-mirror");
-    if (value == null || value.equals("all")) {
-      return PullFromMirror.ALL;
+  private static List<Mirror> mirrors(JsonNode mirrorTables, String prefix) {
+    if (mirrorTables.isMissingNode()) {
+      return List.of();
     }
+    String owner = "the [[registry]] of " + prefix;
+    if (!mirrorTables.isArray()) {
+      throw new IllegalArgumentException(
+          "registries.conf: mirror of "
+              + owner
+              + " must be an array of tables ([[registry.mirror]])");
+    }
+    List<Mirror> mirrors = new ArrayList<>();
+    for (JsonNode mirror : mirrorTables) {
+      String entry = "a [[registry.mirror]] of " + prefix;
+      if (!mirror.isObject()) {
+        throw new IllegalArgumentException("registries.conf: " + entry + " is not a table");
+      }
+      String location = trimSlash(string(mirror, "location", entry));
+      if (!location.isEmpty()) {
+        mirrors.add(
+            new Mirror(location, bool(mirror, "insecure", entry), pullFrom(mirror, prefix, entry)));
+      }
+    }
+    return List.copyOf(mirrors);
+  }
+
+  private static PullFromMirror pullFrom(JsonNode mirror, String prefix, String entry) {
+    String value = string(mirror, "pull-from-mirror", entry);
     return switch (value) {
+      case "", "all" -> PullFromMirror.ALL;
       case "digest-only" -> PullFromMirror.DIGEST_ONLY;
       case "tag-only" -> PullFromMirror.TAG_ONLY;
       default ->
@@ -189,30 +220,34 @@ public final class RegistriesConf {
     };
   }
 
+  /** A string key of a table; empty when absent. */
+  private static String string(JsonNode table, String key, String entry) {
+    JsonNode value = table.path(key);
+    if (value.isMissingNode()) {
+      return "";
+    }
+    if (!value.isTextual()) {
+      throw new IllegalArgumentException(
+          "registries.conf: " + key + " of " + entry + " must be a string, not " + value);
+    }
+    return value.asText();
+  }
+
+  /** A boolean key of a table; false when absent. */
+  private static boolean bool(JsonNode table, String key, String entry) {
+    JsonNode value = table.path(key);
+    if (value.isMissingNode()) {
+      return false;
+    }
+    if (!value.isBoolean()) {
+      throw new IllegalArgumentException(
+          "registries.conf: " + key + " of " + entry + " must be true or false, not " + value);
+    }
+    return value.asBoolean();
+  }
+
   private static String trimSlash(String value) {
     String v = value.trim();
     return v.endsWith("/") ? v.substring(0, v.length() - 1) : v;
-  }
-
-  private static String stripComment(String line) {
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      if (c == '"') {
-        quoted = !quoted;
-      } else if (c == '#' && !quoted) {
-        return line.substring(0, i);
-      }
-    }
-    return line;
-  }
-
-  private static String unquote(String value) {
-    if (value.length() >= 2
-        && (value.startsWith("\"") && value.endsWith("\"")
-            || value.startsWith("'") && value.endsWith("'"))) {
-      return value.substring(1, value.length() - 1);
-    }
-    return value;
   }
 }

@@ -2,6 +2,7 @@ package io.openshiftagent.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.openshiftagent.tls.TrustedCertificates;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

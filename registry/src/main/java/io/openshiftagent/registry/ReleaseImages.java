@@ -1,5 +1,6 @@
 package io.openshiftagent.registry;
 
+import io.openshiftagent.tls.TrustedCertificates;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;

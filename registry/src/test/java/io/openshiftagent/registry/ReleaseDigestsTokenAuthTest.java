@@ -6,6 +6,7 @@ import io.openshiftagent.testsupport.Crane;
 import io.openshiftagent.testsupport.OciRegistry;
 import io.openshiftagent.testsupport.TestPki;
 import io.openshiftagent.testsupport.TokenService;
+import io.openshiftagent.tls.TrustedCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;

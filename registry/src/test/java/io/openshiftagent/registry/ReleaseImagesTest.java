@@ -6,6 +6,7 @@ import io.openshiftagent.testsupport.Crane;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.OciRegistry;
 import io.openshiftagent.testsupport.TestPki;
+import io.openshiftagent.tls.TrustedCertificates;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -8,6 +8,8 @@ import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,11 +22,14 @@ import java.util.function.Function;
  * A real upstream controller manager, built by a hack/ script from its Go module, running against
  * the hub as it runs in a management cluster: its own directory ({@code <workDir>/<name>/}: the
  * hub's kubeconfig, the webhook serving certificate, its log), its CRDs installed (server-side
- * apply over the bare upstream files the hub may hold), its webhooks (admission and conversion)
- * registered with the hub and served on 127.0.0.1 with a certificate of a throwaway CA, health on a
- * free port. {@link CapiManager}, {@link Capm3} and {@link BareMetalOperator} say what each needs.
+ * apply over the bare upstream files the hub may hold), its webhooks (conversion with its CRDs,
+ * admission once it serves them) registered with the hub and served on 127.0.0.1 with a certificate
+ * of a throwaway CA, health on a free port. {@link CapiManager}, {@link Capm3} and {@link
+ * BareMetalOperator} say what each needs.
  */
 final class UpstreamManager implements AutoCloseable {
+  private static final Duration WEBHOOK_SERVER_START = Duration.ofSeconds(30);
+
   /** What a manager's command line is made of. */
   record Setup(Path dir, Path kubeconfig, Path certDir, int webhookPort, int healthPort) {
 
@@ -98,8 +103,8 @@ final class UpstreamManager implements AutoCloseable {
       Map<String, String> environment) {}
 
   /**
-   * Installs the manager's CRDs (their conversion webhooks pointed at it) and admission webhooks,
-   * starts it and waits until it is ready.
+   * Installs the manager's CRDs (their conversion webhooks pointed at it), starts it, waits until
+   * it is ready and serves its webhooks, then registers its admission webhooks.
    *
    * @param hub a client of the hub, not closed here
    */
@@ -124,22 +129,48 @@ final class UpstreamManager implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     installCrds(hub, spec.manifests(), webhooks);
-    webhooks.registerAdmission(spec.manifests(), spec.webhookPrefix(), spec.namespace());
     List<String> command = new ArrayList<>();
     command.add(spec.binary().toString());
     command.addAll(spec.flags().apply(setup));
+    ManagerProcess process =
+        ManagerProcess.start(
+            spec.name(),
+            command,
+            spec.environment(),
+            dir.resolve(spec.name() + ".log"),
+            setup.healthPort());
+    // Registered once they are served: before, the hub would refuse every object they admit (a
+    // namespace's hosts created while its baremetal-operator starts).
     try {
-      ManagerProcess process =
-          ManagerProcess.start(
-              spec.name(),
-              command,
-              spec.environment(),
-              dir.resolve(spec.name() + ".log"),
-              setup.healthPort());
+      awaitListening(spec.name(), setup.webhookPort());
+      webhooks.registerAdmission(spec.manifests(), spec.webhookPrefix(), spec.namespace());
       return new UpstreamManager(process, webhooks);
     } catch (RuntimeException | Error e) {
+      process.close();
       webhooks.unregister();
       throw e;
+    }
+  }
+
+  /** Waits until the manager's webhook server accepts connections on 127.0.0.1:{@code port}. */
+  private static void awaitListening(String name, int port) {
+    long deadline = System.nanoTime() + WEBHOOK_SERVER_START.toNanos();
+    while (true) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return;
+      } catch (IOException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              name + " serves no webhooks on port " + port + " after " + WEBHOOK_SERVER_START);
+        }
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for " + name, e);
+      }
     }
   }
 

@@ -12,6 +12,7 @@ import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
 import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -165,7 +167,7 @@ public final class World implements AutoCloseable {
   private final WorkloadClusters workloads;
   private final UpstreamManager capi;
   private UpstreamManager capm3;
-  private final Map<String, UpstreamManager> bareMetalOperators = new LinkedHashMap<>();
+  private BareMetalOperators bareMetalOperators;
   private final Map<ProviderJar, Duration> readyAfter = new EnumMap<>(ProviderJar.class);
   private final Map<ProviderJar, ProviderServiceAccount> serviceAccounts =
       new EnumMap<>(ProviderJar.class);
@@ -206,6 +208,9 @@ public final class World implements AutoCloseable {
     KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
+    // The release registry (its images pushed once per JVM) gets ready while the managers start.
+    CompletableFuture<ReleaseRegistry> releases =
+        CompletableFuture.supplyAsync(() -> ReleaseRegistry.shared().withPublished());
     try {
       UpstreamManager capi =
           CapiManager.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
@@ -213,7 +218,7 @@ public final class World implements AutoCloseable {
       world.running.push(workloads);
       world.running.push(capi);
       world.startMetal3();
-      world.startAssistedService();
+      world.startAssistedService(releases.join());
       world.startSimulation();
       world.publishAssistedServiceCa();
       world.startProviders();
@@ -230,32 +235,24 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * CAPM3, as a management cluster runs it, and the baremetal-operator's CRDs; an operator starts
-   * for each namespace of hosts ({@link #startBareMetalOperator}).
+   * CAPM3, as a management cluster runs it, and a baremetal-operator for each namespace where
+   * BareMetalHosts appear ({@link BareMetalOperators}).
    */
   private void startMetal3() {
     capm3 = Capm3.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
     running.push(capm3);
-    BareMetalOperator.installCrds(hub.client());
+    bareMetalOperators =
+        new BareMetalOperators(hub.client(), hub.kubeConfigYaml(), options.workDir());
+    running.push(bareMetalOperators);
+    bareMetalOperators.start();
   }
 
   /**
-   * The baremetal-operator of a namespace, started (once) before hosts are enrolled there, as a
-   * Metal3 user runs it before creating BareMetalHosts: one per namespace ({@link
-   * BareMetalOperator}).
+   * The baremetal-operator of a namespace, started now (once) unless it runs, as a Metal3 user runs
+   * it before creating BareMetalHosts; else it starts as the first host appears there.
    */
-  public synchronized WorldProcess startBareMetalOperator(String namespace) {
-    return bareMetalOperators
-        .computeIfAbsent(
-            namespace,
-            ns -> {
-              UpstreamManager operator =
-                  BareMetalOperator.start(
-                      hub.client(), hub.kubeConfigYaml(), options.workDir(), ns);
-              running.push(operator);
-              return operator;
-            })
-        .process();
+  public WorldProcess startBareMetalOperator(String namespace) {
+    return bareMetalOperators.start(namespace);
   }
 
   /**
@@ -263,14 +260,14 @@ public final class World implements AutoCloseable {
    * namespace of its own (its leader Lease); it reaches each installed cluster's API server (its
    * admin kubeconfig names it) through a bridge into its network namespace.
    */
-  private void startAssistedService() throws Exception {
+  private void startAssistedService(ReleaseRegistry releases) throws Exception {
     assistedService =
         AssistedServiceProcess.start(
             options.workDir().resolve("assisted-service"),
             hub.kubeConfigYaml(),
             hub.client(),
             hub.createNamespace("assisted-service"),
-            ReleaseCatalog.of(ReleaseRegistry.shared()));
+            ReleaseCatalog.of(releases));
     running.push(assistedService);
     workloads.onStart(
         server -> assistedService.reachOutside(server.client().getMasterUrl().getPort()));
@@ -323,8 +320,8 @@ public final class World implements AutoCloseable {
 
   /**
    * The repositories of the world's release registry, as the manifests' variables {@code
-   * RELEASE_REPOSITORY} (OpenShift) and {@code OKD_RELEASE_REPOSITORY}: their repository override
-   * names them, and the control plane resolves each release to its digest there.
+   * RELEASE_REPOSITORY} (OpenShift) and {@code OKD_RELEASE_REPOSITORY}: a manifest whose repository
+   * override names them has its release resolved there, as the tests' manifests do.
    */
   public static Map<String, String> releaseRepositories() {
     ReleaseRegistry registry = ReleaseRegistry.shared();
@@ -333,20 +330,56 @@ public final class World implements AutoCloseable {
         "OKD_RELEASE_REPOSITORY", registry.okdRepository());
   }
 
+  /**
+   * The network every namespace's hosts are cabled to, each namespace a segment of its own: the
+   * machine network a cluster's VIPs must sit in ({@link LabNetworks}).
+   */
+  public static String machineNetwork() {
+    return LabNetworks.CIDR;
+  }
+
+  /**
+   * The hub's mirrors, as a hub with mirrors configures them (its registries.conf, made on
+   * OpenShift from its ImageDigestMirrorSets and ImageTagMirrorSets): quay.io's release
+   * repositories mirrored to the world's release registry, which holds the releases users name
+   * ({@link ReleaseRegistry#withPublished()}). A release named by version alone resolves there.
+   */
+  static String hubRegistriesConf() {
+    StringBuilder conf =
+        new StringBuilder("# quay.io's release repositories, mirrored to the world's registry\n");
+    for (String repository :
+        List.of(ReleaseRegistry.OCP_REPOSITORY, ReleaseRegistry.OKD_REPOSITORY)) {
+      conf.append("\n[[registry]]\nlocation = \"quay.io/")
+          .append(repository)
+          .append("\"\n[[registry.mirror]]\nlocation = \"")
+          .append(ReleaseRegistry.shared().host())
+          .append('/')
+          .append(repository)
+          .append("\"\n");
+    }
+    return conf.toString();
+  }
+
   /** Both jars at once, as their Deployments start; then waits until both are ready. */
-  private void startProviders() throws InterruptedException {
+  private void startProviders() throws InterruptedException, IOException {
     // DiskImage: the jar downloads discovery ignition from assisted-service's HTTPS API, named by
     // the InfraEnv's URLs, trusting the CA this world published.
     start(ProviderJar.BOOTSTRAP, bootstrapEnvironment());
-    // The control plane resolves each release to its digest in the world's release registry (the
-    // manifests name its repository), trusting its CA as a hub's trusted CA bundle.
+    // The control plane resolves each release to its digest through the hub's mirrors (or in the
+    // repository a manifest's override names), trusting the registry's CA as a hub's trusted CA
+    // bundle.
+    Path mirrors = options.workDir().resolve("hub-registries.conf");
+    Files.createDirectories(options.workDir());
+    Files.writeString(mirrors, hubRegistriesConf());
     start(
         ProviderJar.CONTROLPLANE,
         Map.of(
             "WORKLOAD_POLL_INTERVAL",
             options.workloadPollInterval().toMillis() + "ms",
             "REGISTRY_CA_BUNDLE_FILE",
-            ReleaseRegistry.shared().caFile().toString()));
+            ReleaseRegistry.shared().caFile().toString(),
+            "CONTAINERS_REGISTRIES_CONF",
+            mirrors.toString()));
     for (ProviderJar jar : replicas.keySet()) {
       for (ProviderProcess replica : replicas.get(jar).values()) {
         // The first replica's time is the provider's (the one the benchmark reports).
@@ -544,9 +577,9 @@ public final class World implements AutoCloseable {
    * The real upstream managers this world runs: Cluster API, CAPM3, the baremetal-operator of each
    * namespace of hosts.
    */
-  public synchronized List<WorldProcess> upstreamManagers() {
+  public List<WorldProcess> upstreamManagers() {
     List<WorldProcess> managers = new ArrayList<>(List.of(capi.process(), capm3.process()));
-    bareMetalOperators.values().forEach(operator -> managers.add(operator.process()));
+    managers.addAll(bareMetalOperators.processes());
     return managers;
   }
 
@@ -556,9 +589,9 @@ public final class World implements AutoCloseable {
   }
 
   /** The baremetal-operator of a namespace of hosts (kill and restart it: fault tests). */
-  public synchronized WorldProcess bareMetalOperator(String namespace) {
-    return Optional.ofNullable(bareMetalOperators.get(namespace))
-        .map(UpstreamManager::process)
+  public WorldProcess bareMetalOperator(String namespace) {
+    return bareMetalOperators
+        .of(namespace)
         .orElseThrow(() -> new IllegalStateException("no baremetal-operator in " + namespace));
   }
 

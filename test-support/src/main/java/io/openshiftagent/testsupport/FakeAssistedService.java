@@ -33,6 +33,9 @@ public final class FakeAssistedService implements AutoCloseable {
   private volatile String contentType = "application/octet-stream";
   private volatile String body = "";
   private volatile boolean stalls;
+  private volatile String location;
+  private volatile int redirectStatus;
+  private volatile boolean redirectsAll;
 
   public FakeAssistedService(SSLContext tls) throws IOException {
     server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -52,6 +55,22 @@ public final class FakeAssistedService implements AutoCloseable {
     this.contentType = contentType;
     this.body = body;
     return this;
+  }
+
+  /**
+   * Answers with {@code status} and a Location header of {@code location} (absolute or relative)
+   * every request but one for {@code location} itself, which gets the configured answer.
+   */
+  public FakeAssistedService redirects(int status, String location) {
+    this.location = location;
+    this.redirectStatus = status;
+    return this;
+  }
+
+  /** Answers every request with {@code status} and a Location header of {@code location}. */
+  public FakeAssistedService redirectsEveryRequest(int status, String location) {
+    redirectsAll = true;
+    return redirects(status, location);
   }
 
   /** Accepts requests but sends nothing back until closed. */
@@ -76,6 +95,13 @@ public final class FakeAssistedService implements AutoCloseable {
     try (exchange) {
       if (stalls) {
         released.await(30, TimeUnit.SECONDS);
+        return;
+      }
+      String redirect = location;
+      if (redirect != null
+          && (redirectsAll || !redirect.endsWith(exchange.getRequestURI().toString()))) {
+        exchange.getResponseHeaders().set("Location", redirect);
+        exchange.sendResponseHeaders(redirectStatus, -1);
         return;
       }
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

@@ -16,9 +16,9 @@ import java.util.TreeMap;
  */
 public record ProviderRequests(List<AuditLog.Request> requests, int machines) {
   /**
-   * At most this many hub requests per Machine, both providers together (issue 18): the benchmark
-   * checks it at 5 and 50 clusters, the test command's guard on one HA installation (13.6–13.8 per
-   * Machine alone in the runs that set it; docs/benchmarks.md explains each request left).
+   * At most this many hub requests per Machine, both providers together: the benchmark checks it at
+   * 5 and 50 clusters, the test command's guard on one HA installation (docs/benchmarks.md explains
+   * each request left).
    */
   public static final double BUDGET_PER_MACHINE = 15;
 

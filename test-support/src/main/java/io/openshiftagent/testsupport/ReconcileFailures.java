@@ -2,6 +2,7 @@ package io.openshiftagent.testsupport;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,8 +18,11 @@ public final class ReconcileFailures implements Metrics {
   private final Map<String, List<Exception>> failures = new ConcurrentHashMap<>();
 
   @Override
-  public void failedReconciliation(
-      HasMetadata resource, Exception exception, Map<String, Object> metadata) {
+  public void reconciliationFailed(
+      HasMetadata resource,
+      RetryInfo retryInfo,
+      Exception exception,
+      Map<String, Object> metadata) {
     failures.computeIfAbsent(key(resource), k -> new CopyOnWriteArrayList<>()).add(exception);
   }
 

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * OpenShift and OKD release images in a real registry ({@link OciRegistry}, TLS from a CA of its
@@ -26,12 +28,14 @@ import java.util.regex.Pattern;
  * <p>OpenShift releases are {@code <host>/openshift-release-dev/ocp-release:<version>-<arch>}, one
  * image per architecture, {@code multi} a manifest list (here of amd64 and arm64 only: the real one
  * also lists ppc64le and s390x); OKD releases are {@code <host>/okd/scos-release:<version>}, a
- * manifest list for amd64 and arm64.
+ * manifest list for amd64 and arm64. Besides the releases tests name, a registry can serve every
+ * release users name ({@link #withPublished()}).
  */
 public final class ReleaseRegistry implements AutoCloseable {
   public static final String OCP_REPOSITORY = "openshift-release-dev/ocp-release";
   public static final String OKD_REPOSITORY = "okd/scos-release";
 
+  private static final Logger LOG = LoggerFactory.getLogger(ReleaseRegistry.class);
   private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+(-.+)?");
   private static final Map<String, String> OCI_ARCHITECTURES =
       Map.of("x86_64", "amd64", "aarch64", "arm64", "ppc64le", "ppc64le", "s390x", "s390x");
@@ -54,8 +58,12 @@ public final class ReleaseRegistry implements AutoCloseable {
   }
 
   private final OciRegistry registry;
-  private final List<Release> catalog;
   private final Path caFile;
+
+  /** Replaced, never changed, when releases are published: readers see one version or the next. */
+  private volatile List<Release> catalog;
+
+  private volatile List<Release> published = List.of();
 
   private ReleaseRegistry(OciRegistry registry, List<Release> catalog, Path caFile) {
     this.registry = registry;
@@ -153,8 +161,44 @@ public final class ReleaseRegistry implements AutoCloseable {
     return new Release(version, architecture, kubernetes, tag, digest);
   }
 
+  /**
+   * Pushes every release users name ({@link PublishedReleases}) that the registry does not hold
+   * yet, once: small images made without crane ({@link SyntheticReleases}), about 500 in a second
+   * or two. Returns this registry.
+   */
+  public synchronized ReleaseRegistry withPublished() {
+    if (!published.isEmpty()) {
+      return this;
+    }
+    long started = System.nanoTime();
+    List<String> missing =
+        PublishedReleases.all().stream()
+            .filter(r -> catalog.stream().noneMatch(known -> known.tag().endsWith(":" + r)))
+            .toList();
+    try {
+      List<Release> pushed = new SyntheticReleases(registry).push(missing);
+      List<Release> all = new ArrayList<>(catalog);
+      all.addAll(pushed);
+      catalog = List.copyOf(all);
+      published = List.copyOf(pushed);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot publish the releases users name", e);
+    }
+    LOG.info(
+        "{} published releases pushed to {} in {} ms",
+        published.size(),
+        host(),
+        (System.nanoTime() - started) / 1_000_000);
+    return this;
+  }
+
+  /** The releases {@link #withPublished()} pushed (none before). */
+  public List<Release> published() {
+    return published;
+  }
+
   /** OpenShift 4.N runs Kubernetes 1.(N+13). */
-  private static String kubernetesVersion(String version) {
+  static String kubernetesVersion(String version) {
     Matcher m = VERSION.matcher(version);
     if (!m.matches()) {
       throw new IllegalArgumentException("not a release version: " + version);
@@ -212,7 +256,14 @@ public final class ReleaseRegistry implements AutoCloseable {
         .orElseThrow(
             () ->
                 new IllegalArgumentException(
-                    "no release " + version + " for " + architecture + " in " + catalog));
+                    "no release "
+                        + version
+                        + " for "
+                        + architecture
+                        + " among the "
+                        + catalog.size()
+                        + " of "
+                        + host()));
   }
 
   /**

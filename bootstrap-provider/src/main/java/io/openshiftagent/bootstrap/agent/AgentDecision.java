@@ -7,21 +7,25 @@ import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.AgentSpec;
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.bootstrap.identity.HostMetadata;
 import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.bootstrap.ignition.JsonDocuments;
+import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the Agent of a Machine must say: its role, hostname, installer arguments, install-time
- * ignition override and node labels. Only these fields (and the approval) are ours; the patch names
- * only those that differ, so everything else on the Agent stays as assisted-service and others set
- * it.
+ * ignition override and node labels, or why it is refused. Only these fields (and the approval) are
+ * ours; the patch names only those that differ, so everything else on the Agent stays as
+ * assisted-service and others set it. Pure: its table test is {@code AgentDecisionTest}.
  */
 public final class AgentDecision {
   public static final String MASTER = "master";
@@ -35,7 +39,44 @@ public final class AgentDecision {
       String ignitionConfigOverrides,
       Map<String, String> nodeLabels) {}
 
+  /** What to do with the Agent. */
+  public sealed interface Decision {}
+
+  /** Make the Agent say {@code agent}. */
+  public record Desired(DesiredAgent agent) implements Decision {}
+
+  /**
+   * Leave the Agent unapproved and record why ({@code reason}, {@code why}): its install ignition
+   * grew too large for an Agent after the config was checked, and every write of it would fail.
+   */
+  public record Refused(String reason, String why) implements Decision {}
+
   private AgentDecision() {}
+
+  /**
+   * The decision for the Agent of {@code machine}, made according to {@code config}.
+   *
+   * @param metadata the host's metadata, when the hub knows it (a Metal3 host)
+   * @param bareMetalHostUid UID of the BareMetalHost the Machine's Metal3Machine consumed, or null
+   */
+  public static Decision decide(
+      OpenshiftAssistedConfig config,
+      Machine machine,
+      Optional<HostMetadata> metadata,
+      String bareMetalHostUid) {
+    NodeIdentity identity =
+        NodeIdentity.of(
+            config.getSpec().nodeRegistration,
+            Names.hostname(machine.getMetadata().getName()),
+            metadata);
+    DesiredAgent desired = desired(config, machine, identity, bareMetalHostUid);
+    Optional<String> tooLarge =
+        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
+    if (tooLarge.isPresent()) {
+      return new Refused(Reasons.INSTALL_IGNITION_TOO_LARGE, "not approved: " + tooLarge.get());
+    }
+    return new Desired(desired);
+  }
 
   /**
    * @param identity the node's name, labels and provider ID, resolved as far as the hub can

@@ -15,21 +15,17 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
-import io.openshiftagent.bootstrap.Names;
-import io.openshiftagent.bootstrap.config.Reasons;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.identity.HostMetadata;
-import io.openshiftagent.bootstrap.identity.NodeIdentity;
-import io.openshiftagent.bootstrap.ignition.InstallIgnition;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
-import io.openshiftagent.provider.reconcile.RecentWrites;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.reconcile.Writes;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,9 +67,6 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final EventRecorder events;
   private final HostDetachment hosts;
   private final AgentCaches caches;
-
-  /** Our writes of Agents, until their events come: an approval is written once. */
-  private final RecentWrites<Agent> written = new RecentWrites<>(Instant::now);
 
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
@@ -121,8 +114,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   @Override
-  public UpdateControl<Agent> reconcile(Agent cached, Context<Agent> context) {
-    Agent agent = written.newest(cached);
+  public UpdateControl<Agent> reconcile(Agent agent, Context<Agent> context) {
     Optional<AgentScope> observed = AgentScope.observe(agent, caches, client, hostMetadata);
     if (observed.isEmpty()) {
       LOG.debug("Agent {} belongs to no Machine of ours", agent.getMetadata().getName());
@@ -175,8 +167,9 @@ public class AgentReconciler implements Reconciler<Agent> {
             return UpdateControl.noUpdate();
           }
         }
-        // No resourceVersion here: which Agent is approved is fenced by the claim on the config,
-        // and what else the patch sets is recomputed at every change of the Agent.
+        // Not fenced on the Agent's version (a conflict only makes patchPrimary write it again):
+        // which Agent is approved is fenced by the claim on the config, and what else the patch
+        // sets is recomputed at every change of the Agent.
         patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
         approving = true;
       } else {
@@ -184,7 +177,9 @@ public class AgentReconciler implements Reconciler<Agent> {
       }
     }
     if (!patch.isEmpty()) {
-      written.record(patch.applyTo(client, agent));
+      // Read back from the cache until its event comes (assisted-service updates an Agent's
+      // status while it registers): an approval is written once.
+      Writes.patchPrimary(context, agent, patch);
       if (approving) {
         // No Event: the Agent's spec.approved and its config's claim annotation record it.
         LOG.info(
@@ -208,8 +203,8 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /**
-   * What the Agent must say according to {@code config}, or empty when that is refused (recorded on
-   * the Agent): an install ignition too large for an Agent would fail its write forever.
+   * What the Agent must say according to {@code config}, or empty when that is refused: the refusal
+   * is recorded on the Agent.
    */
   private Optional<AgentDecision.DesiredAgent> decide(
       AgentScope scope,
@@ -217,29 +212,17 @@ public class AgentReconciler implements Reconciler<Agent> {
       Optional<BareMetalHost> host,
       Optional<HostMetadata> metadata,
       Context<Agent> context) {
-    NodeIdentity identity =
-        NodeIdentity.of(
-            config.getSpec().nodeRegistration,
-            Names.hostname(Metadata.name(scope.machine())),
-            metadata);
-    AgentDecision.DesiredAgent desired =
-        AgentDecision.desired(
+    AgentDecision.Decision decision =
+        AgentDecision.decide(
             config,
             scope.machine(),
-            identity,
+            metadata,
             host.map(h -> h.getMetadata().getUid()).orElse(null));
-    Optional<String> tooLarge =
-        InstallIgnition.tooLargeForAnAgent(desired.ignitionConfigOverrides());
-    if (tooLarge.isPresent()) {
-      // The override annotation grew after the config was checked: the write would fail forever.
-      refuse(
-          scope.agent(),
-          context,
-          Reasons.INSTALL_IGNITION_TOO_LARGE,
-          "not approved: " + tooLarge.get());
+    if (decision instanceof AgentDecision.Refused refused) {
+      refuse(scope.agent(), context, refused);
       return Optional.empty();
     }
-    return Optional.of(desired);
+    return Optional.of(((AgentDecision.Desired) decision).agent());
   }
 
   /** Adds to {@code patch}, once, why the Agent is not approved (with an Event). */
@@ -304,15 +287,16 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */
-  private void refuse(Agent agent, Context<Agent> context, String reason, String why) {
-    if (why.equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
+  private void refuse(Agent agent, Context<Agent> context, AgentDecision.Refused refused) {
+    if (refused.why().equals(Metadata.annotation(agent, Names.NOT_APPROVED_ANNOTATION))) {
       return;
     }
-    written.record(
+    Writes.patchPrimary(
+        context,
+        agent,
         new OwnedFieldsPatch()
-            .set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION)
-            .applyTo(client, agent));
-    events.warning(agent, reason, "Approve", why);
+            .set(refused.why(), "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION));
+    events.warning(agent, refused.reason(), "Approve", refused.why());
   }
 
   /**

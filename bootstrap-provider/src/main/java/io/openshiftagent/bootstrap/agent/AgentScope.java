@@ -12,10 +12,10 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.identity.HostMetadata;
 import io.openshiftagent.bootstrap.identity.NodeIdentity;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
@@ -193,7 +193,7 @@ final class AgentScope {
   /**
    * Another Agent of the InfraEnv that is approved already (by a person), from the cache: each of
    * our approvals is fenced by the InfraEnv's claim instead, and an Agent the Go provider approved
-   * holds the claim since the takeover (ConfigWrites.adoptFromGoProvider).
+   * holds the claim since the takeover (the config controller's GoProviderAdoption).
    */
   Optional<String> otherApprovedAgent() {
     return caches.agentsOfConfig(agent.getMetadata().getNamespace(), Metadata.name(config)).stream()

@@ -28,8 +28,8 @@ import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.CachedObjects;
@@ -143,7 +143,7 @@ final class ConfigCaches {
             context,
             InfraEnv.class,
             "infraenvs",
-            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, ConfigSteps::imageUrls),
+            (updated, old) -> RelevantChange.ofMetadataOr(updated, old, DiscoveryImage::urls),
             CachedObjects.store(ConfigCaches::imageUrlsOnly));
     // Only whether the data Secret exists is read: its data is not cached.
     secrets =

@@ -3,12 +3,11 @@ package io.openshiftagent.bootstrap.config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.EventRecorder;
@@ -78,11 +77,11 @@ final class ConfigCleanup {
     Optional<InfraEnv> infraEnv = scope.infraEnv();
     if (infraEnv.isPresent()) {
       if (!Metadata.isDeleting(infraEnv.get())) {
-        // Its Agents too: assisted-service keeps an Agent bound to a cluster when its InfraEnv goes
-        // (seen with the real service: a scaled-down worker's Agent stayed, bound, for minutes);
-        // the service's own finalizer on the Agent deregisters the host. One by one: a collection
+        // Its Agents too: assisted-service keeps an Agent bound to its cluster, for minutes, when
+        // its InfraEnv goes; the service's own finalizer on the Agent deregisters the host. One by
+        // one: a collection
         // delete needs deletecollection, which the provider is not granted.
-        agents(config, Metadata.name(infraEnv.get())).forEach(this::deleteAgent);
+        scope.agents().get().forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
         events.normal(
             config,
@@ -95,10 +94,10 @@ final class ConfigCleanup {
     }
     // The config (and so its Machine) goes only once its Agents are gone: the host, released
     // already, may boot for another Machine at once and register under the same Agent name; an
-    // Agent still being deleted then takes the new registration with it (seen with the real
-    // service: its finalizer went 28 s after our delete, after the host had registered again, and
-    // the host stayed registered with no Agent, so no Machine could ever approve it).
-    List<Agent> left = agents(config, Names.infraEnv(config));
+    // Agent still being deleted then takes the new registration with it (the service's finalizer
+    // can go many seconds after our delete, after the host registered again, and the host then
+    // stays registered with no Agent, so no Machine could ever approve it).
+    List<Agent> left = scope.agents().get();
     if (!left.isEmpty()) {
       left.stream().filter(agent -> !Metadata.isDeleting(agent)).forEach(this::deleteAgent);
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(AGENTS_GONE_CHECK);
@@ -111,24 +110,10 @@ final class ConfigCleanup {
   }
 
   /**
-   * The Agents registered with the config's InfraEnv (a live read: Agents are watched by the Agent
-   * controller, not here).
-   */
-  private List<Agent> agents(OpenshiftAssistedConfig config, String infraEnvName) {
-    return client
-        .resources(Agent.class)
-        .inNamespace(config.getMetadata().getNamespace())
-        .withLabel(ExternalKinds.INFRAENV_LABEL, infraEnvName)
-        .list()
-        .getItems();
-  }
-
-  /**
    * Deletes an Agent, telling assisted-service to leave the installed cluster alone: Cluster API's
    * Machine controller drains and deletes the Node itself. Without it the service's finalizer
    * removes the Node through the installed cluster's admin kubeconfig, which does not exist before
-   * the installation: the Agent of a cluster deleted while installing never went (seen with the
-   * real service).
+   * the installation: the Agent of a cluster deleted while installing would never go.
    */
   private void deleteAgent(Agent agent) {
     if (!"true".equals(Metadata.annotation(agent, SKIP_SPOKE_CLEANUP))) {

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -11,21 +13,25 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.hosts.Hosts;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.SharedNames;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * What one reconcile of a config knows: everything read from the caches at its start, the last
- * failed download of its discovery ignition, and what its own writes have changed since (the {@code
- * with...} copies). The BareMetalHost, which no cache holds, is read only when asked for.
+ * What one reconcile of a config knows, and the only place it reads: everything read from the
+ * caches at its start, the last failed download of its discovery ignition, and what its own writes
+ * have changed since (the {@code with...} copies). The BareMetalHost and the Agents of the config's
+ * InfraEnv, which no cache of this controller holds, are read only when asked for, the Agents at
+ * most once.
  *
  * @param machinePool the MachinePool owning the config, if one does (not supported)
  * @param defaultBootMode the provider's boot mode for configs and InfraEnvs that name none
@@ -45,7 +51,8 @@ record ConfigScope(
     Optional<FailedDownload> lastFailedDownload,
     Instant now,
     boolean hostReattached,
-    Supplier<Optional<BareMetalHost>> host) {
+    Supplier<Optional<BareMetalHost>> host,
+    Supplier<List<Agent>> agents) {
 
   /** Reads the config's world from the caches. */
   static ConfigScope observe(
@@ -80,7 +87,21 @@ record ConfigScope(
         lastFailedDownload,
         now,
         false,
-        () -> metal3Machine.flatMap(Hosts::hostReference).flatMap(ref -> Hosts.read(client, ref)));
+        () -> metal3Machine.flatMap(Hosts::hostReference).flatMap(ref -> Hosts.read(client, ref)),
+        once(
+            () ->
+                client
+                    .resources(Agent.class)
+                    .inNamespace(namespace)
+                    .withLabel(ExternalKinds.INFRAENV_LABEL, Names.infraEnv(config))
+                    .list()
+                    .getItems()));
+  }
+
+  /** {@code read}, made when first asked and then remembered. */
+  private static <T> Supplier<T> once(Supplier<T> read) {
+    AtomicReference<T> known = new AtomicReference<>();
+    return () -> known.updateAndGet(value -> value != null ? value : read.get());
   }
 
   /** The Machine's cluster name (only asked for once a Machine was found). */
@@ -151,6 +172,7 @@ record ConfigScope(
         lastFailedDownload,
         now,
         hostReattached,
-        host);
+        host,
+        agents);
   }
 }

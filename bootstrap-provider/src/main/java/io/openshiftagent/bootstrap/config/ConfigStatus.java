@@ -6,6 +6,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Duration;

@@ -4,25 +4,22 @@ import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.InfraEnv;
-import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
-import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.bootstrap.ignition.JsonDocuments;
+import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,9 +31,6 @@ import java.util.Optional;
  * taken on that, until one is a {@link Report}.
  */
 final class ConfigSteps {
-  /** LiveISO hosts boot the ISO, not user data; Cluster API still needs a Secret to exist. */
-  static final String LIVE_ISO_USER_DATA = "{\"ignition\":{\"version\":\"3.2.0\"}}";
-
   /** What to do next. */
   sealed interface Step {}
 
@@ -214,7 +208,7 @@ final class ConfigSteps {
 
   private static Step liveIso(ConfigScope scope, Machine machine) {
     InfraEnv infraEnv = scope.infraEnv().get();
-    String isoUrl = isoUrl(infraEnv).orElse(null);
+    String isoUrl = DiscoveryImage.isoUrl(infraEnv).orElse(null);
     if (isoUrl == null) {
       return waiting(
           Reasons.WAITING_FOR_DISCOVERY_IMAGE,
@@ -232,7 +226,7 @@ final class ConfigSteps {
           "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
     }
     Metal3Machine metal3Machine = scope.metal3Machine().get();
-    if (bootsLiveIso(metal3Machine, isoUrl) && scope.dataSecretExists()) {
+    if (DiscoveryImage.bootsLiveIso(metal3Machine, isoUrl) && scope.dataSecretExists()) {
       return new Report(Outcome.ready(Names.dataSecret(scope.config())));
     }
     return new BootLiveIso(metal3Machine, isoUrl);
@@ -242,13 +236,13 @@ final class ConfigSteps {
     if (scope.bootMode() != BootMode.LIVE_ISO || !Hosts.isMetal3(scope.machine().get())) {
       return Optional.empty();
     }
-    Optional<String> isoUrl = scope.infraEnv().flatMap(ConfigSteps::isoUrl);
+    Optional<String> isoUrl = scope.infraEnv().flatMap(DiscoveryImage::isoUrl);
     return isoUrl.flatMap(
         url ->
             scope
                 .metal3Machine()
                 .filter(m3m -> Hosts.hostReference(m3m).isEmpty())
-                .filter(m3m -> !bootsLiveIso(m3m, url))
+                .filter(m3m -> !DiscoveryImage.bootsLiveIso(m3m, url))
                 .map(m3m -> new FollowIso(m3m, url)));
   }
 
@@ -257,13 +251,8 @@ final class ConfigSteps {
       return new Report(Outcome.ready(Names.dataSecret(scope.config())));
     }
     InfraEnv infraEnv = scope.infraEnv().get();
-    InfraEnvStatus status = infraEnv.getStatus();
-    String discoveryIgnitionUrl =
-        status == null || status.bootArtifacts == null
-            ? null
-            : blankToNull(status.bootArtifacts.discoveryIgnitionURL);
-    String eventsUrl =
-        status == null || status.debugInfo == null ? null : blankToNull(status.debugInfo.eventsURL);
+    String discoveryIgnitionUrl = DiscoveryImage.ignitionUrl(infraEnv).orElse(null);
+    String eventsUrl = DiscoveryImage.eventsUrl(infraEnv).orElse(null);
     if (discoveryIgnitionUrl == null && eventsUrl == null) {
       return waiting(
           Reasons.WAITING_FOR_DISCOVERY_IGNITION,
@@ -279,35 +268,7 @@ final class ConfigSteps {
     return new DownloadIgnition(discoveryIgnitionUrl, eventsUrl);
   }
 
-  /** Whether the Metal3Machine boots {@code isoUrl} as a live ISO already. */
-  static boolean bootsLiveIso(Metal3Machine machine, String isoUrl) {
-    Metal3MachineSpec.Image image = machine.getSpec() == null ? null : machine.getSpec().image;
-    return image != null
-        && isoUrl.equals(image.url)
-        && Metal3MachineSpec.DISK_FORMAT_LIVE_ISO.equals(image.diskFormat);
-  }
-
-  /** What the steps read of an InfraEnv's status: the URLs of its image. */
-  static List<String> imageUrls(InfraEnv infraEnv) {
-    InfraEnvStatus status = infraEnv.getStatus();
-    return status == null
-        ? List.of()
-        : Arrays.asList(
-            status.isoDownloadURL,
-            status.bootArtifacts == null ? null : status.bootArtifacts.discoveryIgnitionURL,
-            status.debugInfo == null ? null : status.debugInfo.eventsURL);
-  }
-
-  private static Optional<String> isoUrl(InfraEnv infraEnv) {
-    return Optional.ofNullable(infraEnv.getStatus())
-        .map(status -> blankToNull(status.isoDownloadURL));
-  }
-
   private static Report waiting(String reason, String message) {
     return new Report(Outcome.waiting(reason, message));
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 }

@@ -5,22 +5,19 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
-import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
 import io.openshiftagent.bootstrap.hosts.HostDetachment;
-import io.openshiftagent.provider.contract.GoProvider;
+import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.contract.PlaceholderPullSecret;
 import io.openshiftagent.provider.reconcile.EventRecorder;
-import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
@@ -28,7 +25,6 @@ import io.openshiftagent.provider.reconcile.Refusal;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -72,109 +68,6 @@ final class ConfigWrites {
   record Written(ConfigScope scope) implements Result {}
 
   record Refused(Outcome outcome) implements Result {}
-
-  /**
-   * Takes over a config the Go provider made: its data Secret gets our labels (our cache selects by
-   * them), its InfraEnv our boot mode (the Go provider's flow is DiskImage), agent labels and, for
-   * an Agent the Go provider approved, our approval claim, and its Agents not yet approved our
-   * labels, so that this provider approves them; then the Go provider's finalizer goes. Every write
-   * is idempotent: an interrupted adoption is done again.
-   *
-   * @return the scope, with the data Secret seen if it exists
-   */
-  ConfigScope adoptFromGoProvider(ConfigScope scope) {
-    OpenshiftAssistedConfig config = scope.config();
-    String namespace = config.getMetadata().getNamespace();
-    Map<String, String> labels = DesiredInfraEnv.labels(config, scope.clusterName());
-    boolean dataSecret = scope.dataSecretExists();
-    String secretName =
-        config.getStatus() == null || config.getStatus().dataSecretName == null
-            ? Names.dataSecret(config)
-            : config.getStatus().dataSecretName;
-    try {
-      Secret labelled =
-          labelsPatch(labels)
-              .applyTo(
-                  client,
-                  new SecretBuilder()
-                      .withNewMetadata()
-                      .withName(secretName)
-                      .withNamespace(namespace)
-                      .endMetadata()
-                      .build());
-      caches.created(labelled);
-      dataSecret = true;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-    }
-    scope
-        .infraEnv()
-        .ifPresent(
-            infraEnv -> {
-              OwnedFieldsPatch patch = labelsPatch(labels, "spec", "agentLabels");
-              if (!Metadata.hasAnnotation(infraEnv, Names.BOOT_MODE_ANNOTATION)) {
-                patch.set(
-                    BootMode.DISK_IMAGE.wireName(),
-                    "metadata",
-                    "annotations",
-                    Names.BOOT_MODE_ANNOTATION);
-              }
-              List<Agent> agents =
-                  client
-                      .resources(Agent.class)
-                      .inNamespace(namespace)
-                      .withLabel(ExternalKinds.INFRAENV_LABEL, Metadata.name(infraEnv))
-                      .list()
-                      .getItems();
-              // An Agent the Go provider approved holds the approval: our Agent cache (by our
-              // labels) does not hold it, the InfraEnv's claim then does.
-              agents.stream()
-                  .filter(agent -> Boolean.TRUE.equals(agent.getSpec().approved))
-                  .findFirst()
-                  .filter(
-                      approved ->
-                          !Metadata.hasAnnotation(infraEnv, Names.APPROVED_AGENT_ANNOTATION))
-                  .ifPresent(
-                      approved ->
-                          patch.set(
-                              Metadata.name(approved),
-                              "metadata",
-                              "annotations",
-                              Names.APPROVED_AGENT_ANNOTATION));
-              patch.applyTo(client, infraEnv);
-              agents.stream()
-                  .filter(agent -> !Boolean.TRUE.equals(agent.getSpec().approved))
-                  .forEach(agent -> labelsPatch(labels).applyTo(client, agent));
-            });
-    if (Finalizers.remove(client, config, GoProvider.CONFIG_FINALIZER)) {
-      LOG.info("took over config {} from the Go provider", Metadata.name(config));
-      events.normal(
-          config,
-          "TakenOver",
-          "Adopt",
-          "taken over from the Go provider: its finalizer "
-              + GoProvider.CONFIG_FINALIZER
-              + " removed, data Secret "
-              + secretName
-              + (scope.infraEnv().isPresent() ? " and InfraEnv " + Names.infraEnv(config) : "")
-              + " kept");
-    }
-    return dataSecret ? scope.withDataSecret().withoutGoFinalizer() : scope.withoutGoFinalizer();
-  }
-
-  private static OwnedFieldsPatch labelsPatch(Map<String, String> labels, String... path) {
-    OwnedFieldsPatch patch = new OwnedFieldsPatch();
-    String[] target = path.length == 0 ? new String[] {"metadata", "labels"} : path;
-    labels.forEach(
-        (key, value) -> {
-          String[] field = java.util.Arrays.copyOf(target, target.length + 1);
-          field[target.length] = key;
-          patch.set(value, field);
-        });
-    return patch;
-  }
 
   ConfigScope reattachHost(ConfigScope scope) {
     scope.host().get().ifPresent(hosts::reattach);
@@ -224,12 +117,12 @@ final class ConfigWrites {
    * one request's time off the stage.
    */
   ConfigScope bootLiveIso(ConfigScope scope, Metal3Machine metal3Machine, String isoUrl) {
-    if (scope.dataSecretExists() || ConfigSteps.bootsLiveIso(metal3Machine, isoUrl)) {
-      return dataSecret(bootIso(scope, metal3Machine, isoUrl), ConfigSteps.LIVE_ISO_USER_DATA);
+    if (scope.dataSecretExists() || DiscoveryImage.bootsLiveIso(metal3Machine, isoUrl)) {
+      return dataSecret(bootIso(scope, metal3Machine, isoUrl), DiscoveryImage.LIVE_ISO_USER_DATA);
     }
     CompletableFuture<ConfigScope> data =
         CompletableFuture.supplyAsync(
-            () -> dataSecret(scope, ConfigSteps.LIVE_ISO_USER_DATA), writers);
+            () -> dataSecret(scope, DiscoveryImage.LIVE_ISO_USER_DATA), writers);
     ConfigScope booted;
     try {
       booted = bootIso(scope, metal3Machine, isoUrl);
@@ -244,7 +137,7 @@ final class ConfigWrites {
 
   /** Points the Metal3Machine at the live ISO, unless it boots that one already. */
   ConfigScope bootIso(ConfigScope scope, Metal3Machine metal3Machine, String isoUrl) {
-    if (ConfigSteps.bootsLiveIso(metal3Machine, isoUrl)) {
+    if (DiscoveryImage.bootsLiveIso(metal3Machine, isoUrl)) {
       return scope;
     }
     Metal3Machine patched =

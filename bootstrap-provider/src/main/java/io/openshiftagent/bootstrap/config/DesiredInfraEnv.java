@@ -11,7 +11,7 @@ import io.openshiftagent.api.external.assisted.ClusterReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvSpec;
 import io.openshiftagent.api.external.assisted.Proxy;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import java.util.LinkedHashMap;

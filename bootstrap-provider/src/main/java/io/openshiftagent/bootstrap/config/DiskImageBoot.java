@@ -5,6 +5,7 @@ import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.config.ConfigSteps.DownloadIgnition;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
 import io.openshiftagent.bootstrap.ignition.IgnitionMerge;
+import io.openshiftagent.bootstrap.names.Reasons;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;

@@ -86,6 +86,7 @@ public class OpenshiftAssistedConfigReconciler
   private final ConfigCaches caches;
   private final DiskImageBoot diskImage;
   private final ConfigWrites writes;
+  private final GoProviderAdoption adoption;
   private final ConfigStatus status;
   private final ConfigCleanup cleanup;
   private final BootMode defaultBootMode;
@@ -106,6 +107,7 @@ public class OpenshiftAssistedConfigReconciler
     this.diskImage = new DiskImageBoot(discoveryIgnition);
     this.writes =
         new ConfigWrites(client, caches, events, new HostDetachment(client), Futures.writers(8));
+    this.adoption = new GoProviderAdoption(client, caches, events);
     this.status = new ConfigStatus();
     this.cleanup = new ConfigCleanup(client, caches, writes, events);
   }
@@ -126,7 +128,7 @@ public class OpenshiftAssistedConfigReconciler
       if (step instanceof Report report) {
         return status.report(config, report.outcome(), context);
       } else if (step instanceof AdoptFromGoProvider) {
-        scope = writes.adoptFromGoProvider(scope);
+        scope = adoption.adopt(scope);
       } else if (step instanceof ReattachHost) {
         scope = writes.reattachHost(scope);
       } else if (step instanceof CreateInfraEnv create) {

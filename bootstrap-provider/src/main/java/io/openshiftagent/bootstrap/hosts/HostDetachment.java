@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.reconcile.Metadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

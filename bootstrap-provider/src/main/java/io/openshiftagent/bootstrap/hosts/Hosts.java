@@ -6,7 +6,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.List;

@@ -9,95 +9,191 @@ import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.AgentSpec;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.Fixtures;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.identity.HostMetadata;
-import io.openshiftagent.bootstrap.identity.NodeIdentity;
+import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.bootstrap.names.Reasons;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
+/**
+ * What the Agent of a Machine must say, for each kind of Machine, config and host: a table of
+ * scenes and the fields (or the refusal) {@link AgentDecision#decide} gives them.
+ */
 class AgentDecisionTest {
-  /** The Agent of a Metal3 host named host-0 whose BareMetalHost has UID {@code hostUid}. */
-  private static AgentDecision.DesiredAgent desired(
-      OpenshiftAssistedConfig config, Machine machine, String hostUid) {
-    NodeIdentity identity =
-        NodeIdentity.of(
-            config.getSpec().nodeRegistration,
-            Names.hostname(machine.getMetadata().getName()),
-            Optional.of(HostMetadata.metal3(hostUid, "ns", "host-0", null)));
-    return AgentDecision.desired(config, machine, identity, hostUid);
-  }
+  static final String ARGS = "[\"--append-karg\",\"console=ttyS0\",\"--delete-karg\",\"quiet\"]";
 
-  private static Machine machine(String name, boolean controlPlane) {
-    Machine machine = new Machine();
-    Map<String, String> labels = new HashMap<>();
-    if (controlPlane) {
-      labels.put("cluster.x-k8s.io/control-plane", "");
+  /** One Agent's world: a worker Machine {@code w-0} on the Metal3 host {@code host-0}. */
+  static final class Scene {
+    OpenshiftAssistedConfigSpec spec = new OpenshiftAssistedConfigSpec();
+    final Map<String, String> annotations = new HashMap<>();
+    String machineName = "w-0";
+    boolean controlPlane;
+    String hostUid = "bmh-uid";
+    boolean metal3 = true;
+
+    AgentDecision.Decision decide() {
+      OpenshiftAssistedConfig config = Fixtures.config("c", spec);
+      config.getMetadata().setAnnotations(annotations);
+      Machine machine = new Machine();
+      Map<String, String> labels = new HashMap<>();
+      if (controlPlane) {
+        labels.put("cluster.x-k8s.io/control-plane", "");
+      }
+      machine.setMetadata(new ObjectMetaBuilder().withName(machineName).withLabels(labels).build());
+      Optional<HostMetadata> metadata =
+          metal3
+              ? Optional.of(HostMetadata.metal3(hostUid, "ns", "host-0", null))
+              : Optional.empty();
+      return AgentDecision.decide(config, machine, metadata, metal3 ? hostUid : null);
     }
-    machine.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(labels).build());
-    return machine;
+  }
+
+  /** The columns a row checks; a column a row does not name is not checked. */
+  static final class Expect {
+    final Map<String, Consumer<AgentDecision.DesiredAgent>> columns = new LinkedHashMap<>();
+    String refusedFor;
+
+    Expect role(String role) {
+      columns.put("role", d -> assertThat(d.role()).isEqualTo(role));
+      return this;
+    }
+
+    Expect hostname(String hostname) {
+      columns.put("hostname", d -> assertThat(d.hostname()).isEqualTo(hostname));
+      return this;
+    }
+
+    Expect installerArgs(String args) {
+      columns.put("installerArgs", d -> assertThat(d.installerArgs()).isEqualTo(args));
+      return this;
+    }
+
+    Expect ignition(String ignition) {
+      columns.put("ignition", d -> assertThat(d.ignitionConfigOverrides()).isEqualTo(ignition));
+      return this;
+    }
+
+    Expect ignitionWith(String part) {
+      columns.put("ignition", d -> assertThat(d.ignitionConfigOverrides()).contains(part));
+      return this;
+    }
+
+    Expect nodeLabels(Map<String, String> labels) {
+      columns.put(
+          "nodeLabels", d -> assertThat(d.nodeLabels()).containsExactlyInAnyOrderEntriesOf(labels));
+      return this;
+    }
+
+    Expect refused(String reason) {
+      refusedFor = reason;
+      return this;
+    }
+  }
+
+  static Expect expect() {
+    return new Expect();
+  }
+
+  static Arguments row(String description, Consumer<Scene> setup, Expect expect) {
+    return Arguments.of(description, setup, expect);
+  }
+
+  static Stream<Arguments> rows() {
+    String tooLarge = "{\"x\":\"" + "a".repeat(1024 * 1024) + "\"}";
+    return Stream.of(
+        row(
+            "a worker Machine's Agent is a worker named after it, labelled with its host's UID",
+            s -> {},
+            expect()
+                .role(AgentDecision.WORKER)
+                .hostname("w-0")
+                .installerArgs(null)
+                .ignition(null)
+                .nodeLabels(Map.of("metal3.io/uuid", "bmh-uid"))),
+        row(
+            "a control-plane Machine's Agent is a master",
+            s -> s.controlPlane = true,
+            expect().role(AgentDecision.MASTER)),
+        row(
+            "kernel arguments become installer flag-value pairs; the host's metadata resolves the"
+                + " name, and the host UID the hub knows replaces the user's metal3.io/uuid",
+            s -> s.spec = Fixtures.fullSpec(),
+            expect()
+                .installerArgs(ARGS)
+                .hostname("host-0")
+                .nodeLabels(
+                    Map.of("topology.kubernetes.io/zone", "rack-a", "metal3.io/uuid", "bmh-uid"))),
+        row(
+            "another host's UID is that host's label",
+            s -> {
+              s.spec = Fixtures.fullSpec();
+              s.hostUid = "uid-1";
+            },
+            expect()
+                .hostname("host-0")
+                .nodeLabels(
+                    Map.of("topology.kubernetes.io/zone", "rack-a", "metal3.io/uuid", "uid-1"))),
+        row(
+            "without the host's metadata, what references it is left for the host to resolve",
+            s -> {
+              s.spec = Fixtures.fullSpec();
+              s.metal3 = false;
+            },
+            expect()
+                .hostname(null)
+                .nodeLabels(Map.of("topology.kubernetes.io/zone", "rack-a"))
+                .ignitionWith("\"ignition\"")),
+        row(
+            "the hostname is a valid name derived from the Machine's",
+            s -> s.machineName = "OCP1.Workers-7xk2p",
+            expect().hostname("ocp1-workers-7xk2p")),
+        row(
+            "an install-time override annotation that is a JSON object is the ignition override",
+            s -> s.annotations.put(Names.IGNITION_OVERRIDE_ANNOTATION, "{\"a\":1}"),
+            expect().ignition("{\"a\":1}")),
+        row(
+            "one that is not a JSON object is left out (the config controller reports it)",
+            s -> s.annotations.put(Names.IGNITION_OVERRIDE_ANNOTATION, "{not json"),
+            expect().ignition(null)),
+        row(
+            "an install ignition too large for an Agent is refused, not written",
+            s -> s.annotations.put(Names.IGNITION_OVERRIDE_ANNOTATION, tooLarge),
+            expect().refused(Reasons.INSTALL_IGNITION_TOO_LARGE)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rows")
+  void decides(String description, Consumer<Scene> setup, Expect expect) {
+    Scene scene = new Scene();
+    setup.accept(scene);
+    AgentDecision.Decision decision = scene.decide();
+    if (expect.refusedFor != null) {
+      assertThat(decision).isInstanceOf(AgentDecision.Refused.class);
+      AgentDecision.Refused refused = (AgentDecision.Refused) decision;
+      assertThat(refused.reason()).isEqualTo(expect.refusedFor);
+      assertThat(refused.why())
+          .startsWith("not approved: the install ignition")
+          .contains("an Agent holds at most");
+      return;
+    }
+    assertThat(decision).isInstanceOf(AgentDecision.Desired.class);
+    AgentDecision.DesiredAgent desired = ((AgentDecision.Desired) decision).agent();
+    assertThat(expect.columns).isNotEmpty();
+    expect.columns.values().forEach(column -> column.accept(desired));
   }
 
   @Test
-  void controlPlaneMachinesAreMastersAndOthersWorkers() {
-    OpenshiftAssistedConfig config = Fixtures.config("c", new OpenshiftAssistedConfigSpec());
-    assertThat(desired(config, machine("cp-0", true), "u").role()).isEqualTo("master");
-    assertThat(desired(config, machine("w-0", false), "u").role()).isEqualTo("worker");
-  }
-
-  @Test
-  void installerArgsComeFromKernelArgumentsAsFlagValuePairs() {
-    var desired = desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "u");
-    assertThat(desired.installerArgs())
-        .isEqualTo("[\"--append-karg\",\"console=ttyS0\",\"--delete-karg\",\"quiet\"]");
-    assertThat(
-            desired(
-                    Fixtures.config("c", new OpenshiftAssistedConfigSpec()),
-                    machine("w", false),
-                    "u")
-                .installerArgs())
-        .isNull();
-  }
-
-  @Test
-  void nodeLabelsCarryTheHostUidAndTheStaticKubeletLabels() {
-    var desired =
-        desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "bmh-uid");
-    // metal3.io/uuid=$METADATA_UUID from the user is replaced by the UID the hub knows.
-    assertThat(desired.nodeLabels())
-        .containsExactlyInAnyOrderEntriesOf(
-            Map.of("topology.kubernetes.io/zone", "rack-a", "metal3.io/uuid", "bmh-uid"));
-  }
-
-  @Test
-  void nameAndLabelsReferencingHostMetadataAreResolvedFromTheHost() {
-    var desired = desired(Fixtures.config("c", Fixtures.fullSpec()), machine("w", false), "uid-1");
-    // $METADATA_NAME: the baremetal-operator's default, the BareMetalHost's name.
-    assertThat(desired.hostname()).isEqualTo("host-0");
-    assertThat(desired.nodeLabels()).containsEntry("metal3.io/uuid", "uid-1");
-  }
-
-  @Test
-  void hostnameIsAValidNameDerivedFromTheMachine() {
-    var desired =
-        desired(
-            Fixtures.config("c", new OpenshiftAssistedConfigSpec()),
-            machine("OCP1.Workers-7xk2p", false),
-            "u");
-    assertThat(desired.hostname()).isEqualTo("ocp1-workers-7xk2p");
+  void hostnamesFitALabelAndStayDistinct() {
     assertThat(Names.hostname("a".repeat(80))).hasSizeLessThanOrEqualTo(63);
     assertThat(Names.hostname("a".repeat(80))).isNotEqualTo(Names.hostname("a".repeat(81)));
-  }
-
-  @Test
-  void ignitionOverrideAnnotationIsUsedOnlyWhenItIsAJsonObject() {
-    OpenshiftAssistedConfig config = Fixtures.config("c", new OpenshiftAssistedConfigSpec());
-    config.getMetadata().setAnnotations(Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "{\"a\":1}"));
-    assertThat(desired(config, machine("w", false), "u").ignitionConfigOverrides())
-        .isEqualTo("{\"a\":1}");
-    config.getMetadata().setAnnotations(Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "{not json"));
-    assertThat(desired(config, machine("w", false), "u").ignitionConfigOverrides()).isNull();
   }
 
   @Test

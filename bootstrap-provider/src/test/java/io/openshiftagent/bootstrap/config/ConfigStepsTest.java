@@ -23,7 +23,6 @@ import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
-import io.openshiftagent.bootstrap.Names;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
 import io.openshiftagent.bootstrap.config.ConfigSteps.BootLiveIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.CreateInfraEnv;
@@ -32,8 +31,11 @@ import io.openshiftagent.bootstrap.config.ConfigSteps.FollowIso;
 import io.openshiftagent.bootstrap.config.ConfigSteps.ReattachHost;
 import io.openshiftagent.bootstrap.config.ConfigSteps.Report;
 import io.openshiftagent.bootstrap.config.ConfigSteps.Step;
+import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.bootstrap.names.Reasons;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -169,7 +171,8 @@ class ConfigStepsTest {
           Optional.ofNullable(lastFailedDownload),
           NOW,
           hostReattached,
-          Optional::empty);
+          Optional::empty,
+          List::of);
     }
 
     private static io.fabric8.kubernetes.api.model.ObjectMeta meta(String name) {

@@ -11,7 +11,7 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.Fixtures;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -2,23 +2,22 @@ package io.openshiftagent.controlplane.cluster;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
-import io.openshiftagent.controlplane.ControlPlaneScope;
-import io.openshiftagent.controlplane.Names;
+import io.openshiftagent.controlplane.names.Names;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Writes;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
  * The ClusterImageSet that names a control plane's release image to assisted-service: made once per
- * process, control plane and release, possibly in the background while the infrastructure is
- * awaited; an existing one (a restart, an upgrade, the Go provider's) is made ours and follows the
- * release.
+ * control plane and release, possibly in the background while the infrastructure is awaited; an
+ * existing one (a restart, an upgrade, the Go provider's) is made ours and follows the release.
  */
 public final class ClusterImageSets {
   /** Marks a set as a control plane's (with the cluster-name label): whose it is, for deletion. */
@@ -27,48 +26,49 @@ public final class ClusterImageSets {
   private final KubernetesClient client;
 
   /**
-   * By control plane UID, name and release image, the sets this process has made or found as
-   * wanted, or is making: not read again at every reconcile (the provider may not watch them). One
-   * deleted behind our back is made again when the release changes or the provider restarts. One
-   * that failed is forgotten, so the next reconcile tries again.
+   * The set this process made or found as wanted, or is making, for a control plane: it is not read
+   * again at every reconcile (the provider may not watch sets). One deleted behind our back is made
+   * again when the release changes or the provider restarts; one whose making failed is made again.
+   *
+   * @param name the set's name
+   * @param releaseImage the release it names
+   * @param done completes with the name once made
    */
-  private final Map<String, CompletableFuture<String>> made = new ConcurrentHashMap<>();
+  public record Making(String name, String releaseImage, CompletableFuture<String> done) {
+    boolean serves(String name, String releaseImage) {
+      return this.name.equals(name)
+          && this.releaseImage.equals(releaseImage)
+          && !done.isCompletedExceptionally();
+    }
+  }
 
   ClusterImageSets(KubernetesClient client) {
     this.client = client;
   }
 
   /**
-   * The control plane's set names {@code releaseImage}: made by {@code maker} unless it is made or
-   * being made already (then that making is returned).
+   * The control plane's set names {@code releaseImage}: made by {@code maker} unless {@code known}
+   * is making it already.
    *
-   * @return the set's name, once made
+   * @return the making (known, or started now)
    */
-  CompletableFuture<String> ensure(ControlPlaneScope scope, String releaseImage, Executor maker) {
+  Making ensure(
+      ControlPlaneScope scope, String releaseImage, Executor maker, Optional<Making> known) {
     String name = Names.clusterImageSet(scope.cp(), scope.clusterInstall());
-    String key = scope.cp().getMetadata().getUid() + " " + name + " " + releaseImage;
-    CompletableFuture<String> ours = new CompletableFuture<>();
-    CompletableFuture<String> known = made.putIfAbsent(key, ours);
-    if (known != null) {
-      return known;
+    if (known.isPresent() && known.get().serves(name, releaseImage)) {
+      return known.get();
     }
+    CompletableFuture<String> done = new CompletableFuture<>();
     maker.execute(
         () -> {
           try {
             make(scope, name, releaseImage);
-            ours.complete(name);
+            done.complete(name);
           } catch (RuntimeException e) {
-            made.remove(key, ours);
-            ours.completeExceptionally(e);
+            done.completeExceptionally(e);
           }
         });
-    return ours;
-  }
-
-  /** {@code cp} is gone: its sets are no longer remembered. */
-  void forget(OpenshiftAssistedControlPlane cp) {
-    String uid = cp.getMetadata().getUid() + " ";
-    made.keySet().removeIf(key -> key.startsWith(uid));
+    return new Making(name, releaseImage, done);
   }
 
   private void make(ControlPlaneScope scope, String name, String releaseImage) {
@@ -105,7 +105,8 @@ public final class ClusterImageSets {
 
   /** The labels that make a set this control plane's. */
   private static Map<String, String> labels(ControlPlaneScope scope) {
-    Map<String, String> labels = new java.util.LinkedHashMap<>(scope.ownLabels());
+    Map<String, String> labels =
+        new LinkedHashMap<>(Names.ownLabels(scope.cp(), scope.clusterName()));
     labels.put(NAMESPACE_LABEL, scope.namespace());
     return labels;
   }

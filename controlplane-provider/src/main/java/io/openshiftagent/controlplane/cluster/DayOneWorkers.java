@@ -1,5 +1,7 @@
 package io.openshiftagent.controlplane.cluster;
 
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigTemplate;
+import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import java.util.Arrays;
@@ -26,6 +28,37 @@ final class DayOneWorkers {
       "machineset.cluster.x-k8s.io/skip-preflight-checks";
 
   private DayOneWorkers() {}
+
+  /** {@link #count}, with the annotations of the templates as cached. */
+  static int count(
+      OpenshiftAssistedControlPlane cp,
+      List<MachineDeployment> machineDeployments,
+      List<OpenshiftAssistedConfigTemplate> templates) {
+    return count(cp, machineDeployments, md -> templateAnnotations(md, templates));
+  }
+
+  /**
+   * The annotations of a MachineDeployment's OpenshiftAssistedConfigTemplate among {@code
+   * templates} (empty: none, or not made yet).
+   */
+  static Map<String, String> templateAnnotations(
+      MachineDeployment md, List<OpenshiftAssistedConfigTemplate> templates) {
+    ContractVersionedObjectReference ref =
+        md.getSpec() == null
+                || md.getSpec().template == null
+                || md.getSpec().template.spec == null
+                || md.getSpec().template.spec.bootstrap == null
+            ? null
+            : md.getSpec().template.spec.bootstrap.configRef;
+    if (ref == null || !OpenshiftAssistedConfigTemplate.class.getSimpleName().equals(ref.kind)) {
+      return Map.of();
+    }
+    return templates.stream()
+        .filter(t -> t.getMetadata().getName().equals(ref.name))
+        .findFirst()
+        .map(t -> t.getMetadata().getAnnotations())
+        .orElse(Map.of());
+  }
 
   /**
    * @param templateAnnotations the annotations of a deployment's bootstrap config template, read

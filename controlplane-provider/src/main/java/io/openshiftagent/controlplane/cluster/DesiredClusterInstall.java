@@ -9,7 +9,7 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec.MachineNe
 import io.openshiftagent.api.external.assisted.Proxy;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.ClusterSpec;
-import io.openshiftagent.controlplane.Names;
+import io.openshiftagent.controlplane.names.Names;
 import java.util.ArrayList;
 import java.util.List;
 

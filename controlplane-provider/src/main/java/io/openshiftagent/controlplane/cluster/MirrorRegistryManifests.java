@@ -3,6 +3,7 @@ package io.openshiftagent.controlplane.cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.registry.RegistriesConf;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,8 +20,6 @@ import java.util.Set;
  * module reads it to resolve release images ({@link RegistriesConf}).
  */
 public final class MirrorRegistryManifests {
-  public static final String REGISTRIES_CONF_KEY = "registries.conf";
-  public static final String CA_BUNDLE_KEY = "ca-bundle.crt";
   static final String MIRROR_SET_NAME = "additional-registry";
   static final String CA_CONFIG_MAP_NAME = "additional-registry-certificate";
 
@@ -35,7 +34,8 @@ public final class MirrorRegistryManifests {
    */
   public static Map<String, String> generate(String registriesConf, String caBundle) {
     if (registriesConf == null || registriesConf.isBlank()) {
-      throw new IllegalArgumentException("key " + REGISTRIES_CONF_KEY + " is missing or empty");
+      throw new IllegalArgumentException(
+          "key " + Names.REGISTRIES_CONF_KEY + " is missing or empty");
     }
     List<RegistriesConf.Registry> registries = RegistriesConf.parse(registriesConf).registries();
     ArrayNode digestMirrors = JSON.createArrayNode();
@@ -59,7 +59,7 @@ public final class MirrorRegistryManifests {
     if (digestMirrors.isEmpty() && tagMirrors.isEmpty()) {
       throw new IllegalArgumentException(
           "key "
-              + REGISTRIES_CONF_KEY
+              + Names.REGISTRIES_CONF_KEY
               + " defines no [[registry]] with a location and [[registry.mirror]] entries");
     }
     Map<String, String> data = new LinkedHashMap<>();

@@ -5,16 +5,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
-import io.openshiftagent.controlplane.Names;
+import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.reconcile.EventRecorder;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An installation assisted-service should have started but did not. Its ClusterDeployment
@@ -25,11 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * SpecSynced} turns True again: its Agent watch compares the condition's reason, not its type, with
  * "SpecSynced", so never fires. After an outage of its database, an Agent marked unsynced meanwhile
  * leaves the cluster {@code ready}, waiting for {@code UnsyncedAgents} that are long in sync, until
- * something else happens (seen on the real service: docs/e2e.md, "What it found"). No watch can
- * tell us that the service missed it, so when an AgentClusterInstall has stayed {@code ready} for
- * {@link #PATIENCE} waiting only for that (or for nothing: {@code ClusterIsReady}), an annotation
- * on it (ours) makes the service look again, once per stay, and an Event says so. Its other waits
- * in {@code ready} (Agents to approve, hosts to bind) end with an event the service does watch.
+ * something else happens. No watch can tell us that the service missed it, so when an
+ * AgentClusterInstall has stayed {@code ready} for {@link #PATIENCE} waiting only for that (or for
+ * nothing: {@code ClusterIsReady}), an annotation on it (ours) makes the service look again, once
+ * per stay, and an Event says so. Its other waits in {@code ready} (Agents to approve, hosts to
+ * bind) end with an event the service does watch.
  */
 public final class StalledInstallStart {
   /** Set on the AgentClusterInstall, with the time, when the service is asked to look again. */
@@ -50,24 +47,19 @@ public final class StalledInstallStart {
   private static final String READY = "ready";
   private static final String REQUIREMENTS_MET = "RequirementsMet";
 
-  /** By control plane UID: its AgentClusterInstall's current stay. */
-  private final Map<String, Stay> stays = new ConcurrentHashMap<>();
-
   private final KubernetesClient client;
   private final EventRecorder events;
-  private final Clock clock;
 
-  public StalledInstallStart(KubernetesClient client, EventRecorder events, Clock clock) {
+  public StalledInstallStart(KubernetesClient client, EventRecorder events) {
     this.client = client;
     this.events = events;
-    this.clock = clock;
   }
 
   /**
    * One stay in {@code ready} waiting for {@code reason}: since when we saw it, and whether the
    * service was asked to look again.
    */
-  record Stay(String reason, Instant since, boolean requested) {}
+  public record Stay(String reason, Instant since, boolean requested) {}
 
   /** What to do about an AgentClusterInstall's stay. */
   sealed interface Decision {}
@@ -110,36 +102,39 @@ public final class StalledInstallStart {
   }
 
   /**
+   * What the look found: when to look again (while a stay the service may have missed is not
+   * overdue yet), and the stay to remember until the next look.
+   */
+  public record Looked(Optional<Duration> lookAgain, Optional<Stay> stay) {}
+
+  /**
    * Looks at the control plane's AgentClusterInstall; asks the service to look again if a stay it
    * may have missed is overdue.
    *
-   * @return when to look again, while such a stay is not overdue yet
+   * @param previous the stay the last look saw
    */
-  public Optional<Duration> reconcile(
-      OpenshiftAssistedControlPlane cp, Optional<AgentClusterInstall> install) {
-    String uid = cp.getMetadata().getUid();
-    Instant now = clock.instant();
+  public Looked reconcile(
+      OpenshiftAssistedControlPlane cp,
+      Optional<AgentClusterInstall> install,
+      Optional<Stay> previous,
+      Instant now) {
     Optional<Stay> stay =
         install
             .flatMap(StalledInstallStart::missedStartReason)
             .map(
-                reason -> {
-                  Stay previous = stays.get(uid);
-                  return previous != null && previous.reason().equals(reason)
-                      ? previous
-                      : new Stay(reason, now, false);
-                });
+                reason ->
+                    previous
+                        .filter(p -> p.reason().equals(reason))
+                        .orElse(new Stay(reason, now, false)));
     Decision decision = decide(stay, now);
     if (decision instanceof LookAgain later) {
-      stays.put(uid, stay.get());
-      return later.in();
+      return new Looked(later.in(), stay);
     }
     if (decision instanceof Request) {
       AgentClusterInstall aci = install.get();
       new OwnedFieldsPatch()
           .set(now.toString(), "metadata", "annotations", ANNOTATION)
           .applyTo(client, aci);
-      stays.put(uid, new Stay(stay.get().reason(), stay.get().since(), true));
       events.warning(
           cp,
           "InstallationNotStarted",
@@ -152,15 +147,10 @@ public final class StalledInstallStart {
               + requirementsMet(aci)
                   .map(c -> " (RequirementsMet: " + describe(c) + ")")
                   .orElse(""));
-      return Optional.empty();
+      return new Looked(
+          Optional.empty(), Optional.of(new Stay(stay.get().reason(), stay.get().since(), true)));
     }
-    stays.remove(uid);
-    return Optional.empty();
-  }
-
-  /** Forgets a deleted control plane. */
-  public void forget(OpenshiftAssistedControlPlane cp) {
-    stays.remove(cp.getMetadata().getUid());
+    return new Looked(Optional.empty(), Optional.empty());
   }
 
   /** Whether the user holds the installation back (spec.holdInstallation). */

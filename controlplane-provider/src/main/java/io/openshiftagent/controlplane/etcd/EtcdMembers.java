@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.controlplane.names.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -88,8 +89,8 @@ public final class EtcdMembers {
             "metadata", Map.of("annotations", annotations),
             "spec", Map.of("unsupportedConfigOverrides", overrides));
     workload
-        .genericKubernetesResources(EtcdReads.ETCD_API, EtcdReads.ETCD_KIND)
-        .withName(EtcdReads.ETCD_NAME)
+        .genericKubernetesResources(Names.ETCD_API, Names.ETCD_KIND)
+        .withName(Names.ETCD_NAME)
         .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
     LOG.info("etcd quorum guard turned {} for {}", off ? "off" : "back on", us);
   }

@@ -1,10 +1,10 @@
 package io.openshiftagent.controlplane.etcd;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.ETCD_CLUSTER_HEALTHY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.HEALTHY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ETCD_CLUSTER_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_HEALTHY;
 
-import io.openshiftagent.controlplane.status.ConditionUpdate;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,12 +1,9 @@
 package io.openshiftagent.controlplane.machines;
 
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -16,39 +13,31 @@ import java.util.stream.Collectors;
  * live; after a restart the caches start full, so nothing needs to survive one.
  */
 public final class DeletionsInFlight {
-  /** Machine UIDs by control-plane UID. */
-  private final Map<String, Set<String>> byControlPlane = new ConcurrentHashMap<>();
+  private DeletionsInFlight() {}
 
-  void deleted(OpenshiftAssistedControlPlane cp, Machine machine) {
-    byControlPlane
-        .computeIfAbsent(cp.getMetadata().getUid(), k -> ConcurrentHashMap.newKeySet())
-        .add(machine.getMetadata().getUid());
+  /**
+   * Of the Machines deleted by us ({@code deleted}, UIDs), those the cache still shows without a
+   * deletion timestamp; those it shows deleting, or no more, are done.
+   */
+  public static Set<String> unseen(Set<String> deleted, List<Machine> cached) {
+    if (deleted.isEmpty()) {
+      return Set.of();
+    }
+    return cached.stream()
+        .filter(m -> !Metadata.isDeleting(m))
+        .map(m -> m.getMetadata().getUid())
+        .filter(deleted::contains)
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   /**
-   * The UIDs of the control plane's Machines deleted by us that the cache still shows without a
-   * deletion timestamp; those it shows deleting, or no more, are forgotten.
+   * The names of the Machines being deleted: as the cache shows them, and those this process
+   * deleted before the cache caught up.
    */
-  public Set<String> unseen(OpenshiftAssistedControlPlane cp, List<Machine> cached) {
-    Set<String> deleted = byControlPlane.get(cp.getMetadata().getUid());
-    if (deleted == null) {
-      return Set.of();
-    }
-    Set<String> unseen =
-        cached.stream()
-            .filter(m -> !Metadata.isDeleting(m))
-            .map(m -> m.getMetadata().getUid())
-            .filter(deleted::contains)
-            .collect(Collectors.toSet());
-    deleted.retainAll(unseen);
-    if (deleted.isEmpty()) {
-      byControlPlane.remove(cp.getMetadata().getUid(), deleted);
-    }
-    return Set.copyOf(unseen);
-  }
-
-  /** Forgets a control plane that is gone. */
-  public void forget(OpenshiftAssistedControlPlane cp) {
-    byControlPlane.remove(cp.getMetadata().getUid());
+  public static List<String> deleting(List<Machine> machines, Set<String> unseen) {
+    return machines.stream()
+        .filter(m -> Metadata.isDeleting(m) || unseen.contains(m.getMetadata().getUid()))
+        .map(Metadata::name)
+        .toList();
   }
 }

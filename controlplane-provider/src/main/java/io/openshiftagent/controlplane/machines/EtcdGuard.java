@@ -1,15 +1,16 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.ETCD_CLUSTER_HEALTHY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.HEALTH_UNKNOWN;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ETCD_CLUSTER_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.HEALTH_UNKNOWN;
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.controlplane.ControlPlaneScope;
 import io.openshiftagent.controlplane.etcd.EtcdMembers;
+import io.openshiftagent.controlplane.etcd.EtcdReads;
 import io.openshiftagent.controlplane.etcd.EtcdReport;
 import io.openshiftagent.controlplane.etcd.EtcdSafety;
-import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.util.List;
@@ -32,21 +33,16 @@ final class EtcdGuard {
   private static final String REMOVAL_FAILED = "EtcdMemberRemovalFailed";
 
   private final ControlPlaneScope scope;
-  private final ControlPlaneStatus status;
   private final EventRecorder events;
   private final WarningsOnChange warnings;
   private final boolean active;
   private Optional<EtcdReport> report;
+  private ConditionUpdate health;
   private String unreadable;
 
   EtcdGuard(
-      ControlPlaneScope scope,
-      ControlPlaneStatus status,
-      EventRecorder events,
-      WarningsOnChange warnings,
-      boolean active) {
+      ControlPlaneScope scope, EventRecorder events, WarningsOnChange warnings, boolean active) {
     this.scope = scope;
-    this.status = status;
     this.events = events;
     this.warnings = warnings;
     this.active = active;
@@ -60,19 +56,25 @@ final class EtcdGuard {
   Optional<EtcdReport> report() {
     if (report == null) {
       try {
-        report = Optional.of(scope.etcdReport());
-        status.set(EtcdSafety.health(report.get()));
+        report = Optional.of(EtcdReads.report(scope.installed().etcd()));
+        health = EtcdSafety.health(report.get());
       } catch (RuntimeException e) {
         unreadable = e.getMessage();
         report = Optional.empty();
-        status.set(
-            ETCD_CLUSTER_HEALTHY,
-            Conditions.UNKNOWN,
-            HEALTH_UNKNOWN,
-            "cannot read etcd's state from the installed cluster: " + unreadable);
+        health =
+            new ConditionUpdate(
+                ETCD_CLUSTER_HEALTHY,
+                Conditions.UNKNOWN,
+                HEALTH_UNKNOWN,
+                "cannot read etcd's state from the installed cluster: " + unreadable);
       }
     }
     return report;
+  }
+
+  /** The EtcdClusterHealthy condition, if this reconcile read etcd's state. */
+  Optional<ConditionUpdate> health() {
+    return Optional.ofNullable(health);
   }
 
   /** Why the Machine's host may not go now, or empty when it may. */
@@ -108,12 +110,12 @@ final class EtcdGuard {
             .collect(Collectors.toSet());
     List<String> departed;
     try {
-      departed = EtcdSafety.departed(report().get(), scope.workloadNodeNames(), held);
+      departed = EtcdSafety.departed(report().get(), scope.installed().nodeNames(), held);
     } catch (RuntimeException e) {
       LOG.info("cannot list the Nodes of {}: {}", Metadata.name(scope.cp()), e.getMessage());
       return List.of();
     }
-    EtcdMembers members = new EtcdMembers(scope.workload());
+    EtcdMembers members = new EtcdMembers(scope.installed().client());
     List<String> left = departed.stream().filter(member -> !remove(members, member)).toList();
     if (left.size() < departed.size()) {
       return left; // the report changed; the quorum guard is decided at the next look
@@ -141,7 +143,7 @@ final class EtcdGuard {
   private boolean remove(EtcdMembers members, String member) {
     try {
       boolean listed = members.remove(member);
-      warnings.clear(scope.cp(), REMOVAL_FAILED);
+      warnings.clear(REMOVAL_FAILED);
       events.normal(
           scope.cp(),
           "EtcdMemberRemoved",
@@ -153,7 +155,6 @@ final class EtcdGuard {
     } catch (RuntimeException e) {
       LOG.warn("cannot remove the etcd member of departed Node {}: {}", member, e.getMessage());
       warnings.warn(
-          scope.cp(),
           REMOVAL_FAILED,
           "EtcdMemberReplacement",
           "Cannot remove etcd member " + member + " yet: " + e.getMessage());

@@ -11,7 +11,9 @@ import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
-import io.openshiftagent.controlplane.ControlPlaneScope;
+import io.openshiftagent.controlplane.names.Names;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
+import io.openshiftagent.controlplane.scope.InfrastructureTemplates;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.contract.ObjectNames;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
@@ -67,7 +69,7 @@ final class MachineFactory {
     PropagatedFields.Metadata propagated = PropagatedFields.forMachines(scope.cp());
     Map<String, String> labels = new LinkedHashMap<>(strings(templateMetadata.get("labels")));
     labels.putAll(propagated.labels());
-    labels.putAll(scope.controlPlaneLabels());
+    labels.putAll(Names.controlPlaneLabels(scope.cp(), scope.clusterName()));
     Map<String, String> annotations =
         new LinkedHashMap<>(strings(templateMetadata.get("annotations")));
     annotations.putAll(propagated.annotations());
@@ -95,7 +97,7 @@ final class MachineFactory {
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
     PropagatedFields.Metadata propagated = PropagatedFields.forConfigs(cp);
     Map<String, String> labels = new LinkedHashMap<>(propagated.labels());
-    labels.putAll(scope.controlPlaneLabels());
+    labels.putAll(Names.controlPlaneLabels(scope.cp(), scope.clusterName()));
     Map<String, String> annotations = new LinkedHashMap<>(propagated.annotations());
     annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(propagated, null));
     annotations.put(
@@ -126,9 +128,9 @@ final class MachineFactory {
     OpenshiftAssistedControlPlane cp = scope.cp();
     ControlPlaneMachineTemplate machineTemplate = cp.getSpec().machineTemplate;
     PropagatedFields.Metadata propagated = PropagatedFields.forMachines(cp);
-    MachineSpec spec = PropagatedFields.desiredSpec(machineTemplate);
+    MachineSpec spec = PropagatedSpec.desired(machineTemplate);
     Map<String, String> labels = new LinkedHashMap<>(propagated.labels());
-    labels.putAll(scope.controlPlaneLabels());
+    labels.putAll(Names.controlPlaneLabels(scope.cp(), scope.clusterName()));
     Map<String, String> annotations = new LinkedHashMap<>(propagated.annotations());
     annotations.put(PropagatedFields.PROPAGATED, PropagatedFields.record(propagated, spec));
     annotations.put(PropagatedFields.PRE_TERMINATE_HOOK, HOOK_OWNER);

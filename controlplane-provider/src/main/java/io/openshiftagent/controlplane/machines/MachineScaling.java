@@ -1,16 +1,15 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_SCALING_DOWN;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_SCALING_UP;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.SCALING_DOWN;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.SCALING_UP;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.TOPOLOGY_CHANGE_NOT_SUPPORTED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINES_READY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_SCALING_DOWN;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_SCALING_UP;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCALING_DOWN;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCALING_UP;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.TOPOLOGY_CHANGE_NOT_SUPPORTED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINES_READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
 
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
-import io.openshiftagent.controlplane.status.MachineStatus;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;

@@ -1,7 +1,7 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MACHINE_DELETING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_PRE_TERMINATE_HOOK;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINE_DELETING;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_PRE_TERMINATE_HOOK;
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.external.capi.Machine;
@@ -56,7 +56,7 @@ public final class PreTerminateHook {
 
   /** The name of the Machine's Node, which is also its etcd member's; empty without a Node. */
   public static Optional<String> member(Machine machine) {
-    return Remediation.hasNode(machine)
+    return MachineStatus.hasNode(machine)
         ? Optional.of(machine.getStatus().nodeRef.name)
         : Optional.empty();
   }

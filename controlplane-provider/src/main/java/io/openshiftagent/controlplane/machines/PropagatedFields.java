@@ -3,33 +3,27 @@ package io.openshiftagent.controlplane.machines;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.openshiftagent.api.common.MachineTaint;
 import io.openshiftagent.api.common.ObjectMetaTemplate;
-import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * What the control plane keeps in step, in place, on its existing Machines, configs and
  * infrastructure machines, without a rollout (Cluster API's in-place propagation): the labels and
  * annotations of {@code machineTemplate.metadata} on all three; on the configs also the control
- * plane's own labels and annotations, as the Go provider gives them (its PR #458; the template
- * wins); and on the Machines the readiness gates, taints and minReadySeconds of {@code
- * machineTemplate.spec}. Each object records, in one annotation, which keys and list items came
- * from us: those we remove when they leave the spec; anything else others set is never touched.
- * Pure: each function returns the merge patch of our fields, or empty when in step.
+ * plane's own labels and annotations, as the Go provider gives them (the template wins); and on the
+ * Machines the readiness gates, taints and minReadySeconds of {@code machineTemplate.spec} ({@link
+ * PropagatedSpec}). Each object records, in one annotation, which keys and list items came from us:
+ * those we remove when they leave the spec; anything else others set is never touched. Pure: each
+ * function returns the merge patch of our fields, or empty when in step.
  */
 final class PropagatedFields {
   /** The record of what we propagated to an object (JSON: category → sorted keys). */
@@ -45,12 +39,12 @@ final class PropagatedFields {
   /**
    * Control-plane annotations that describe the control plane object itself, never given to its
    * configs (the Go provider copies every one but the first): Cluster API's conversion data (the
-   * lossy fields of the control plane's other API versions; on a config it corrupted conversion in
-   * the Go provider, its MGMT-23110), kubectl's copy of the whole control plane, Argo CD's tracking
-   * id (it names the control plane; Argo CD finds the configs through their owner reference),
-   * Cluster API's cloned-from pair (the template ClusterClass made the control plane from), pausing
-   * (it pauses the control plane, whose reconciler then propagates nothing, so a copy could never
-   * be taken back) and our remediation record.
+   * lossy fields of the control plane's other API versions; on a config it corrupts its
+   * conversion), kubectl's copy of the whole control plane, Argo CD's tracking id (it names the
+   * control plane; Argo CD finds the configs through their owner reference), Cluster API's
+   * cloned-from pair (the template ClusterClass made the control plane from), pausing (it pauses
+   * the control plane, whose reconciler then propagates nothing, so a copy could never be taken
+   * back) and our remediation record.
    */
   static final Set<String> NOT_FOR_CONFIGS =
       Set.of(
@@ -98,8 +92,7 @@ final class PropagatedFields {
 
   /**
    * For configs: the template's metadata, then the control plane's own where the template has none,
-   * as the Go provider does (its PR #458). Cluster API's labels, which the caller sets last, win
-   * over both.
+   * as the Go provider does. Cluster API's labels, which the caller sets last, win over both.
    */
   static Metadata forConfigs(OpenshiftAssistedControlPlane cp) {
     Metadata machines = forMachines(cp);
@@ -118,8 +111,7 @@ final class PropagatedFields {
     record.put("labels", new TreeSet<>(metadata.labels().keySet()));
     record.put("annotations", new TreeSet<>(metadata.annotations().keySet()));
     if (machineSpec != null) {
-      record.put("readinessGates", keys(machineSpec.readinessGates, g -> g.conditionType));
-      record.put("taints", keys(machineSpec.taints, PropagatedFields::taintKey));
+      record.putAll(PropagatedSpec.recordOf(machineSpec));
     }
     try {
       return JSON.writeValueAsString(record);
@@ -148,7 +140,7 @@ final class PropagatedFields {
    */
   static OwnedFieldsPatch machinePatch(Machine current, OpenshiftAssistedControlPlane cp) {
     Metadata desired = forMachines(cp);
-    MachineSpec desiredSpec = desiredSpec(cp.getSpec().machineTemplate);
+    MachineSpec desiredSpec = PropagatedSpec.desired(cp.getSpec().machineTemplate);
     Map<String, Set<String>> recorded = recorded(current);
     OwnedFieldsPatch patch = new OwnedFieldsPatch();
     metadata(patch, "labels", current.getMetadata().getLabels(), desired.labels(), recorded);
@@ -157,32 +149,7 @@ final class PropagatedFields {
     if (!io.openshiftagent.provider.reconcile.Metadata.hasAnnotation(current, PRE_TERMINATE_HOOK)) {
       patch.set(MachineFactory.HOOK_OWNER, "metadata", "annotations", PRE_TERMINATE_HOOK);
     }
-    MachineSpec spec = current.getSpec() == null ? new MachineSpec() : current.getSpec();
-    int minReady = Objects.requireNonNullElse(desiredSpec.minReadySeconds, 0);
-    if (minReady != Objects.requireNonNullElse(spec.minReadySeconds, 0)) {
-      patch.set(minReady, "spec", "minReadySeconds");
-    }
-    boolean listChanged = false;
-    List<Object> gates =
-        merged(
-            spec.readinessGates,
-            desiredSpec.readinessGates,
-            g -> g.conditionType,
-            recorded.getOrDefault("readinessGates", Set.of()));
-    if (gates != null) {
-      patch.set(gates, "spec", "readinessGates");
-      listChanged = true;
-    }
-    List<Object> taints =
-        merged(
-            spec.taints,
-            desiredSpec.taints,
-            PropagatedFields::taintKey,
-            recorded.getOrDefault("taints", Set.of()));
-    if (taints != null) {
-      patch.set(taints, "spec", "taints");
-      listChanged = true;
-    }
+    boolean listChanged = PropagatedSpec.patch(patch, current.getSpec(), desiredSpec, recorded);
     String record = record(desired, desiredSpec);
     if (!patch.isEmpty()
         || !record.equals(
@@ -215,41 +182,6 @@ final class PropagatedFields {
     return patch;
   }
 
-  /** The Machine spec fields the template sets, as Cluster API's Machine holds them. */
-  static MachineSpec desiredSpec(ControlPlaneMachineTemplate template) {
-    MachineSpec spec = new MachineSpec();
-    ControlPlaneMachineTemplate.MachineSpecTemplate t = template.spec;
-    if (t == null) {
-      return spec;
-    }
-    if (t.readinessGates != null) {
-      spec.readinessGates =
-          t.readinessGates.stream()
-              .map(
-                  g -> {
-                    MachineSpec.ReadinessGate gate = new MachineSpec.ReadinessGate();
-                    gate.conditionType = g.conditionType;
-                    gate.polarity = g.polarity;
-                    return gate;
-                  })
-              .toList();
-    }
-    if (t.taints != null) {
-      spec.taints = t.taints.stream().map(PropagatedFields::taintMap).toList();
-    }
-    spec.minReadySeconds = t.minReadySeconds;
-    return spec;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> taintMap(MachineTaint taint) {
-    return Serialization.jsonMapper().convertValue(taint, Map.class);
-  }
-
-  private static String taintKey(Map<String, Object> taint) {
-    return taint.get("key") + ":" + taint.get("effect");
-  }
-
   /** Sets our keys that differ and removes the recorded ones that left the spec. */
   private static void metadata(
       OwnedFieldsPatch patch,
@@ -267,36 +199,6 @@ final class PropagatedFields {
     recorded.getOrDefault(field, Set.of()).stream()
         .filter(k -> !desired.containsKey(k) && have.containsKey(k))
         .forEach(k -> patch.set(null, "metadata", field, k));
-  }
-
-  /**
-   * The list to write: the current items that are not ours, in place, then ours from the spec; or
-   * null when that is the current list.
-   */
-  private static <T> List<Object> merged(
-      List<T> current, List<T> desired, Function<T, String> key, Set<String> recorded) {
-    List<T> have = current == null ? List.of() : current;
-    List<T> want = desired == null ? List.of() : desired;
-    Set<String> wanted = new TreeSet<>(want.stream().map(key).toList());
-    List<Object> result = new ArrayList<>();
-    for (T item : have) {
-      String k = key.apply(item);
-      if (!recorded.contains(k) && !wanted.contains(k)) {
-        result.add(item);
-      }
-    }
-    result.addAll(want);
-    List<Object> asJson = Serialization.jsonMapper().convertValue(result, List.class);
-    List<Object> haveJson = Serialization.jsonMapper().convertValue(have, List.class);
-    return sameItems(asJson, haveJson) ? null : asJson;
-  }
-
-  private static boolean sameItems(List<Object> a, List<Object> b) {
-    return a.size() == b.size() && new ArrayList<>(a).containsAll(b) && b.containsAll(a);
-  }
-
-  private static <T> Set<String> keys(List<T> items, Function<T, String> key) {
-    return items == null ? new TreeSet<>() : new TreeSet<>(items.stream().map(key).toList());
   }
 
   /** What the object's record says we set; empty when it has none (made before records). */

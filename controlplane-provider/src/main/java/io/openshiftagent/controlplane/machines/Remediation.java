@@ -1,27 +1,24 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.CANNOT_BE_REMEDIATED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.HEALTH_CHECK_SUCCEEDED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.MAX_RETRIES_REACHED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.NOT_REMEDIATING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.OTHER_MACHINES_UNHEALTHY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.OWNER_REMEDIATED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.REMEDIATING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.REMEDIATION_DEFERRED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.SINGLE_NODE;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_INSTALLATION;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINE_PROVISIONING;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_PREVIOUS_REMEDIATION;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_RETRY_PERIOD;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_UPGRADE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CANNOT_BE_REMEDIATED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.HEALTH_CHECK_SUCCEEDED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MAX_RETRIES_REACHED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_REMEDIATING;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OTHER_MACHINES_UNHEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OWNER_REMEDIATED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATING;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATION_DEFERRED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SINGLE_NODE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_INSTALLATION;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_PROVISIONING;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_PREVIOUS_REMEDIATION;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_RETRY_PERIOD;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_UPGRADE;
 
-import io.fabric8.kubernetes.api.model.Condition;
-import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.RemediationSpec;
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
-import io.openshiftagent.controlplane.status.MachineStatus;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,7 +148,11 @@ public final class Remediation {
           "waiting for " + othersDeleting + " to be deleted before replacing " + name);
     }
     List<String> provisioning =
-        others(in, name).filter(m -> !hasNode(m)).map(Metadata::name).sorted().toList();
+        others(in, name)
+            .filter(m -> !MachineStatus.hasNode(m))
+            .map(Metadata::name)
+            .sorted()
+            .toList();
     if (!provisioning.isEmpty()) {
       return defer(
           machine,
@@ -161,7 +162,8 @@ public final class Remediation {
     }
     List<String> unhealthy =
         others(in, name)
-            .filter(m -> isFalse(m, HEALTH_CHECK_SUCCEEDED) || !MachineStatus.isReady(m))
+            .filter(
+                m -> MachineStatus.isFalse(m, HEALTH_CHECK_SUCCEEDED) || !MachineStatus.isReady(m))
             .map(Metadata::name)
             .sorted()
             .toList();
@@ -252,7 +254,8 @@ public final class Remediation {
 
   /** Machines marked unhealthy whose remediation is left to their owner, us. */
   static boolean toBeRemediated(Machine machine) {
-    return isFalse(machine, HEALTH_CHECK_SUCCEEDED) && isFalse(machine, OWNER_REMEDIATED);
+    return MachineStatus.isFalse(machine, HEALTH_CHECK_SUCCEEDED)
+        && MachineStatus.isFalse(machine, OWNER_REMEDIATED);
   }
 
   /**
@@ -262,34 +265,11 @@ public final class Remediation {
   public static List<Machine> recovered(List<Machine> machines, List<String> deleting) {
     return machines.stream()
         .filter(m -> !deleting.contains(Metadata.name(m)))
-        .filter(m -> isTrue(m, HEALTH_CHECK_SUCCEEDED) && isFalse(m, OWNER_REMEDIATED))
+        .filter(
+            m ->
+                MachineStatus.isTrue(m, HEALTH_CHECK_SUCCEEDED)
+                    && MachineStatus.isFalse(m, OWNER_REMEDIATED))
         .toList();
-  }
-
-  /**
-   * Whether the remediation recorded on the control plane is over: a Machine was made after it (its
-   * replacement; the annotation outlived a crash before it was removed).
-   */
-  public static boolean isOver(RemediationData inProgress, List<Machine> machines) {
-    return machines.stream()
-        .map(m -> m.getMetadata().getCreationTimestamp())
-        .filter(t -> t != null)
-        .anyMatch(t -> Instant.parse(t).isAfter(inProgress.time()));
-  }
-
-  /**
-   * status.lastRemediation: the remediation in progress, else the latest one recorded on a Machine,
-   * else empty (the stored value is then kept).
-   */
-  public static Optional<RemediationData> last(
-      Optional<RemediationData> inProgress, List<Machine> machines) {
-    if (inProgress.isPresent()) {
-      return inProgress;
-    }
-    return machines.stream()
-        .map(m -> RemediationData.from(m.getMetadata().getAnnotations(), RemediationData.FOR))
-        .flatMap(Optional::stream)
-        .max(Comparator.comparing(RemediationData::time));
   }
 
   /** The message of a Machine's OwnerRemediated condition for a decision. */
@@ -315,30 +295,9 @@ public final class Remediation {
    */
   private static final Comparator<Machine> MOST_BROKEN_FIRST =
       Comparator.comparing((Machine m) -> !Metadata.hasAnnotation(m, REMEDIATE_MACHINE))
-          .thenComparing(Remediation::hasNode)
+          .thenComparing(MachineStatus::hasNode)
           .thenComparing(
               m -> m.getMetadata().getCreationTimestamp(),
               Comparator.nullsLast(Comparator.naturalOrder()))
           .thenComparing(Metadata::name);
-
-  static boolean hasNode(Machine machine) {
-    return machine.getStatus() != null
-        && machine.getStatus().nodeRef != null
-        && machine.getStatus().nodeRef.name != null
-        && !machine.getStatus().nodeRef.name.isEmpty();
-  }
-
-  private static boolean isFalse(Machine machine, String type) {
-    return condition(machine, type).map(c -> Conditions.FALSE.equals(c.getStatus())).orElse(false);
-  }
-
-  private static boolean isTrue(Machine machine, String type) {
-    return condition(machine, type).map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false);
-  }
-
-  private static Optional<Condition> condition(Machine machine, String type) {
-    return machine.getStatus() == null
-        ? Optional.empty()
-        : Conditions.find(machine.getStatus().conditions, type);
-  }
 }

@@ -3,7 +3,10 @@ package io.openshiftagent.controlplane.machines;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.openshiftagent.api.controlplane.v1alpha3.LastRemediation;
+import io.openshiftagent.api.external.capi.Machine;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -56,5 +59,31 @@ public record RemediationData(String machine, Instant time, int retryCount) {
 
   public LastRemediation toStatus() {
     return new LastRemediation(machine, time.toString(), retryCount);
+  }
+
+  /**
+   * Whether the remediation recorded on the control plane is over: a Machine was made after it (its
+   * replacement; the annotation outlived a crash before it was removed).
+   */
+  public static boolean isOver(RemediationData inProgress, List<Machine> machines) {
+    return machines.stream()
+        .map(m -> m.getMetadata().getCreationTimestamp())
+        .filter(t -> t != null)
+        .anyMatch(t -> Instant.parse(t).isAfter(inProgress.time()));
+  }
+
+  /**
+   * status.lastRemediation: the remediation in progress, else the latest one recorded on a Machine,
+   * else empty (the stored value is then kept).
+   */
+  public static Optional<RemediationData> last(
+      Optional<RemediationData> inProgress, List<Machine> machines) {
+    if (inProgress.isPresent()) {
+      return inProgress;
+    }
+    return machines.stream()
+        .map(m -> RemediationData.from(m.getMetadata().getAnnotations(), RemediationData.FOR))
+        .flatMap(Optional::stream)
+        .max(Comparator.comparing(RemediationData::time));
   }
 }

@@ -1,16 +1,15 @@
 package io.openshiftagent.controlplane.machines;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.ROLLING_OUT;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_INSTALLATION;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINES_READY;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_UPGRADE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ROLLING_OUT;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_INSTALLATION;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINES_READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_UPGRADE;
 
 import io.openshiftagent.api.controlplane.v1alpha3.RolloutSpec;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
-import io.openshiftagent.controlplane.status.MachineStatus;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.provider.reconcile.Metadata;
 import java.time.Instant;
 import java.util.List;

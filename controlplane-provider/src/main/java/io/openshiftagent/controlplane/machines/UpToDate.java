@@ -3,19 +3,27 @@ package io.openshiftagent.controlplane.machines;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.contract.ObjectNames;
 import io.openshiftagent.provider.reconcile.Metadata;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Whether a control-plane Machine still matches the spec: its OpenshiftAssistedConfig was made from
- * the current {@code spec.openshiftAssistedConfigSpec} and its infrastructure machine was cloned
- * from the current infrastructure template.
+ * the current {@code spec.openshiftAssistedConfigSpec}, its infrastructure machine was cloned from
+ * the current infrastructure template, and it was not made before {@code spec.rollout.after}. The
+ * decision is pure ({@link #reasonNotUpToDate}); {@link #reasons} applies it to what the scope
+ * holds.
  */
 public final class UpToDate {
   /** Annotation on our OpenshiftAssistedConfigs: the hash of the spec they were made from. */
@@ -90,5 +98,40 @@ public final class UpToDate {
       return recorded;
     }
     return configHash(made.getSpec());
+  }
+
+  /** Why each Machine does not match the spec (including spec.rollout.after), by name. */
+  static Map<String, String> reasons(ControlPlaneScope scope) {
+    OpenshiftAssistedControlPlane cp = scope.cp();
+    String desiredHash = configHash(cp.getSpec().openshiftAssistedConfigSpec);
+    ContractVersionedObjectReference template = scope.infrastructureTemplateRef();
+    Map<String, String> notUpToDate = new LinkedHashMap<>();
+    for (Machine machine : scope.machines()) {
+      reasonNotUpToDate(
+              scope.configs().get(ControlPlaneMachines.configName(machine)),
+              infrastructureMachine(scope, machine),
+              desiredHash,
+              template)
+          .or(() -> Rollout.rolloutAfter(cp.getSpec().rollout, machine, scope.now()))
+          .ifPresent(r -> notUpToDate.put(Metadata.name(machine), r));
+    }
+    return notUpToDate;
+  }
+
+  /** What UpToDate reads of the Machine's infrastructure machine: its name and annotations. */
+  private static HasMetadata infrastructureMachine(ControlPlaneScope scope, Machine machine) {
+    ContractVersionedObjectReference ref =
+        machine.getSpec() == null ? null : machine.getSpec().infrastructureRef;
+    if (ref == null) {
+      return null;
+    }
+    Map<String, String> annotations = scope.infrastructureMachineAnnotations(ref);
+    if (annotations == null) {
+      return null;
+    }
+    GenericKubernetesResource metadataOnly = new GenericKubernetesResource();
+    metadataOnly.setMetadata(
+        new ObjectMetaBuilder().withName(ref.name).withAnnotations(annotations).build());
+    return metadataOnly;
   }
 }

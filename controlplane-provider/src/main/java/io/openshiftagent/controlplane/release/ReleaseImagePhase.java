@@ -1,69 +1,53 @@
 package io.openshiftagent.controlplane.release;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.RELEASE_IMAGE_RESOLVED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.RELEASE_IMAGE_RESOLVED;
 
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import io.openshiftagent.controlplane.ControlPlaneScope;
-import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus.ReleaseImage;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.EventRecorder;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 
 /**
  * The release image of one reconcile, before anything that names it is written: resolved by {@link
- * ReleaseImageResolution}, reported as the {@code ReleaseImageResolved} condition and {@code
- * status.releaseImage}, with an Event when a registry was asked (the digest found, or why none).
+ * ReleaseImageResolution}, with an Event when a registry was asked (the digest found, or why none).
+ * The report turns the outcome into the {@code ReleaseImageResolved} condition and {@code
+ * status.releaseImage}.
  */
 public final class ReleaseImagePhase {
   private final ReleaseImageResolution resolution;
   private final EventRecorder events;
 
   /**
-   * Releases resolved and not written into the status yet (a change the status coalescing holds
-   * back while the control plane waits for its infrastructure), by control plane UID: trusted as
-   * written, so that the pull secret is not read again to find them.
+   * The outcome, and the release resolved but not in the stored status yet (a change the status
+   * coalescing holds back while the control plane waits for its infrastructure): trusted as written
+   * at the next reconcile, so that the pull secret is not read again to find it.
    */
-  private final Map<String, OpenshiftAssistedControlPlaneStatus.ReleaseImage> unwritten =
-      new ConcurrentHashMap<>();
+  public record Resolved(
+      ReleaseImageResolution.Outcome outcome, Optional<ReleaseImage> unwritten) {}
 
   public ReleaseImagePhase(ReleaseImageResolution resolution, EventRecorder events) {
     this.resolution = resolution;
     this.events = events;
   }
 
-  public ReleaseImageResolution.Outcome reconcile(
-      ControlPlaneScope scope, ControlPlaneStatus status) {
-    String uid = scope.cp().getMetadata().getUid();
-    OpenshiftAssistedControlPlaneStatus.ReleaseImage written =
-        scope.cp().getStatus() == null ? null : scope.cp().getStatus().releaseImage;
-    if (written != null) {
-      unwritten.remove(uid);
-    }
+  /**
+   * @param unwritten what the last reconcile resolved and the stored status may not have yet
+   */
+  public Resolved resolve(ControlPlaneScope scope, Optional<ReleaseImage> unwritten) {
+    boolean written = scope.storedStatus().releaseImage != null;
+    Optional<ReleaseImage> remembered = written ? Optional.empty() : unwritten;
     ReleaseImageResolution.Outcome outcome =
-        resolution.resolve(
-            ReleaseImageResolution.Inputs.of(scope), written == null ? unwritten.get(uid) : null);
+        resolution.resolve(ReleaseInputs.of(scope), remembered.orElse(null));
     if (outcome instanceof ReleaseImageResolution.Use use) {
-      status.setTrue(RELEASE_IMAGE_RESOLVED, use.reason(), use.message());
-      status.status().releaseImage = use.status();
-      if (written == null) {
-        unwritten.put(uid, use.status());
+      if (!written) {
+        remembered = Optional.of(use.status());
       }
       if (use.newlyResolved()) {
         events.normal(scope.cp(), RELEASE_IMAGE_RESOLVED, "ResolveReleaseImage", use.message());
       }
-    } else {
-      ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) outcome;
-      status.setFalse(RELEASE_IMAGE_RESOLVED, wait.reason(), wait.message());
-      if (wait.lookedUp()) {
-        events.warning(scope.cp(), wait.reason(), "ResolveReleaseImage", wait.message());
-      }
+    } else if (outcome instanceof ReleaseImageResolution.Wait wait && wait.lookedUp()) {
+      events.warning(scope.cp(), wait.reason(), "ResolveReleaseImage", wait.message());
     }
-    return outcome;
-  }
-
-  /** {@code cp} is gone. */
-  public void forget(OpenshiftAssistedControlPlane cp) {
-    unwritten.remove(cp.getMetadata().getUid());
+    return new Resolved(outcome, remembered);
   }
 }

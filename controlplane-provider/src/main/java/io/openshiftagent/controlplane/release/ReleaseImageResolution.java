@@ -2,33 +2,29 @@ package io.openshiftagent.controlplane.release;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import io.openshiftagent.controlplane.ControlPlaneScope;
-import io.openshiftagent.controlplane.cluster.MirrorRegistryManifests;
+import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.registry.PullSecret;
 import io.openshiftagent.registry.RegistriesConf;
 import io.openshiftagent.registry.ReleaseArchitectures;
 import io.openshiftagent.registry.ReleaseImages;
 import io.openshiftagent.registry.ResolutionCache;
-import io.openshiftagent.registry.TrustedCertificates;
+import io.openshiftagent.tls.TrustedCertificates;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The release image of a control plane as it is written (ClusterImageSet, upgrade requests): what
  * its spec and annotations request, resolved to a digest with the cluster's pull secret, its
- * mirrors and trusted CAs (docs/release-images.md). Reads nothing itself: the caller hands it the
- * objects, the pull secret and mirrors only to be read when a registry must be asked.
+ * mirrors and trusted CAs, and the hub's (docs/release-images.md). Reads nothing itself: the caller
+ * hands it the objects, the pull secret and mirrors only to be read when a registry must be asked.
  */
 public final class ReleaseImageResolution {
   /** A new value looks the tag up again. */
@@ -43,17 +39,18 @@ public final class ReleaseImageResolution {
   static final String PULL_SECRET_INVALID = "PullSecretInvalid";
   static final String IMAGE_REGISTRY_CONFIG_INVALID = "ImageRegistryConfigInvalid";
   static final String TRUSTED_CA_BUNDLE_INVALID = "TrustedCABundleInvalid";
+  static final String HUB_REGISTRIES_CONF_INVALID = "HubRegistriesConfInvalid";
 
   /** Per registry request: connecting, and each answer. */
   static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(10);
 
   private final ReleaseImages images;
-  private final HubCaBundle hubCaBundle;
+  private final HubRegistries hubRegistries;
   private final Clock clock;
 
-  ReleaseImageResolution(ReleaseImages images, HubCaBundle hubCaBundle, Clock clock) {
+  ReleaseImageResolution(ReleaseImages images, HubRegistries hubRegistries, Clock clock) {
     this.images = images;
-    this.hubCaBundle = hubCaBundle;
+    this.hubRegistries = hubRegistries;
     this.clock = clock;
   }
 
@@ -62,43 +59,15 @@ public final class ReleaseImageResolution {
    * {@code userAgent}; failures retried after 10 s, doubling up to 5 minutes; at most 1000
    * resolutions remembered.
    */
-  public static ReleaseImageResolution overRegistries(String userAgent, HubCaBundle hubCaBundle) {
+  public static ReleaseImageResolution overRegistries(
+      String userAgent, HubRegistries hubRegistries) {
     Clock clock = Clock.systemUTC();
     ResolutionCache cache =
         new ResolutionCache(clock, Duration.ofSeconds(10), Duration.ofMinutes(5), 1000);
     return new ReleaseImageResolution(
         ReleaseImages.overRegistries(REGISTRY_TIMEOUT, userAgent, cache, clock),
-        hubCaBundle,
+        hubRegistries,
         clock);
-  }
-
-  /**
-   * What the cluster's objects say.
-   *
-   * @param requested the pull spec {@link ReleaseImage} gives
-   * @param cpuArchitectures of the cluster's configs (control plane and workers)
-   * @param pullSecret reads {@code spec.config.pullSecretRef}'s Secret (empty: none, or missing)
-   * @param registryConfig reads {@code spec.config.imageRegistryRef}'s ConfigMap (same)
-   */
-  public record Inputs(
-      OpenshiftAssistedControlPlane cp,
-      String requested,
-      Collection<String> cpuArchitectures,
-      Supplier<Optional<Secret>> pullSecret,
-      Supplier<Optional<ConfigMap>> registryConfig) {
-
-    /** What the scope holds: the release of {@code spec.distributionVersion} for its configs. */
-    public static Inputs of(ControlPlaneScope scope) {
-      OpenshiftAssistedControlPlane cp = scope.cp();
-      List<String> architectures = scope.cpuArchitectures();
-      return new Inputs(
-          cp,
-          ReleaseImage.of(
-              cp, OpenShiftVersion.parse(cp.getSpec().distributionVersion), architectures),
-          architectures,
-          scope::pullSecret,
-          scope::imageRegistryConfig);
-    }
   }
 
   /** The outcome: an image to write, or a reason to wait. */
@@ -124,7 +93,7 @@ public final class ReleaseImageResolution {
   public record Wait(String reason, String message, Duration retryAfter, boolean lookedUp)
       implements Outcome {}
 
-  public Outcome resolve(Inputs in) {
+  public Outcome resolve(ReleaseInputs in) {
     return resolve(in, null);
   }
 
@@ -132,7 +101,8 @@ public final class ReleaseImageResolution {
    * @param unwritten what this process resolved for the control plane and has not written into its
    *     status yet, trusted as if written (null: nothing)
    */
-  public Outcome resolve(Inputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
+  public Outcome resolve(
+      ReleaseInputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
     Map<String, String> annotations =
         in.cp().getMetadata().getAnnotations() == null
             ? Map.of()
@@ -151,7 +121,7 @@ public final class ReleaseImageResolution {
   }
 
   private Outcome lookUp(
-      Inputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
+      ReleaseInputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
     var config = in.cp().getSpec().config;
     String pullSecretName =
         config == null || config.pullSecretRef == null ? null : config.pullSecretRef.name;
@@ -197,11 +167,9 @@ public final class ReleaseImageResolution {
     RegistriesConf mirrors;
     TrustedCertificates mirrorCa;
     try {
-      String conf = registryData.get(MirrorRegistryManifests.REGISTRIES_CONF_KEY);
+      String conf = registryData.get(Names.REGISTRIES_CONF_KEY);
       mirrors = conf == null ? RegistriesConf.EMPTY : RegistriesConf.parse(conf);
-      mirrorCa =
-          TrustedCertificates.withBundles(
-              nonBlank(registryData.get(MirrorRegistryManifests.CA_BUNDLE_KEY)));
+      mirrorCa = TrustedCertificates.withBundles(nonBlank(registryData.get(Names.CA_BUNDLE_KEY)));
     } catch (IllegalArgumentException e) {
       return new Wait(
           IMAGE_REGISTRY_CONFIG_INVALID,
@@ -211,11 +179,20 @@ public final class ReleaseImageResolution {
     }
     TrustedCertificates hubCa;
     try {
-      hubCa = TrustedCertificates.withBundles(nonBlank(hubCaBundle.read().orElse(null)));
+      hubCa = TrustedCertificates.withBundles(nonBlank(hubRegistries.caBundle().orElse(null)));
     } catch (IllegalArgumentException e) {
       return new Wait(
           TRUSTED_CA_BUNDLE_INVALID,
-          "the hub's trusted CA bundle (" + hubCaBundle + "): " + e.getMessage(),
+          "the hub's trusted CA bundle (" + hubRegistries.caBundleSource() + "): " + e.getMessage(),
+          null,
+          false);
+    }
+    try {
+      mirrors = mirrors.withDefaults(hubRegistries.mirrors());
+    } catch (IllegalArgumentException e) {
+      return new Wait(
+          HUB_REGISTRIES_CONF_INVALID,
+          "the hub's registries.conf (" + hubRegistries.mirrorsSource() + "): " + e.getMessage(),
           null,
           false);
     }

@@ -1,11 +1,11 @@
 package io.openshiftagent.controlplane.upgrade;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.DOWNGRADE_NOT_SUPPORTED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_COMPLETED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_FAILED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_IN_PROGRESS;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_REQUESTED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_WORKLOAD_CLUSTER;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.DOWNGRADE_NOT_SUPPORTED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UPGRADE_COMPLETED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UPGRADE_FAILED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UPGRADE_IN_PROGRESS;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UPGRADE_REQUESTED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_WORKLOAD_CLUSTER;
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.controlplane.release.OpenShiftVersion;

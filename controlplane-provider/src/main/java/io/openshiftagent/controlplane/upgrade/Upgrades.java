@@ -1,97 +1,110 @@
 package io.openshiftagent.controlplane.upgrade;
 
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_COMPLETED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.UPGRADE_REQUESTED;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WAITING_FOR_WORKLOAD_CLUSTER;
-import static io.openshiftagent.controlplane.status.ControlPlaneConditions.WORKLOAD_CLUSTER_UNREACHABLE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UPGRADE_COMPLETED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UPGRADE_REQUESTED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_WORKLOAD_CLUSTER;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WORKLOAD_CLUSTER_UNREACHABLE;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.controlplane.ControlPlaneScope;
-import io.openshiftagent.controlplane.Names;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
+import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.controlplane.release.OpenShiftVersion;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
-import io.openshiftagent.controlplane.status.ControlPlaneStatus;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import java.util.Optional;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the installed cluster (Kubernetes version of its control-plane nodes, the OpenShift release
- * it runs) and moves its ClusterVersion to {@code spec.distributionVersion} ({@link
+ * Looks at the installed cluster (the Kubernetes version of its control-plane nodes, the OpenShift
+ * release it runs) and moves its ClusterVersion to {@code spec.distributionVersion} ({@link
  * UpgradeDecision}).
  */
 public final class Upgrades {
   private static final Logger LOG = LoggerFactory.getLogger(Upgrades.class);
 
-  private final Function<String, WorkloadCluster> connect;
   private final EventRecorder events;
 
-  /**
-   * @param connect opens the workload cluster from its kubeconfig
-   */
-  public Upgrades(Function<String, WorkloadCluster> connect, EventRecorder events) {
-    this.connect = connect;
+  public Upgrades(EventRecorder events) {
     this.events = events;
   }
 
-  /** Connects through the control plane's published kubeconfig. */
-  public static Upgrades connecting(EventRecorder events) {
-    return new Upgrades(WorkloadCluster::connect, events);
-  }
+  /**
+   * What a look found: the versions the cluster runs (empty: not told) and the UpgradeCompleted
+   * condition.
+   */
+  public record Looked(
+      Optional<String> version,
+      Optional<String> distributionVersion,
+      ConditionUpdate upgradeCompleted) {}
 
   /**
-   * @param kubeconfig the workload cluster's kubeconfig, if published
+   * Looks at the installed cluster, through its published kubeconfig.
+   *
    * @param release the release image of {@code spec.distributionVersion}, or why there is none
+   * @return what it found; empty when no kubeconfig is published
    */
-  public void reconcile(
-      ControlPlaneScope scope,
-      ControlPlaneStatus status,
-      Optional<String> kubeconfig,
-      ReleaseImageResolution.Outcome release) {
-    if (kubeconfig.isEmpty()) {
-      return;
+  public Optional<Looked> reconcile(
+      ControlPlaneScope scope, ReleaseImageResolution.Outcome release) {
+    if (scope.kubeconfig().isEmpty()) {
+      return Optional.empty();
     }
     OpenshiftAssistedControlPlane cp = scope.cp();
-    try (WorkloadCluster cluster = connect.apply(kubeconfig.get())) {
-      cluster.controlPlaneKubernetesVersion().ifPresent(v -> status.status().version = v);
-      Optional<UpgradeDecision.ClusterVersionView> cv = cluster.clusterVersion();
-      if (cv.isEmpty()) {
-        status.set(
-            UPGRADE_COMPLETED,
-            Conditions.UNKNOWN,
-            WAITING_FOR_WORKLOAD_CLUSTER,
-            "the workload cluster has no ClusterVersion yet");
-        return;
+    Optional<String> version = Optional.empty();
+    Optional<String> running = Optional.empty();
+    try {
+      version =
+          WorkloadCluster.controlPlaneKubernetesVersion(scope.installed().controlPlaneNodes());
+      Optional<GenericKubernetesResource> clusterVersion = scope.installed().clusterVersion();
+      if (clusterVersion.isEmpty()) {
+        return Optional.of(
+            new Looked(
+                version,
+                Optional.empty(),
+                new ConditionUpdate(
+                    UPGRADE_COMPLETED,
+                    Conditions.UNKNOWN,
+                    WAITING_FOR_WORKLOAD_CLUSTER,
+                    "the workload cluster has no ClusterVersion yet")));
       }
-      if (cv.get().running() != null) {
-        status.status().distributionVersion = cv.get().running();
-      }
+      UpgradeDecision.ClusterVersionView cv = WorkloadCluster.view(clusterVersion.get());
+      running = Optional.ofNullable(cv.running());
       OpenShiftVersion desired = OpenShiftVersion.parse(cp.getSpec().distributionVersion);
       UpgradeDecision.Outcome outcome =
-          UpgradeDecision.decide(desired, cv.get(), release, ReleaseImage.isPublished(cp, desired));
+          UpgradeDecision.decide(desired, cv, release, ReleaseImage.isPublished(cp, desired));
       if (outcome.desiredUpdate() != null) {
         LOG.info(
             "requesting upgrade of {}/{} to {}",
             scope.namespace(),
             cp.getMetadata().getName(),
             desired);
-        cluster.requestUpdate(outcome.desiredUpdate());
+        WorkloadCluster.requestUpdate(
+            scope.installed().client(), clusterVersion.get(), outcome.desiredUpdate());
         events.normal(cp, UPGRADE_REQUESTED, "Upgrade", outcome.message());
       }
-      status.set(UPGRADE_COMPLETED, outcome.status(), outcome.reason(), outcome.message());
+      return Optional.of(
+          new Looked(
+              version,
+              running,
+              new ConditionUpdate(
+                  UPGRADE_COMPLETED, outcome.status(), outcome.reason(), outcome.message())));
     } catch (RuntimeException e) {
-      status.set(
-          UPGRADE_COMPLETED,
-          Conditions.UNKNOWN,
-          WORKLOAD_CLUSTER_UNREACHABLE,
-          "cannot read the workload cluster through Secret "
-              + Names.kubeconfigSecret(scope.clusterName())
-              + ": "
-              + e.getMessage());
+      return Optional.of(
+          new Looked(
+              version,
+              running,
+              new ConditionUpdate(
+                  UPGRADE_COMPLETED,
+                  Conditions.UNKNOWN,
+                  WORKLOAD_CLUSTER_UNREACHABLE,
+                  "cannot read the workload cluster through Secret "
+                      + Names.kubeconfigSecret(scope.clusterName())
+                      + ": "
+                      + e.getMessage())));
     }
   }
 }

@@ -21,10 +21,8 @@ import io.openshiftagent.controlplane.cluster.StalledInstallStart.Stay;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,24 +123,21 @@ class StalledInstallStartTest {
     cp.getMetadata().setName("cp");
     cp.getMetadata().setNamespace(ns);
     cp.getMetadata().setUid("cp-uid");
-    MovableClock clock = new MovableClock(NOW);
-    StalledInstallStart stalled =
-        new StalledInstallStart(client, new EventRecorder(client, "test", "test-0"), clock);
+    Looks looks =
+        new Looks(new StalledInstallStart(client, new EventRecorder(client, "test", "test-0")), cp);
 
     aci = setState(client, aci, "ready");
-    assertThat(stalled.reconcile(cp, Optional.of(aci)))
+    assertThat(looks.at(NOW, aci))
         .as("the first look starts the stay")
         .contains(StalledInstallStart.PATIENCE);
-    clock.now = NOW.plusSeconds(45);
-    assertThat(stalled.reconcile(cp, Optional.of(aci))).contains(Duration.ofSeconds(15));
+    assertThat(looks.at(NOW.plusSeconds(45), aci)).contains(Duration.ofSeconds(15));
     assertThat(annotation(client, aci)).isNull();
 
-    clock.now = NOW.plus(StalledInstallStart.PATIENCE);
-    assertThat(stalled.reconcile(cp, Optional.of(aci))).isEmpty();
-    assertThat(annotation(client, aci)).isEqualTo(clock.now.toString());
+    Instant overdue = NOW.plus(StalledInstallStart.PATIENCE);
+    assertThat(looks.at(overdue, aci)).isEmpty();
+    assertThat(annotation(client, aci)).isEqualTo(overdue.toString());
     AgentClusterInstall asked = reread(client, aci);
-    clock.now = NOW.plusSeconds(600);
-    assertThat(stalled.reconcile(cp, Optional.of(asked))).isEmpty();
+    assertThat(looks.at(NOW.plusSeconds(600), asked)).isEmpty();
     assertThat(reread(client, aci).getMetadata().getResourceVersion())
         .as("asked once per stay")
         .isEqualTo(asked.getMetadata().getResourceVersion());
@@ -159,10 +154,28 @@ class StalledInstallStartTest {
 
     // Installing, then ready again (a later stay): its own patience.
     AgentClusterInstall installing = setState(client, asked, "installing");
-    assertThat(stalled.reconcile(cp, Optional.of(installing))).isEmpty();
+    Instant later = NOW.plusSeconds(600);
+    assertThat(looks.at(later, installing)).isEmpty();
     AgentClusterInstall readyAgain = setState(client, installing, "ready");
-    assertThat(stalled.reconcile(cp, Optional.of(readyAgain)))
-        .contains(StalledInstallStart.PATIENCE);
+    assertThat(looks.at(later, readyAgain)).contains(StalledInstallStart.PATIENCE);
+  }
+
+  /** The looks of one control plane, each remembering the stay the last one saw. */
+  private static final class Looks {
+    private final StalledInstallStart stalled;
+    private final OpenshiftAssistedControlPlane cp;
+    private Optional<Stay> stay = Optional.empty();
+
+    Looks(StalledInstallStart stalled, OpenshiftAssistedControlPlane cp) {
+      this.stalled = stalled;
+      this.cp = cp;
+    }
+
+    Optional<Duration> at(Instant now, AgentClusterInstall aci) {
+      StalledInstallStart.Looked looked = stalled.reconcile(cp, Optional.of(aci), stay, now);
+      stay = looked.stay();
+      return looked.lookAgain();
+    }
   }
 
   private static AgentClusterInstall clusterInstall(String ns) {
@@ -218,29 +231,5 @@ class StalledInstallStartTest {
   private static String annotation(KubernetesClient client, AgentClusterInstall aci) {
     Map<String, String> annotations = reread(client, aci).getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(StalledInstallStart.ANNOTATION);
-  }
-
-  /** A clock the test moves. */
-  private static final class MovableClock extends Clock {
-    private Instant now;
-
-    MovableClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }

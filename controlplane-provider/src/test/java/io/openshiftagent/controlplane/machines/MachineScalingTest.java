@@ -5,8 +5,8 @@ import static io.openshiftagent.controlplane.machines.MachineFixtures.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
-import io.openshiftagent.controlplane.status.ControlPlaneConditions;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
+import io.openshiftagent.controlplane.names.ControlPlaneConditions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -43,7 +43,7 @@ class PropagatedFieldsTest {
   private static Machine madeFrom(OpenshiftAssistedControlPlane cp) {
     Machine m = machine("m0", "2026-01-01T00:00:00Z", null);
     PropagatedFields.Metadata metadata = PropagatedFields.forMachines(cp);
-    MachineSpec spec = PropagatedFields.desiredSpec(cp.getSpec().machineTemplate);
+    MachineSpec spec = PropagatedSpec.desired(cp.getSpec().machineTemplate);
     Map<String, String> labels = new HashMap<>(metadata.labels());
     labels.put("cluster.x-k8s.io/control-plane", "");
     Map<String, String> annotations = new HashMap<>(metadata.annotations());

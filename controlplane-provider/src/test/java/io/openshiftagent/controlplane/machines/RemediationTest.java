@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openshiftagent.api.controlplane.v1alpha3.RemediationSpec;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineStatus;
-import io.openshiftagent.controlplane.status.ControlPlaneConditions;
+import io.openshiftagent.controlplane.names.ControlPlaneConditions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -361,8 +361,8 @@ class RemediationTest {
   @Test
   void aRemediationIsOverOnceAMachineWasMadeAfterIt() {
     RemediationData data = new RemediationData("m1", Instant.parse("2026-01-02T12:00:00Z"), 0);
-    assertThat(Remediation.isOver(data, healthy(2))).isFalse();
-    assertThat(Remediation.isOver(data, healthy(3))).isTrue();
+    assertThat(RemediationData.isOver(data, healthy(2))).isFalse();
+    assertThat(RemediationData.isOver(data, healthy(3))).isTrue();
   }
 
   @Test
@@ -372,10 +372,10 @@ class RemediationTest {
     RemediationData newer = new RemediationData("b", NOW.minusSeconds(60), 1);
     machines.get(0).getMetadata().getAnnotations().put(RemediationData.FOR, older.toJson());
     machines.get(2).getMetadata().getAnnotations().put(RemediationData.FOR, newer.toJson());
-    assertThat(Remediation.last(Optional.empty(), machines)).contains(newer);
+    assertThat(RemediationData.last(Optional.empty(), machines)).contains(newer);
     RemediationData current = new RemediationData("c", NOW, 0);
-    assertThat(Remediation.last(Optional.of(current), machines)).contains(current);
-    assertThat(Remediation.last(Optional.empty(), healthy(2))).isEmpty();
+    assertThat(RemediationData.last(Optional.of(current), machines)).contains(current);
+    assertThat(RemediationData.last(Optional.empty(), healthy(2))).isEmpty();
   }
 
   private static String describe(Remediation.Decision decision) {

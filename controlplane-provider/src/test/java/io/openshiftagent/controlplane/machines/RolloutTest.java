@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.controlplane.v1alpha3.RolloutSpec;
 import io.openshiftagent.api.external.capi.Machine;
-import io.openshiftagent.controlplane.status.ConditionUpdate;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -50,7 +50,7 @@ class ReleaseImageResolutionTest {
       new ReleaseImageResolution(
           ReleaseImages.overRegistries(
               Duration.ofSeconds(5), "openshift-agent-tests", cache, Clock.systemUTC()),
-          HubCaBundle.none(),
+          HubRegistries.none(),
           Clock.systemUTC());
 
   @BeforeAll
@@ -181,6 +181,43 @@ class ReleaseImageResolutionTest {
     assertThat(conf.retryAfter()).isNull();
   }
 
+  @Test
+  void theHubsMirrorsAnswerForAClusterThatNamesNone() throws Exception {
+    Path conf = dir.resolve("hub-registries.conf");
+    java.nio.file.Files.writeString(conf, registriesConf());
+    Path ca = dir.resolve("hub-ca.crt");
+    java.nio.file.Files.writeString(ca, mirrorCa);
+    ReleaseImageResolution onAHubWithMirrors =
+        new ReleaseImageResolution(
+            ReleaseImages.overRegistries(
+                Duration.ofSeconds(5), "openshift-agent-tests", cache, Clock.systemUTC()),
+            HubRegistries.fromEnvironment(
+                Map.of(
+                    HubRegistries.REGISTRIES_CONF_ENV,
+                    conf.toString(),
+                    HubRegistries.CA_BUNDLE_ENV,
+                    ca.toString())),
+            Clock.systemUTC());
+
+    ReleaseImageResolution.Use use =
+        (ReleaseImageResolution.Use)
+            onAHubWithMirrors.resolve(
+                inputs(controlPlane(Map.of()), source + ":4.20.0-x86_64", pullSecret(), null));
+
+    assertThat(use.image()).isEqualTo(source + "@" + digest);
+    assertThat(use.status().resolvedFrom).isEqualTo(mirror.host() + "/ocp4/release:4.20.0-x86_64");
+
+    java.nio.file.Files.writeString(conf, "[[registry]]\nnonsense\n");
+    ReleaseImageResolution.Wait broken =
+        (ReleaseImageResolution.Wait)
+            onAHubWithMirrors.resolve(
+                inputs(controlPlane(Map.of()), source + ":4.20.1-x86_64", pullSecret(), null));
+    assertThat(broken.reason()).isEqualTo(ReleaseImageResolution.HUB_REGISTRIES_CONF_INVALID);
+    assertThat(broken.message())
+        .contains(HubRegistries.REGISTRIES_CONF_ENV + " " + conf)
+        .contains("line 2");
+  }
+
   /** The x86_64 release of the unreachable source, with the mirror's configuration. */
   private ReleaseImageResolution.Use throughTheMirror(OpenshiftAssistedControlPlane cp) {
     return (ReleaseImageResolution.Use)
@@ -191,13 +228,13 @@ class ReleaseImageResolutionTest {
    * What a reconcile hands over: the control plane names the pull secret and, when {@code config}
    * is given, the mirror configuration.
    */
-  private static ReleaseImageResolution.Inputs inputs(
+  private static ReleaseInputs inputs(
       OpenshiftAssistedControlPlane cp, String requested, Secret pullSecret, ConfigMap config) {
     cp.getSpec().config.pullSecretRef =
         new LocalObjectReference(pullSecret.getMetadata().getName());
     cp.getSpec().config.imageRegistryRef =
         config == null ? null : new LocalObjectReference(config.getMetadata().getName());
-    return new ReleaseImageResolution.Inputs(
+    return new ReleaseInputs(
         cp,
         requested,
         List.of("x86_64"),
@@ -233,16 +270,16 @@ class ReleaseImageResolutionTest {
   private static ConfigMap registryConfig() {
     return new ConfigMapBuilder()
         .withMetadata(new ObjectMetaBuilder().withName("mirrors").build())
-        .withData(
-            Map.of(
-                "registries.conf",
-                "[[registry]]\nlocation = \""
-                    + source
-                    + "\"\n[[registry.mirror]]\nlocation = \""
-                    + mirror.host()
-                    + "/ocp4/release\"\n",
-                "ca-bundle.crt",
-                mirrorCa))
+        .withData(Map.of("registries.conf", registriesConf(), "ca-bundle.crt", mirrorCa))
         .build();
+  }
+
+  /** The unreachable source mirrored to the registry. */
+  private static String registriesConf() {
+    return "[[registry]]\nlocation = \""
+        + source
+        + "\"\n[[registry.mirror]]\nlocation = \""
+        + mirror.host()
+        + "/ocp4/release\"\n";
   }
 }

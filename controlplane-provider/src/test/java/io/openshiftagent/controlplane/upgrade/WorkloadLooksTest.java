@@ -5,20 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class WorkloadLooksTest {
-  private final MutableClock clock = new MutableClock();
-  private final WorkloadLooks looks = new WorkloadLooks(Duration.ofMinutes(1), clock);
+  private static final Duration POLL = Duration.ofMinutes(1);
   private final OpenshiftAssistedControlPlane cp = controlPlane(3L, 3L);
+  private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   @Test
   void aSettledClusterIsLookedAtHalfAsOftenAfterEachLookUpToSixteenIntervals() {
-    assertThat(looks.due(cp)).isTrue();
+    assertThat(WorkloadLooks.due(cp, Optional.empty(), now)).isTrue();
     Duration[] expected = {
       Duration.ofMinutes(2),
       Duration.ofMinutes(4),
@@ -26,34 +25,44 @@ class WorkloadLooksTest {
       Duration.ofMinutes(16),
       Duration.ofMinutes(16)
     };
-    looks.looked(cp, true);
-    assertThat(looks.interval(cp)).isEqualTo(Duration.ofMinutes(1));
+    Optional<WorkloadLooks.Look> last =
+        Optional.of(WorkloadLooks.looked(Optional.empty(), true, POLL, now));
+    assertThat(WorkloadLooks.interval(last, POLL)).isEqualTo(POLL);
     for (Duration interval : expected) {
-      looks.looked(cp, true);
-      assertThat(looks.interval(cp)).isEqualTo(interval);
-      clock.advance(interval.dividedBy(2).minusSeconds(1));
-      assertThat(looks.due(cp)).isFalse();
-      clock.advance(Duration.ofSeconds(1));
-      assertThat(looks.due(cp)).isTrue();
+      last = Optional.of(WorkloadLooks.looked(last, true, POLL, now));
+      assertThat(WorkloadLooks.interval(last, POLL)).isEqualTo(interval);
+      now = now.plus(interval.dividedBy(2).minusSeconds(1));
+      assertThat(WorkloadLooks.due(cp, last, now)).isFalse();
+      now = now.plusSeconds(1);
+      assertThat(WorkloadLooks.due(cp, last, now)).isTrue();
     }
   }
 
   @Test
   void aLookThatFindsSomethingUnderWayComesBackToThePollInterval() {
-    for (int i = 0; i < 5; i++) {
-      looks.looked(cp, true);
-    }
-    looks.looked(cp, false);
-    assertThat(looks.interval(cp)).isEqualTo(Duration.ofMinutes(1));
+    Optional<WorkloadLooks.Look> last = settledFiveTimes();
+    last = Optional.of(WorkloadLooks.looked(last, false, POLL, now));
+    assertThat(WorkloadLooks.interval(last, POLL)).isEqualTo(POLL);
   }
 
   @Test
   void aSpecChangeIsLookedAtAtOnce() {
+    Optional<WorkloadLooks.Look> last = settledFiveTimes();
+    assertThat(WorkloadLooks.due(cp, last, now)).isFalse();
+    assertThat(WorkloadLooks.due(controlPlane(4L, 3L), last, now)).isTrue();
+  }
+
+  @Test
+  void withoutALookTheNextComesAtThePollInterval() {
+    assertThat(WorkloadLooks.interval(Optional.empty(), POLL)).isEqualTo(POLL);
+  }
+
+  private Optional<WorkloadLooks.Look> settledFiveTimes() {
+    Optional<WorkloadLooks.Look> last = Optional.empty();
     for (int i = 0; i < 5; i++) {
-      looks.looked(cp, true);
+      last = Optional.of(WorkloadLooks.looked(last, true, POLL, now));
     }
-    assertThat(looks.due(cp)).isFalse();
-    assertThat(looks.due(controlPlane(4L, 3L))).isTrue();
+    return last;
   }
 
   private static OpenshiftAssistedControlPlane controlPlane(long generation, long observed) {
@@ -67,28 +76,5 @@ class WorkloadLooksTest {
     cp.setStatus(new OpenshiftAssistedControlPlaneStatus());
     cp.getStatus().observedGeneration = observed;
     return cp;
-  }
-
-  private static final class MutableClock extends Clock {
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }

@@ -62,7 +62,27 @@ public final class StatusCoalescing {
    * @param detailsOnly whether the change is of details only
    */
   public Optional<Duration> deferral(HasMetadata object, boolean detailsOnly) {
-    Instant last = lastWrite.get(object.getMetadata().getUid());
+    return deferral(
+        object,
+        detailsOnly,
+        Optional.ofNullable(lastWrite.get(object.getMetadata().getUid())),
+        now.get(),
+        firstWindow);
+  }
+
+  /**
+   * {@link #deferral(HasMetadata, boolean)} for a caller that keeps the last write itself.
+   *
+   * @param lastWrite when this process last wrote the object's status
+   * @param firstWindow the object's window from its creation until its first write
+   */
+  public static Optional<Duration> deferral(
+      HasMetadata object,
+      boolean detailsOnly,
+      Optional<Instant> lastWrite,
+      Instant now,
+      Duration firstWindow) {
+    Instant last = lastWrite.orElse(null);
     Duration window = WINDOW;
     if (last == null) {
       // Not written by this process yet: from the object's creation, for longer. A new object's
@@ -74,7 +94,7 @@ public final class StatusCoalescing {
     if (last == null || !detailsOnly) {
       return Optional.empty();
     }
-    Duration left = window.minus(Duration.between(last, now.get()));
+    Duration left = window.minus(Duration.between(last, now));
     return left.isNegative() || left.isZero() ? Optional.empty() : Optional.of(left);
   }
 

@@ -7,11 +7,13 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.api.reconciler.ResourceOperations;
+import io.openshiftagent.api.external.OwnedFieldsPatch;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The one way both providers write, in three shapes:
@@ -23,13 +25,15 @@ import java.util.function.Consumer;
  *       io.openshiftagent.api.external.OwnedFieldsPatch}, so unknown fields survive;
  *   <li>status is server-side applied under the controller's field manager, forced, as
  *       java-operator-sdk applies a primary's status: {@link #applyStatus}, and for the primary a
- *       reconcile was given, {@link #applyPrimaryStatus}.
+ *       reconcile was given, {@link #applyPrimaryStatus}; the primary's own fields are patched with
+ *       {@link #patchPrimary}.
  * </ul>
  *
- * <p>What a reconcile writes to its primary is put into the primary's cache at once ({@link
- * #recordPrimary}): the next reconcile, often one an event queued while the write was in flight,
- * starts before the watch delivers the write, and would otherwise decide on the object of before
- * and make the same write again.
+ * <p>What a reconcile writes to its primary, and the control plane's Machine statuses, go through
+ * java-operator-sdk's read-your-writes cache ({@link ResourceOperations}, {@link #throughCache}):
+ * the next reconcile, often one an event queued while the write was in flight, starts before the
+ * watch delivers the write, and reads it from the cache all the same instead of deciding on the
+ * object of before and making the same write again; and the write's own event starts no reconcile.
  */
 public final class Writes {
   private Writes() {}
@@ -57,29 +61,94 @@ public final class Writes {
     return created.orElseGet(() -> client.resource(object).get());
   }
 
+  /** A write of one object: {@code resourceVersion} is the version it requires, or null. */
+  @FunctionalInterface
+  public interface Write<T> {
+    T requiring(String resourceVersion);
+  }
+
+  /**
+   * A cache written through: it runs the write, keeps what the API server answered until the watch
+   * brings that version, and drops the write's own event (java-operator-sdk's {@link
+   * ResourceOperations#resourcePatch} and {@code ManagedInformerEventSource
+   * .eventFilteringUpdateAndCacheResource}).
+   */
+  @FunctionalInterface
+  public interface Cache<T> {
+    T write(T object, UnaryOperator<T> write);
+  }
+
+  /**
+   * Writes {@code decidedOn} through {@code cache}, on condition that it is still the version the
+   * write was decided on. java-operator-sdk 5.3.2 drops every event older than a write it caches:
+   * unconditional, the write would hide a change someone made meanwhile (a spec scaled while the
+   * status was written), and no reconcile would follow it. When the object did change (HTTP 409),
+   * it is written again without a condition and without the cache, so neither the change's event
+   * nor the write is lost. Returns the object as stored.
+   */
+  public static <T extends HasMetadata> T throughCache(
+      Cache<T> cache, T decidedOn, Write<T> write) {
+    String version = decidedOn.getMetadata().getResourceVersion();
+    try {
+      return cache.write(decidedOn, object -> write.requiring(version));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409 || version == null) {
+        throw e;
+      }
+      return write.requiring(null);
+    }
+  }
+
   /**
    * Server-side applies the status of {@code withStatus} (a fresh object naming the primary and
    * holding only the status we own) as java-operator-sdk's patchStatus does: forced, under the
-   * controller's field manager. What the API server stored goes into the primary's cache.
+   * controller's field manager, through the primary's cache ({@link #throughCache}).
    */
-  public static <P extends HasMetadata> void applyPrimaryStatus(
+  public static <P extends HasMetadata> P applyPrimaryStatus(
       Context<P> context, P primary, P withStatus) {
     PatchContext ssa = PatchContext.of(PatchType.SERVER_SIDE_APPLY);
     ssa.setFieldManager(context.getControllerConfiguration().fieldManager());
     ssa.setForce(true);
-    recordPrimary(
-        context,
+    return throughCache(
+        primaryCache(context),
         primary,
-        context.getClient().resource(withStatus).subresource("status").patch(ssa));
+        version -> {
+          withStatus.getMetadata().setResourceVersion(version);
+          return context.getClient().resource(withStatus).subresource("status").patch(ssa);
+        });
   }
 
-  /** Puts a primary this reconcile wrote ({@code written}, as stored) into the primary's cache. */
-  public static <P extends HasMetadata> void recordPrimary(
-      Context<P> context, P before, P written) {
-    context
-        .eventSourceRetriever()
-        .getControllerEventSource()
-        .handleRecentResourceUpdate(ResourceID.fromResource(written), written, before);
+  /**
+   * Patches the fields of {@code patch} on the primary a reconcile was given, through the primary's
+   * cache ({@link #throughCache}). Returns the primary as stored.
+   */
+  public static <P extends HasMetadata> P patchPrimary(
+      Context<P> context, P primary, OwnedFieldsPatch patch) {
+    return throughCache(
+        primaryCache(context),
+        primary,
+        version -> mergePatch(context.getClient(), primary, patch, version));
+  }
+
+  private static <P extends HasMetadata> Cache<P> primaryCache(Context<P> context) {
+    return (object, write) ->
+        context
+            .resourceOperations()
+            .resourcePatch(
+                object, write, context.eventSourceRetriever().getControllerEventSource());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends HasMetadata> T mergePatch(
+      KubernetesClient client, T object, OwnedFieldsPatch patch, String resourceVersion) {
+    Map<String, Object> json = Serialization.unmarshal(patch.toJson(), Map.class);
+    if (resourceVersion != null) {
+      ((Map<String, Object>) json.computeIfAbsent("metadata", k -> new LinkedHashMap<>()))
+          .put("resourceVersion", resourceVersion);
+    }
+    return client
+        .resource(object)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(json));
   }
 
   /**
@@ -90,10 +159,23 @@ public final class Writes {
    */
   public static <T extends HasMetadata> T applyStatus(
       KubernetesClient client, T target, Object status, String fieldManager) {
+    return applyStatus(client, target, status, fieldManager, null);
+  }
+
+  /** {@link #applyStatus}, on condition that the object is at {@code resourceVersion} if given. */
+  public static <T extends HasMetadata> T applyStatus(
+      KubernetesClient client,
+      T target,
+      Object status,
+      String fieldManager,
+      String resourceVersion) {
     Map<String, Object> metadata = new LinkedHashMap<>();
     metadata.put("name", target.getMetadata().getName());
     if (target.getMetadata().getNamespace() != null) {
       metadata.put("namespace", target.getMetadata().getNamespace());
+    }
+    if (resourceVersion != null) {
+      metadata.put("resourceVersion", resourceVersion);
     }
     Map<String, Object> apply = new LinkedHashMap<>();
     apply.put("apiVersion", target.getApiVersion());

@@ -38,13 +38,10 @@ public final class ProviderOperator {
               // The client is closed by whoever made it, once the Events still queued are written:
               // closed under an Event being written, it never answers, and the process-wide Event
               // writer waits for it forever (seen in OperatorRestartTest under load).
-              .withCloseClientOnStop(false)
               // Our own writes (a finalizer, a status) stay in the cache until the informer has
-              // that version or a newer one: without comparing versions, the event of an older
-              // write by someone else (Cluster API linking a config to its Machine) replaced ours,
-              // and the next reconcile added the finalizer again (two patches per config in the
-              // hub's audit log). The API server's resourceVersions are etcd revisions.
-              .withParseResourceVersions(true);
+              // that version or a newer one: java-operator-sdk compares resourceVersions (its
+              // default, comparableResourceVersions), which are the API server's etcd revisions.
+              .withCloseClientOnStop(false);
           overrides.accept(o);
         });
   }

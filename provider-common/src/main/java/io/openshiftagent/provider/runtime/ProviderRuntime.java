@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -75,7 +75,7 @@ public final class ProviderRuntime implements AutoCloseable {
             client,
             o ->
                 o.withConcurrentReconciliationThreads(options.concurrency())
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry)));
+                    .withMetrics(MicrometerMetricsV2.newBuilder(registry).build()));
     if (options.leaderElectionEnabled(inCluster)) {
       Config leaseConfig = clientConfig(options);
       leaseConfig.setUserAgent(config.getUserAgent());
@@ -233,16 +233,7 @@ public final class ProviderRuntime implements AutoCloseable {
       // A standby is ready: it would hold up a rolling update otherwise.
       return ProbeServer.Response.ok("standby");
     }
-    var info = operator.getRuntimeInfo();
-    if (info.isStarted() && info.allEventSourcesAreHealthy()) {
-      return ProbeServer.Response.ok("ok");
-    }
-    return new ProbeServer.Response(
-        503,
-        "text/plain; charset=utf-8",
-        info.isStarted()
-            ? "unhealthy event sources: " + info.unhealthyEventSources().keySet()
-            : "starting");
+    return Readiness.of(operator.getRuntimeInfo());
   }
 
   private static Config clientConfig(ProviderOptions options) {

@@ -104,7 +104,7 @@ class ProviderRuntimeTest {
           () ->
               get(runtime.metricsPort(), "/metrics")
                   .body()
-                  .contains("operator_sdk_reconciliations_success_total"));
+                  .contains("reconciliations_success_total{controller_name=\"recorder\""));
       String metrics = get(runtime.metricsPort(), "/metrics").body();
       assertThat(metrics).contains("recorder");
       assertThat(metrics).contains("jvm_memory_used_bytes");

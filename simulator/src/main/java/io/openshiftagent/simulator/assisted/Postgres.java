@@ -16,13 +16,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real PostgreSQL server, Debian's package ({@code hack/build-assisted-service.sh} installs it),
- * for one world's assisted-service: its data under the world's directory, listening on 127.0.0.1 at
- * a free port and on a Unix socket in a short directory of its own (the service reaches it there
- * from its private network namespace). Trust authentication, loopback only. {@link #stop} and
- * {@link #start} again keep the data, for fault tests; {@link #close} stops it for good.
+ * for one world's assisted-service: listening on 127.0.0.1 at a free port and on a Unix socket (the
+ * service reaches it there from its private network namespace). Trust authentication, loopback
+ * only. {@link #stop} and {@link #start} again keep the data, for fault tests; {@link #close} stops
+ * it for good and removes its data.
  *
  * <p>PostgreSQL refuses to run as root: as root, every command runs as the package's {@code
- * postgres} user, which then owns the data directory.
+ * postgres} user. That user cannot reach into a checkout in a private folder (a home directory is
+ * 0700), so the server's data, its socket and the directory its commands run in are a directory of
+ * its own under the system's temporary directory, owned by the user it runs as; the logs stay in
+ * the world's directory (the JVM writes them).
  */
 public final class Postgres implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Postgres.class);
@@ -32,40 +35,38 @@ public final class Postgres implements AutoCloseable {
   static final String DATABASE = "installer";
 
   private final Path bin;
+  private final Path home;
   private final Path data;
-  private final Path socketDir;
   private final Path log;
   private final int port;
   private Process process;
 
-  private Postgres(Path bin, Path data, Path socketDir, Path log, int port) {
+  private Postgres(Path bin, Path home, Path log, int port) {
     this.bin = bin;
-    this.data = data;
-    this.socketDir = socketDir;
+    this.home = home;
+    this.data = home.resolve("data");
     this.log = log;
     this.port = port;
   }
 
   /**
-   * Creates a database cluster in {@code dir}/data, starts the server and creates the service's
-   * database; returns once it accepts connections. As root, {@code dir}'s parents must be
-   * traversable by the postgres user.
+   * Creates a database cluster, starts the server and creates the service's database; returns once
+   * it accepts connections. Its logs go to {@code dir}; its data and socket to {@link #home()}.
    */
   public static Postgres start(Path dir) throws IOException, InterruptedException {
     long started = System.nanoTime();
     Path bin = binaries();
     Files.createDirectories(dir);
-    Path data = dir.resolve("data");
-    // A socket path must stay under ~100 bytes: a world's directory can be deeper than that.
-    Path socketDir = Files.createTempDirectory("oa-pg-");
-    Postgres postgres =
-        new Postgres(bin, data, socketDir, dir.resolve("postgres.log"), FreePorts.next());
+    // Reachable by the server's user from any checkout; short, as a socket path must stay under
+    // ~100 bytes.
+    Path home = Files.createTempDirectory("oa-pg-");
+    Postgres postgres = new Postgres(bin, home, dir.resolve("postgres.log"), FreePorts.next());
     try {
-      postgres.ownedByServerUser(dir, socketDir);
+      postgres.ownedByServerUser();
       postgres.run(
           List.of(
               bin.resolve("initdb").toString(),
-              "--pgdata=" + data,
+              "--pgdata=" + postgres.data,
               "--username=" + USER,
               "--auth=trust",
               "--encoding=UTF8",
@@ -85,11 +86,12 @@ public final class Postgres implements AutoCloseable {
       throw e;
     }
     LOG.info(
-        "PostgreSQL ({}) ready on 127.0.0.1:{} in {} ms (data {})",
+        "PostgreSQL ({}) ready on 127.0.0.1:{} in {} ms (data {}, log {})",
         bin.getParent().getFileName(),
         postgres.port,
         (System.nanoTime() - started) / 1_000_000,
-        data);
+        postgres.data,
+        postgres.log);
     return postgres;
   }
 
@@ -130,13 +132,14 @@ public final class Postgres implements AutoCloseable {
                         "-c",
                         "listen_addresses=127.0.0.1",
                         "-c",
-                        "unix_socket_directories=" + socketDir,
+                        "unix_socket_directories=" + home,
                         // Durability against a machine crash is not what a test checks; a killed
                         // process loses nothing written (the data is in the OS's page cache).
                         "-c",
                         "fsync=off",
                         "-c",
                         "max_connections=200")))
+            .directory(home.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
@@ -196,28 +199,36 @@ public final class Postgres implements AutoCloseable {
 
   /** The directory of the server's Unix socket ({@code .s.PGSQL.<port>}). */
   public Path socketDirectory() {
-    return socketDir;
+    return home;
+  }
+
+  /**
+   * The server's own directory, outside the world's: its data ({@code data/}) and socket, owned by
+   * the user it runs as; removed by {@link #close}.
+   */
+  public Path home() {
+    return home;
   }
 
   public Path log() {
     return log;
   }
 
-  private void ownedByServerUser(Path dir, Path socket) throws IOException, InterruptedException {
+  private void ownedByServerUser() throws IOException, InterruptedException {
     if (isRoot()) {
-      for (Path path : List.of(dir, socket)) {
-        exec(List.of("chown", "-R", USER + ":" + USER, path.toString()), null);
-      }
+      exec(List.of("chown", USER + ":" + USER, home.toString()), null, home);
     }
   }
 
+  /** Runs a command as the server's user, in its directory (the JVM's may be out of its reach). */
   private void run(List<String> command, Path output) throws IOException, InterruptedException {
-    exec(asServerUser(command), output);
+    exec(asServerUser(command), output, home);
   }
 
-  private static void exec(List<String> command, Path output)
+  private static void exec(List<String> command, Path output, Path directory)
       throws IOException, InterruptedException {
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
     builder.redirectOutput(
         output == null
             ? ProcessBuilder.Redirect.DISCARD
@@ -256,10 +267,10 @@ public final class Postgres implements AutoCloseable {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
     }
-    try (Stream<Path> files = Files.walk(socketDir)) {
+    try (Stream<Path> files = Files.walk(home)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // A temporary directory; nothing depends on it any more.
+    } catch (IOException e) {
+      LOG.warn("could not remove PostgreSQL's directory {}: {}", home, e.toString());
     }
   }
 }

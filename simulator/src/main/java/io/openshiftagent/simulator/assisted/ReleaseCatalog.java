@@ -14,12 +14,16 @@ import java.util.regex.Pattern;
 
 /**
  * The OpenShift releases a world's assisted-service knows: its {@code RELEASE_IMAGES} (one entry
- * per release image the ClusterImageSets name, so the service asks {@code oc} nothing about their
- * version), {@code OS_IMAGES} (one live ISO per minor version; the URL is only written into
- * InfraEnv statuses), and what {@link OcStandIn} answers about an image named by digest, in any
- * repository (a mirror holds the same digests).
+ * per release image the tests' ClusterImageSets name, so the service asks {@code oc} nothing about
+ * their version), {@code OS_IMAGES} (one live ISO per minor version of every release; the URL is
+ * only written into InfraEnv statuses), and what {@link OcStandIn} answers about an image named by
+ * digest, in any repository (a mirror holds the same digests), for every release.
+ *
+ * @param releases listed in {@code RELEASE_IMAGES}
+ * @param unlisted known to the service only through {@code oc} (the releases users name: too many
+ *     for one environment variable)
  */
-public record ReleaseCatalog(List<Release> releases) {
+public record ReleaseCatalog(List<Release> releases, List<Release> unlisted) {
   private static final Pattern TAG =
       Pattern.compile(
           "^[^@]+:((\\d+)\\.(\\d+)\\.[^:/]*?)(?:-(x86_64|aarch64|ppc64le|s390x|multi))?$");
@@ -43,6 +47,12 @@ public record ReleaseCatalog(List<Release> releases) {
 
   public ReleaseCatalog {
     releases = List.copyOf(releases);
+    unlisted = List.copyOf(unlisted);
+  }
+
+  /** Releases all listed in {@code RELEASE_IMAGES}. */
+  public ReleaseCatalog(List<Release> releases) {
+    this(releases, List.of());
   }
 
   /**
@@ -54,21 +64,32 @@ public record ReleaseCatalog(List<Release> releases) {
   }
 
   /**
-   * The single-architecture releases of a release registry, by digest there. Its OKD release is a
-   * manifest list of amd64 and arm64 images; the service is told x86_64, as for a tagged OKD
-   * release. Its OpenShift multi-architecture releases are left out: no world installs one.
+   * The single-architecture releases of a release registry, by digest there: those the tests name
+   * listed, those it {@linkplain ReleaseRegistry#published() publishes} for users not. Its OKD
+   * releases are manifest lists of amd64 and arm64 images; the service is told x86_64, as for a
+   * tagged OKD release. Its OpenShift multi-architecture releases are left out: no world installs
+   * one.
    */
   public static ReleaseCatalog of(ReleaseRegistry registry) {
-    List<Release> releases = new ArrayList<>();
+    List<Release> listed = new ArrayList<>();
+    List<Release> unlisted = new ArrayList<>();
     for (ReleaseRegistry.Release release : registry.catalog()) {
       boolean okd = release.version().contains("okd");
       if (release.architecture().equals("multi") && !okd) {
         continue;
       }
-      releases.add(
-          new Release(release.image(), release.version(), okd ? "x86_64" : release.architecture()));
+      Release known =
+          new Release(release.image(), release.version(), okd ? "x86_64" : release.architecture());
+      (registry.published().contains(release) ? unlisted : listed).add(known);
     }
-    return new ReleaseCatalog(releases);
+    return new ReleaseCatalog(listed, unlisted);
+  }
+
+  /** Every release the service can be asked to install. */
+  private List<Release> all() {
+    List<Release> all = new ArrayList<>(releases);
+    all.addAll(unlisted);
+    return all;
   }
 
   private static Release parseTag(String image) {
@@ -83,7 +104,7 @@ public record ReleaseCatalog(List<Release> releases) {
   /** {@code others} and the registries (host and port) of the catalog's images, each once. */
   Set<String> registries(String... others) {
     Set<String> registries = new LinkedHashSet<>(List.of(others));
-    releases.forEach(r -> registries.add(r.image().substring(0, r.image().indexOf('/'))));
+    all().forEach(r -> registries.add(r.image().substring(0, r.image().indexOf('/'))));
     return registries;
   }
 
@@ -108,7 +129,7 @@ public record ReleaseCatalog(List<Release> releases) {
   String osImagesJson() {
     Set<List<String>> seen = new LinkedHashSet<>();
     List<Map<String, Object>> entries = new ArrayList<>();
-    for (Release release : releases) {
+    for (Release release : all()) {
       String arch = release.architecture().equals("multi") ? "x86_64" : release.architecture();
       if (seen.add(List.of(release.minor(), arch))) {
         entries.add(
@@ -136,7 +157,7 @@ public record ReleaseCatalog(List<Release> releases) {
    */
   String digestLines() {
     StringBuilder lines = new StringBuilder();
-    for (Release release : releases) {
+    for (Release release : all()) {
       if (release.digest() != null) {
         lines.append(release.digest()).append(' ').append(release.version());
         lines.append(' ').append(release.architecture()).append('\n');

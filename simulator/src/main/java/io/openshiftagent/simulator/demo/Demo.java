@@ -5,6 +5,7 @@ import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
+import io.openshiftagent.testsupport.PublishedReleases;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,9 +17,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.slf4j.LoggerFactory;
 
 /**
  * The project's main job on a laptop: starts the local world, applies a highly available cluster (3
@@ -47,11 +48,40 @@ public final class Demo {
     this.view = new LiveView(hub, NAMESPACE, out, terminal);
   }
 
-  public static void main(String[] args) throws Exception {
-    DemoOptions options = DemoOptions.parse(args);
+  /**
+   * Exits 0 when every step succeeded, 1 when one did not or the world could not start: then
+   * everything started is stopped (the shutdown hooks, {@link World}) and the cause is the last
+   * thing printed.
+   */
+  public static void main(String[] args) {
+    DemoOptions options;
+    try {
+      options = DemoOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    int exit;
+    try {
+      exit = run(options) ? 0 : 1;
+    } catch (Throwable e) {
+      LoggerFactory.getLogger(Demo.class).error("the demo failed", e);
+      System.out.println();
+      System.out.println(
+          "Demo FAILED; everything it started stops as it exits. The world's log: "
+              + Path.of("target", "demo", "world.log").toAbsolutePath()
+              + ". The cause:");
+      System.out.println(causes(e));
+      exit = 1;
+    }
+    System.exit(exit);
+  }
+
+  private static boolean run(DemoOptions options) throws Exception {
     if (options.help()) {
       System.out.print(DemoOptions.USAGE);
-      return;
+      return true;
     }
     Path workDir = Path.of("target", "demo").toAbsolutePath();
     Files.createDirectories(workDir);
@@ -60,8 +90,8 @@ public final class Demo {
         "Starting the local world. Real: a hub API server (kube-apiserver "
             + TestPaths.KUBERNETES_VERSION
             + "), the Cluster API manager, CAPM3 and the baremetal-operator (its test mode: no"
-            + " Ironic), our two providers. Simulated: the hosts' hardware, assisted-service and"
-            + " the installed OpenShift clusters' contents…");
+            + " Ironic), assisted-service and its PostgreSQL, our two providers. Simulated: the"
+            + " hosts' hardware and agents, the installed OpenShift clusters' contents…");
     long started = System.nanoTime();
     Duration step = options.step();
     SimulatedDurations durations = new SimulatedDurations(step.multipliedBy(3), step);
@@ -73,7 +103,22 @@ public final class Demo {
       ok = play(world, workDir, out, options.terminal(), options.keep());
     }
     out.println(ok ? "Demo finished: every step succeeded." : "Demo FAILED (see above).");
-    System.exit(ok ? 0 : 1);
+    return ok;
+  }
+
+  /** The exception and each of its causes, one after the other: what went wrong, last. */
+  static String causes(Throwable e) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (!text.isEmpty()) {
+        text.append("\ncaused by: ");
+      }
+      text.append(cause);
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return text.toString().strip();
   }
 
   /**
@@ -95,15 +140,10 @@ public final class Demo {
   private boolean run(boolean keep) throws Exception {
     view.say("World ready. To look around: export KUBECONFIG=" + kubeconfig);
     kubectl("create", "namespace", NAMESPACE);
-    world.startBareMetalOperator(NAMESPACE);
 
     Path sample = workDir.resolve("ha-cluster.yaml");
     try (InputStream in = Demo.class.getResourceAsStream("/demo/ha-cluster.yaml")) {
-      String manifest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      for (Map.Entry<String, String> variable : World.releaseRepositories().entrySet()) {
-        manifest = manifest.replace("${" + variable.getKey() + "}", variable.getValue());
-      }
-      Files.writeString(sample, manifest);
+      Files.write(sample, in.readAllBytes());
     }
     kubectl("apply", "-n", NAMESPACE, "-f", sample.toString());
     if (!await(
@@ -160,10 +200,7 @@ public final class Demo {
         "jsonpath=upgraded to {.status.releaseImage.image}{\"\\n\"}");
 
     if (keep) {
-      view.say(
-          "Keeping the world running (--keep). export KUBECONFIG="
-              + kubeconfig
-              + "; Ctrl-C stops.");
+      keptWorldGuide(kubeconfig).lines().forEach(view::say);
       Thread.currentThread().join();
     }
 
@@ -176,6 +213,40 @@ public final class Demo {
                 && s.machines().isEmpty()
                 && s.agents().isEmpty()
                 && s.hosts().stream().allMatch(h -> Fields.get(h, "spec", "consumerRef") == null));
+  }
+
+  /**
+   * What the world kept by {@code --keep} takes, and how: a user's own manifests, as on a hub with
+   * Metal3 and mirrors (README, "Try it").
+   */
+  static String keptWorldGuide(Path kubeconfig) {
+    String network = World.machineNetwork();
+    String prefix = network.substring(0, network.lastIndexOf('.') + 1);
+    return """
+        Keeping the world running (--keep); Ctrl-C stops it. It takes your own clusters, as a hub \
+        with Metal3 and mirrors does:
+          export KUBECONFIG=%s
+          kubectl create namespace my-cluster
+          kubectl apply -n my-cluster -f my-cluster.yaml   # e.g. simulator/src/test/resources/demo/my-cluster.yaml
+        - BareMetalHosts with their BMC Secrets, in any namespace: its baremetal-operator starts \
+        as the first host appears there (test mode: any BMC address, no Ironic).
+        - A release by version alone (spec.distributionVersion): it resolves to its quay.io \
+        digest through the hub's mirror, this world's registry, which holds OpenShift %s \
+        (x86_64) and OKD %s. Any other version is ReleaseImageNotFound.
+        - The hosts' network (machine CIDR) is %s: gateway and DNS at %s1, hosts from %s10 \
+        up. Put apiVIPs and ingressVIPs in it below that (e.g. %s5 and %s6); the lab's DNS \
+        names api, api-int and *.apps of the cluster's domain at them.
+        - sshAuthorizedKey must be a real public key (assisted-service parses it); the pull \
+        secret may be any."""
+        .formatted(
+            kubeconfig,
+            PublishedReleases.ranges(false),
+            PublishedReleases.ranges(true),
+            network,
+            prefix,
+            prefix,
+            prefix,
+            prefix);
   }
 
   private static long runningWithNode(ProgressTable.Snapshot s) {

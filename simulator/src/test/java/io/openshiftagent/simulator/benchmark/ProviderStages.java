@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootstrapGroup;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneGroup;
 import io.openshiftagent.api.external.ExternalKinds;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.simulator.Fields;
 import java.util.ArrayList;
 import java.util.List;
@@ -245,7 +245,7 @@ public final class ProviderStages {
                         t.first(
                             "Secret",
                             ns,
-                            io.openshiftagent.controlplane.Names.kubeconfigSecret(cluster),
+                            io.openshiftagent.controlplane.names.Names.kubeconfigSecret(cluster),
                             "exists")))));
     stages.add(
         new Stage(

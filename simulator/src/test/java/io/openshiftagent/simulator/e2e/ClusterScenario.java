@@ -87,7 +87,7 @@ public final class ClusterScenario {
    * The installed cluster's API server (one per installation: its AgentClusterInstall is named like
    * the control plane), waiting for it if it is starting.
    */
-  KubernetesClient workload() {
+  public KubernetesClient workload() {
     GenericKubernetesResource cluster = cluster();
     String controlPlane =
         cluster == null ? null : string(cluster, "spec", "controlPlaneRef", "name");
@@ -566,7 +566,7 @@ public final class ClusterScenario {
    * named after its BareMetalHost and carries the host's UID in that label, by which CAPM3 found
    * the Node and gave it the provider ID {@code metal3://<namespace>/<host>/<Metal3Machine>}.
    */
-  void assertNodesAsTheGoProviderNamesThem() {
+  public void assertNodesAsTheGoProviderNamesThem() {
     for (GenericKubernetesResource machine : machines()) {
       String metal3Machine = string(machine, "spec", "infrastructureRef", "name");
       String host = hostOf(machine);

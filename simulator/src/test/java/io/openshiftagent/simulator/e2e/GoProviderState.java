@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.api.external.ExternalKinds;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.controlplane.machines.UpToDate;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.simulator.ApiVersions;

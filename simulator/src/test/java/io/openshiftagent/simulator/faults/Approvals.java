@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import java.util.ArrayList;

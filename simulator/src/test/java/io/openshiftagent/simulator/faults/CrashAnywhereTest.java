@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.openshiftagent.api.external.ExternalKinds;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.benchmark.Percentiles;
 import io.openshiftagent.simulator.e2e.ClusterScenario;

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.simulator.Fields;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -5,7 +5,7 @@ import static io.openshiftagent.simulator.ApiVersions.METAL3;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
-import io.openshiftagent.bootstrap.Names;
+import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.simulator.Fields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

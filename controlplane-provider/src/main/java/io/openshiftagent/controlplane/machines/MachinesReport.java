@@ -1,0 +1,44 @@
+package io.openshiftagent.controlplane.machines;
+
+import io.openshiftagent.api.common.StatusVersion;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the Machines phase decided and found, for the report: the conditions it decided
+ * (Remediating, ScalingUp, ScalingDown, MachinesReady, MachinesUpToDate, RollingOut, and
+ * EtcdClusterHealthy when it read etcd), the counts and versions, and the last remediation; what it
+ * did that the reconciler must know (whether creating Machines is blocked, which Machines it
+ * deleted); and what it remembers for the next reconcile.
+ *
+ * @param lastRemediation empty: the stored status.lastRemediation stays
+ * @param creationBlocked Machines could not be made (refused, or no template): nothing watched says
+ *     when that changes, so the control plane is looked at again later
+ * @param deleted the UIDs of the Machines deleted now
+ */
+public record MachinesReport(
+    List<ConditionUpdate> conditions,
+    MachineStatus.Counts counts,
+    List<StatusVersion> versions,
+    Optional<RemediationData> lastRemediation,
+    boolean creationBlocked,
+    Set<String> deleted,
+    Memory memory) {
+
+  /**
+   * What the phase remembers of a control plane between reconciles.
+   *
+   * @param prepared the parts made for its first Machines while its infrastructure was awaited
+   * @param warnings the last note of each lasting Warning, by reason
+   */
+  public record Memory(Optional<PreparedMachines.Parts> prepared, Map<String, String> warnings) {
+    public static final Memory NONE = new Memory(Optional.empty(), Map.of());
+
+    public Memory withPrepared(Optional<PreparedMachines.Parts> parts) {
+      return new Memory(parts, warnings);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.openshiftagent.controlplane.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
+import io.openshiftagent.api.external.assisted.DebugInfo;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Available follows the installer's state, once the kubeconfig is published. */
+class AvailabilityTest {
+  @ParameterizedTest(
+      name = "release={0} invalid={1} install={2} state=''{3}'' initialized={4}: {5} {6}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "true  | true  | false |                    | false | False | WaitingForReleaseImage | the release image is not resolved yet; see condition ReleaseImageResolved",
+        "true  | true  | true  | installed          | true  | False | WaitingForReleaseImage | the release image is not resolved yet; see condition ReleaseImageResolved",
+        "false | true  | true  | installed          | true  | False | InvalidConfiguration | the cluster cannot be configured; see condition ClusterInstallConfigured",
+        "false | false | false |                    | false | False | WaitingForClusterInstall | waiting for AgentClusterInstall ocp1-cp",
+        "false | false | true  |                    | false | False | Installing | installer state: not reported yet",
+        "false | false | true  | insufficient       | false | False | Installing | installer state: insufficient (AgentClusterInstall ocp1-cp status.debugInfo.stateInfo says why)",
+        "false | false | true  | pending-for-input  | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
+        "false | false | true  | ready              | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
+        "false | false | true  | installing         | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
+        "false | false | true  | finalizing         | false | False | Installing | the installation is under way: AgentClusterInstall ocp1-cp has the installer's state and progress",
+        "false | false | true  | finalizing         | true  | True  | Available | the cluster is installed; its API server is reachable through the published kubeconfig",
+        "false | false | true  | installed          | true  | True  | Available | the cluster is installed; its API server is reachable through the published kubeconfig",
+        "false | false | true  | adding-hosts       | true  | True  | Available | the cluster is installed; its API server is reachable through the published kubeconfig",
+        "false | false | true  | error              | true  | False | InstallationFailed | assisted-service reports the installation failed: error (info); see the events and logs of AgentClusterInstall ocp1-cp",
+      })
+  void availableOnlyOnceInstalledAndInitialized(
+      boolean waitingForReleaseImage,
+      boolean invalid,
+      boolean hasInstall,
+      String state,
+      boolean initialized,
+      String status,
+      String reason,
+      String message) {
+    Optional<AgentClusterInstall> install =
+        hasInstall ? Optional.of(install(state)) : Optional.empty();
+    assertThat(Availability.of(waitingForReleaseImage, invalid, install, initialized, "ocp1-cp"))
+        .isEqualTo(new ConditionUpdate("Available", status, reason, message));
+  }
+
+  private static AgentClusterInstall install(String state) {
+    AgentClusterInstall install = new AgentClusterInstall();
+    if (state != null) {
+      install.setStatus(new AgentClusterInstallStatus());
+      install.getStatus().debugInfo = new DebugInfo();
+      install.getStatus().debugInfo.state = state;
+      install.getStatus().debugInfo.stateInfo = "info";
+    }
+    return install;
+  }
+}

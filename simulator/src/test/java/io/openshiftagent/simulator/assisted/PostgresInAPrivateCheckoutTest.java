@@ -1,0 +1,92 @@
+package io.openshiftagent.simulator.assisted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.openshiftagent.simulator.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The world's PostgreSQL started from a checkout in a private folder (mode 0700, as root's home
+ * is): the JVM's working directory and the world's directory are in it, out of reach of the {@code
+ * postgres} user the server runs as when the JVM is root. The server starts and creates the
+ * service's database in a directory of its own outside the checkout, owned by the user it runs as,
+ * and that directory is gone once it is closed.
+ */
+class PostgresInAPrivateCheckoutTest {
+  @TempDir Path temporary;
+
+  @Test
+  void theServerStartsFromAPrivateCheckoutAndLeavesNothingBehind() throws Exception {
+    Path checkout =
+        Files.createDirectory(
+            temporary.resolve("checkout"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path module = Files.createDirectories(checkout.resolve("simulator"));
+    Path output = temporary.resolve("output.txt");
+
+    Process jvm =
+        ChildJvm.start(
+            StartAndClose.class,
+            module,
+            output,
+            List.of(),
+            "target/world/assisted-service/postgres");
+    assertThat(jvm.waitFor(2, TimeUnit.MINUTES)).as("the JVM ended").isTrue();
+    List<String> lines = Files.readAllLines(output);
+    System.out.println(String.join("\n", lines));
+
+    assertThat(jvm.exitValue()).as("exit code; output:\n%s", String.join("\n", lines)).isZero();
+    Path home = Path.of(value(lines, "home "));
+    assertThat(home.startsWith(checkout)).as("%s outside the checkout", home).isFalse();
+    String runsAs = System.getProperty("user.name").equals("root") ? "postgres" : null;
+    if (runsAs != null) {
+      assertThat(value(lines, "owner ")).isEqualTo(runsAs);
+    }
+    assertThat(value(lines, "database ")).isEqualTo(Postgres.DATABASE);
+    assertThat(home).as("removed when closed").doesNotExist();
+    assertThat(module.resolve("target/world/assisted-service/postgres/postgres.log"))
+        .as("the server's log, in the world's directory")
+        .isNotEmptyFile();
+  }
+
+  private static String value(List<String> lines, String prefix) {
+    return lines.stream()
+        .filter(l -> l.startsWith(prefix))
+        .map(l -> l.substring(prefix.length()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line " + prefix + "in " + lines));
+  }
+
+  /** Starts the world's PostgreSQL in the directory given, says where it lives, closes it. */
+  static final class StartAndClose {
+    public static void main(String[] args) throws Exception {
+      try (Postgres postgres = Postgres.start(Path.of(args[0]).toAbsolutePath())) {
+        System.out.println("home " + postgres.home());
+        System.out.println("owner " + Files.getOwner(postgres.home()).getName());
+        Process list =
+            new ProcessBuilder(
+                    Postgres.binaries().resolve("psql").toString(),
+                    "--host=127.0.0.1",
+                    "--port=" + postgres.port(),
+                    "--username=" + Postgres.USER,
+                    "--tuples-only",
+                    "--no-align",
+                    "--command=SELECT datname FROM pg_database WHERE datname = '"
+                        + Postgres.DATABASE
+                        + "'")
+                .directory(postgres.home().toFile())
+                .redirectErrorStream(true)
+                .start();
+        String database = new String(list.getInputStream().readAllBytes()).trim();
+        list.waitFor();
+        System.out.println("database " + database);
+      }
+    }
+  }
+}
