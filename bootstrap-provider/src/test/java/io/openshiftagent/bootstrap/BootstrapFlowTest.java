@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
@@ -21,6 +22,7 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.ClusterReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvSpec;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
@@ -719,6 +721,33 @@ class BootstrapFlowTest {
     // Both still have their role etc.: only the approval is withheld.
     assertThat(world.agent("agent-a").getSpec().role).isEqualTo("worker");
     assertThat(world.agent("agent-b").getSpec().role).isEqualTo("worker");
+  }
+
+  /**
+   * An InfraEnv of the config's name that someone else made (no owner reference to the config) is
+   * never used, changed or deleted: the config says so instead of booting its host from it.
+   */
+  @Test
+  void anInfraEnvOfTheConfigsNameThatIsNotOursIsLeftAloneAndReported() throws Exception {
+    World world = readyWorld("infraenv-not-ours", "");
+    InfraEnv theirs = new InfraEnv();
+    theirs.setMetadata(
+        new ObjectMetaBuilder().withName("ocp1-w-0").withNamespace(world.ns).build());
+    theirs.setSpec(new InfraEnvSpec());
+    theirs.getSpec().pullSecretRef =
+        new io.fabric8.kubernetes.api.model.LocalObjectReference("someone-elses-pull-secret");
+    theirs = world.client.resource(theirs).create();
+
+    world.host("ocp1-w-0", false, spec());
+
+    awaitReason(world, "ocp1-w-0", Reasons.INFRA_ENV_NOT_OURS);
+    assertThat(world.config("ocp1-w-0").getStatus().conditions)
+        .anyMatch(c -> c.getMessage().contains("InfraEnv ocp1-w-0 exists and does not belong"));
+    assertThat(world.infraEnv("ocp1-w-0").getMetadata().getResourceVersion())
+        .isEqualTo(theirs.getMetadata().getResourceVersion());
+    assertThat(world.get(Metal3Machine.class, "ocp1-w-0").getSpec().image.url)
+        .isEqualTo("http://images.example.com/rhcos.qcow2");
+    assertThat(world.get(Secret.class, "ocp1-w-0")).isNull();
   }
 
   @Test

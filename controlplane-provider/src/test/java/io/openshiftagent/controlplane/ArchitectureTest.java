@@ -1,14 +1,12 @@
 package io.openshiftagent.controlplane;
 
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
-import java.util.ArrayList;
+import io.openshiftagent.testsupport.PackageFloors;
 import java.util.List;
 
 /**
@@ -33,40 +31,8 @@ class ArchitectureTest {
           List.of("scope"), // every read
           List.of("names")); // names, labels and conditions
 
-  @ArchTest static final ArchRule floors = floors(ROOT, FLOORS);
+  @ArchTest static final ArchRule floors = PackageFloors.rule(ROOT, FLOORS);
 
   @ArchTest
   static final ArchRule noCycles = slices().matching(ROOT + ".(**)").should().beFreeOfCycles();
-
-  /**
-   * Each package is a layer that only the packages of the floors above it may use; every class is
-   * in one of them.
-   */
-  static LayeredArchitecture floors(String root, List<List<String>> floors) {
-    LayeredArchitecture rule =
-        layeredArchitecture()
-            .consideringOnlyDependenciesInLayers()
-            .ensureAllClassesAreContainedInArchitecture();
-    for (List<String> floor : floors) {
-      for (String pkg : floor) {
-        rule = rule.layer(layer(pkg)).definedBy(pkg.isEmpty() ? root : root + "." + pkg);
-      }
-    }
-    List<String> above = new ArrayList<>();
-    for (List<String> floor : floors) {
-      for (String pkg : floor) {
-        rule =
-            above.isEmpty()
-                ? rule.whereLayer(layer(pkg)).mayNotBeAccessedByAnyLayer()
-                : rule.whereLayer(layer(pkg))
-                    .mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
-      }
-      floor.forEach(pkg -> above.add(layer(pkg)));
-    }
-    return rule;
-  }
-
-  private static String layer(String pkg) {
-    return pkg.isEmpty() ? "(root)" : pkg;
-  }
 }

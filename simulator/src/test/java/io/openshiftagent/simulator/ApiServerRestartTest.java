@@ -65,11 +65,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 7, "API server restart": the hub's kube-apiserver and etcd restart in the middle of an HA
- * cluster's flow, and both providers, started as their {@code main} starts them (leader election
- * off: with it, a provider that cannot renew its Lease exits by design, see docs/reliability.md),
- * reconnect on their own and finish their part. The test plays Cluster API core, Metal3, the hosts
- * and assisted-service, and logs how long the providers took to resume.
+ * API server restart: the hub's kube-apiserver and etcd restart in the middle of an HA cluster's
+ * flow, and both providers, started as their {@code main} starts them (leader election off: with
+ * it, a provider that cannot renew its Lease exits by design, see docs/reliability.md), reconnect
+ * on their own and finish their part. The test plays Cluster API core, Metal3, the hosts and
+ * assisted-service, and logs how long the providers took to resume.
  */
 class ApiServerRestartTest {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerRestartTest.class);

@@ -96,6 +96,16 @@ final class ConfigWrites {
                 caches.created(created);
                 LOG.info("created InfraEnv {} ({})", Metadata.name(created), describe(step.gate()));
               });
+      if (!OwnerReferences.isOwnedBy(infraEnv, config)) {
+        // One of the same name that someone else made: never used, changed or deleted by us.
+        return new Refused(
+            Outcome.waiting(
+                Reasons.INFRA_ENV_NOT_OURS,
+                "InfraEnv "
+                    + Metadata.name(desired)
+                    + " exists and does not belong to this config (no owner reference to it):"
+                    + " rename or delete that InfraEnv"));
+      }
       return new Written(scope.withInfraEnv(infraEnv));
     } catch (KubernetesClientException e) {
       Optional<String> refusal = Refusal.of(e);

@@ -26,6 +26,7 @@ public final class Reasons {
   public static final String INVALID_IGNITION_OVERRIDE = "InvalidIgnitionOverride";
   public static final String INSTALL_IGNITION_TOO_LARGE = "InstallIgnitionTooLarge";
   public static final String INFRA_ENV_REFUSED = "InfraEnvRefused";
+  public static final String INFRA_ENV_NOT_OURS = "InfraEnvNotOurs";
   public static final String WAITING_FOR_DISCOVERY_IMAGE = "WaitingForDiscoveryImage";
   public static final String UNSUPPORTED_INFRASTRUCTURE = "UnsupportedInfrastructure";
   public static final String WAITING_FOR_INFRASTRUCTURE_MACHINE = "WaitingForInfrastructureMachine";

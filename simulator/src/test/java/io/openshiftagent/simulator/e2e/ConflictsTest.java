@@ -21,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 7, "Conflicts": while an HA cluster installs, another writer keeps changing labels and
- * annotations on the Agents, Metal3Machines, Machines and BareMetalHosts our providers patch (merge
- * patches, and read-modify-write updates that conflict with ours). No write of theirs is lost, and
- * ours all land: the cluster installs with every Agent approved in its Machine's role and every
+ * Conflicts: while an HA cluster installs, another writer keeps changing labels and annotations on
+ * the Agents, Metal3Machines, Machines and BareMetalHosts our providers patch (merge patches, and
+ * read-modify-write updates that conflict with ours). No write of theirs is lost, and ours all
+ * land: the cluster installs with every Agent approved in its Machine's role and every
  * Metal3Machine booting its InfraEnv's ISO.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)

@@ -20,14 +20,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A disconnected site (issue 15): the public release repository ({@code quay.io}, which this hub
- * cannot reach) mirrored to a real registry on loopback with TLS from a CA of its own, named by the
- * control plane's {@code spec.config.imageRegistryRef} (a {@code registries.conf} and the mirror's
- * CA). The user's manifest asks for no tag and no override: the control plane resolves 4.20.0
- * through the mirror, and the ClusterImageSet assisted-service installs from, then the upgrade to
- * 4.20.1 the Cluster Version Operator is asked for, name the source repository by digest. The
- * simulated installed cluster knows the version of a digest from the registry's catalog, as a real
- * one reads it from the release image.
+ * A disconnected site: the public release repository ({@code quay.io}, which this hub cannot reach)
+ * mirrored to a real registry on loopback with TLS from a CA of its own, named by the control
+ * plane's {@code spec.config.imageRegistryRef} (a {@code registries.conf} and the mirror's CA). The
+ * user's manifest asks for no tag and no override: the control plane resolves 4.20.0 through the
+ * mirror, and the ClusterImageSet assisted-service installs from, then the upgrade to 4.20.1 the
+ * Cluster Version Operator is asked for, name the source repository by digest. The simulated
+ * installed cluster knows the version of a digest from the registry's catalog, as a real one reads
+ * it from the release image.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class DisconnectedInstallTest {

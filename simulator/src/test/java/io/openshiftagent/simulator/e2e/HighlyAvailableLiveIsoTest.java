@@ -25,7 +25,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * End to end with the real Cluster API core controllers: an HA cluster (3 control-plane Machines, 2
  * workers from a MachineDeployment, LiveISO) applied as a user would, installed by our providers
  * with Metal3, the hosts, assisted-service and the installed cluster simulated; and the hub
- * footprint guard (issue 18) over that installation.
+ * footprint guard over that installation.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableLiveIsoTest {
@@ -48,9 +48,9 @@ class HighlyAvailableLiveIsoTest {
   /**
    * Our two providers' requests to the hub from the apply until the cluster is installed, counted
    * from the hub's audit log (those in the cluster's namespace and those to its cluster-scoped
-   * ClusterImageSet, named {@code <namespace>.<cluster>}): a count, not a timing. Above issue 18's
-   * budget of {@link ProviderRequests#BUDGET_PER_MACHINE} per Machine fails, and the table by verb
-   * says which requests grew (docs/benchmarks.md explains each line).
+   * ClusterImageSet, named {@code <namespace>.<cluster>}): a count, not a timing. Above the budget
+   * of {@link ProviderRequests#BUDGET_PER_MACHINE} per Machine it fails, and the table by verb says
+   * which requests grew (docs/benchmarks.md explains each line).
    */
   @Test
   void installingItStaysWithinTheHubRequestLimit() {

@@ -40,14 +40,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 7, "deletion at any stage": one world, one HA cluster (3 control-plane Machines and 1
- * worker, LiveISO) per stage of the flow, each in its own namespace, all at once. Each cluster is
- * deleted as a user does ({@code kubectl delete cluster}) the moment a watch shows its stage, and
- * must then leave nothing behind: in its namespace only what the user created that the Cluster did
- * not own (pull secret, BMC Secrets, BareMetalHosts, templates), every host released and
- * deprovisioned, nothing left deleting; and, once all are gone, no cluster-scoped object (our
- * ClusterImageSets) beyond those from before. Logs, per stage, what existed when the deletion was
- * requested and how long the deletion took.
+ * Deletion at any stage: one world, one HA cluster (3 control-plane Machines and 1 worker, LiveISO)
+ * per stage of the flow, each in its own namespace, all at once. Each cluster is deleted as a user
+ * does ({@code kubectl delete cluster}) the moment a watch shows its stage, and must then leave
+ * nothing behind: in its namespace only what the user created that the Cluster did not own (pull
+ * secret, BMC Secrets, BareMetalHosts, templates), every host released and deprovisioned, nothing
+ * left deleting; and, once all are gone, no cluster-scoped object (our ClusterImageSets) beyond
+ * those from before. Logs, per stage, what existed when the deletion was requested and how long the
+ * deletion took.
  */
 @ResourceLock(E2eWorld.WORLD)
 class DeletionAtAnyStageTest {
