@@ -25,7 +25,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Two shards of each provider side by side on one hub, each with {@code --watch-filter} of its own
- * (docs/operations.md, "Sharding"), and single-node clusters labelled for one or the other: each
+ * (docs/operations.md, "Sharding a hub"), and single-node clusters labelled for one or the other: each
  * shard's clusters install, each object our providers write is written by one replica only, the one
  * of the object's shard. The hub is one of its own, the rest of the world the scale benchmark's
  * stand-ins ({@link ScaleWorld}): what is shown is how the providers divide the hub, which the
