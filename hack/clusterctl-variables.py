@@ -15,7 +15,10 @@ def replace(pattern, replacement, optional=False):
 
 
 replace(r"^(\s+image: )(\S+?):\S+$", lambda m: f"{m[1]}${{{image_variable}:={m[2]}:v{version}}}")
-replace(r"^(\s+- --log-level=)(\S+)$", r"\1${OPENSHIFT_AGENT_LOG_LEVEL:=\2}")
+replace(r"^(\s+- -v=)(\S+)$", r"\1${OPENSHIFT_AGENT_LOG_VERBOSITY:=\2}")
+# As Cluster API's own components: CAPI_DIAGNOSTICS_ADDRESS, CAPI_INSECURE_DIAGNOSTICS.
+replace(r"^(\s+- --diagnostics-address=)(\S+)$", r"\1${OPENSHIFT_AGENT_DIAGNOSTICS_ADDRESS:=\2}")
+replace(r"^(\s+- --insecure-diagnostics=)(\S+)$", r"\1${OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS:=\2}")
 # The bootstrap provider's assisted-service settings. clusterctl treats an empty default as unset, so an empty
 # value is written as the YAML literal "" (unquoted variable, quoted default).
 for name in ["ASSISTED_CA_BUNDLE_RESOURCE", "ASSISTED_CA_BUNDLE_NAMESPACE", "ASSISTED_CA_BUNDLE_NAME",

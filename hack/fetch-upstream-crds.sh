@@ -2,7 +2,8 @@
 # Copies the pinned upstream CRDs (Cluster API core, CAPM3, BareMetalHost, assisted-service and the Hive CRDs it
 # ships) out of their Go modules into .cache/upstream-crds/ (git-ignored), where the tests install them from, and
 # OpenShift's ClusterVersion, ClusterOperator, MachineConfigPool and (operator.openshift.io) Etcd CRDs into
-# .cache/workload-crds/ for the test API server that plays an installed cluster. The modules stay
+# .cache/workload-crds/ for the test API server that plays an installed cluster, and an OpenShift hub's APIServer
+# and the Prometheus operator's ServiceMonitor CRDs into .cache/openshift-hub-crds/. The modules stay
 # cached in the Go module cache outside the clone. Idempotent: does nothing when the pinned set is there.
 source "$(dirname "$0")/lib.sh"
 
@@ -27,6 +28,24 @@ if [[ ! -f "$workload/.complete" || "$(cat "$workload/.complete")" != "$workload
   echo "$workload_stamp" > "$workload.tmp/.complete"
   rm -rf "$workload" && mv "$workload.tmp" "$workload"
   log "workload-cluster CRDs ready in $workload"
+fi
+
+# An OpenShift hub's APIServer (config.openshift.io) and the Prometheus operator's ServiceMonitor, kept apart too:
+# only the tests of the metrics server's TLS profile and of the ServiceMonitors install them, on the hub they share.
+openshift_hub="$root/.cache/openshift-hub-crds"
+openshift_hub_stamp="$OPENSHIFT_CONFIG_API_MODULE apiservers-TechPreviewNoUpgrade prometheus-operator=$PROMETHEUS_OPERATOR_VERSION servicemonitors"
+if [[ ! -f "$openshift_hub/.complete" || "$(cat "$openshift_hub/.complete")" != "$openshift_hub_stamp" ]]; then
+  require_go
+  config_api=$(module_dir "$OPENSHIFT_CONFIG_API_MODULE")
+  rm -rf "$openshift_hub.tmp" && mkdir -p "$openshift_hub.tmp"
+  cp "$config_api"/config/v1/zz_generated.crd-manifests/*_apiservers-TechPreviewNoUpgrade.crd.yaml "$openshift_hub.tmp/"
+  # And the Prometheus operator's ServiceMonitor, as a hub with (OpenShift's) monitoring has it.
+  prometheus_operator=$(module_dir "github.com/prometheus-operator/prometheus-operator@v$PROMETHEUS_OPERATOR_VERSION")
+  cp "$prometheus_operator"/example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml "$openshift_hub.tmp/"
+  chmod -R u+w "$openshift_hub.tmp"
+  echo "$openshift_hub_stamp" > "$openshift_hub.tmp/.complete"
+  rm -rf "$openshift_hub" && mv "$openshift_hub.tmp" "$openshift_hub"
+  log "OpenShift hub CRDs ready in $openshift_hub"
 fi
 
 if [[ -f "$out/.complete" && "$(cat "$out/.complete")" == "$stamp" ]]; then

@@ -33,6 +33,12 @@ NMSTATE_VERSION="2.2.62"
 # openshift/api has no Go tags either; this pseudo-version (listed in Hive's go.mod) is served by the proxy. The tests
 # install its ClusterVersion CRD in a second API server that plays the installed OpenShift cluster.
 OPENSHIFT_API_MODULE="github.com/openshift/api@v0.0.0-20240708071937-c9a91940bf0f"
+# A newer openshift/api for the hub's config.openshift.io APIServer CRD: its TLS profile with tlsAdherence (the
+# TechPreviewNoUpgrade feature set, where that field is), which the providers' metrics server honours.
+OPENSHIFT_CONFIG_API_MODULE="github.com/openshift/api@v0.0.0-20260420151639-34e60874783e"
+# The Prometheus operator's ServiceMonitor CRD, which the chart's and config/prometheus' ServiceMonitors are applied
+# against in the tests.
+PROMETHEUS_OPERATOR_VERSION="0.85.0"
 # The checksum database has no entry for these two, so we pin their go.sum hashes ourselves.
 declare -A PINNED_MODULE_SUMS=(
   ["github.com/metal3-io/cluster-api-provider-metal3@v$CAPM3_VERSION"]="h1:qYIXaHZp3Tcn2Taf+LZZ7rjATyKLVjguMS39pC640pw="

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Writes the clusterctl release artifacts to out/ (or $OUT_DIR):
-#   bootstrap-components.yaml, control-plane-components.yaml, metadata.yaml, cluster-template*.yaml
+#   bootstrap-components.yaml, control-plane-components.yaml, metadata.yaml, cluster-template*.yaml,
+#   clusterclass-openshift-assisted.yaml
 # Usage: hack/release.sh [VERSION]   (default: the parent pom's version without -SNAPSHOT, e.g. 0.1.0)
 # The components are the kustomize trees under config/ with clusterctl variables for what users tune:
-#   OPENSHIFT_AGENT_{BOOTSTRAP,CONTROL_PLANE}_IMAGE, OPENSHIFT_AGENT_LOG_LEVEL and, for the bootstrap provider,
+#   OPENSHIFT_AGENT_{BOOTSTRAP,CONTROL_PLANE}_IMAGE, OPENSHIFT_AGENT_LOG_VERBOSITY, OPENSHIFT_AGENT_DIAGNOSTICS_ADDRESS,
+#   OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS and, for the bootstrap provider,
 #   OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_{RESOURCE,NAMESPACE,NAME,KEY}, OPENSHIFT_AGENT_ASSISTED_SERVICE_URL and
 #   OPENSHIFT_AGENT_DEFAULT_BOOT_MODE.
 source "$(dirname "$0")/lib.sh"
@@ -25,5 +27,5 @@ components() {
 components bootstrap OPENSHIFT_AGENT_BOOTSTRAP_IMAGE bootstrap-components.yaml
 components controlplane OPENSHIFT_AGENT_CONTROL_PLANE_IMAGE control-plane-components.yaml
 cp metadata.yaml "$out/metadata.yaml"
-cp templates/cluster-template*.yaml "$out/"
+cp templates/cluster-template*.yaml templates/clusterclass-*.yaml "$out/"
 log "release v$version written to $out"

@@ -16,9 +16,20 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 
+{{/* The --log-level spellings of older values, as -v. */}}
+{{- define "openshift-agent.verbosity" -}}
+{{- $levels := dict "ERROR" 1 "WARN" 1 "INFO" 3 "DEBUG" 6 "TRACE" 9 -}}
+{{- if .Values.log.level -}}
+{{- get $levels (upper .Values.log.level) -}}
+{{- else -}}
+{{- .Values.log.verbosity -}}
+{{- end -}}
+{{- end -}}
+
 {{/*
-Everything one provider runs: ServiceAccount, its ClusterRole from .rules and the binding, the
-leader-election Role and binding, the Deployment and the metrics Service.
+Everything one provider runs: ServiceAccount, its ClusterRole from .rules (and what the metrics
+server needs) and the binding, the leader-election Role and binding, the Deployment, the metrics
+Service, and optionally a ServiceMonitor and a PodDisruptionBudget.
 Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "rules" <list> "env" <list>
 "volumes" <list>); each of "volumes" is mounted read-only: (dict "name" "mountPath" "configMap" <source>).
 */}}
@@ -26,6 +37,12 @@ Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "ru
 {{- $name := include "openshift-agent.fullname" . -}}
 {{- $root := .root -}}
 {{- $v := .values -}}
+{{- $m := $root.Values.metrics -}}
+{{- /* The metrics server: who scrapes (TokenReview), may they (SubjectAccessReview), an OpenShift hub's TLS profile. */}}
+{{- $rules := concat .rules (list
+  (dict "apiGroups" (list "authentication.k8s.io") "resources" (list "tokenreviews") "verbs" (list "create"))
+  (dict "apiGroups" (list "authorization.k8s.io") "resources" (list "subjectaccessreviews") "verbs" (list "create"))
+  (dict "apiGroups" (list "config.openshift.io") "resources" (list "apiservers") "verbs" (list "list" "watch"))) -}}
 apiVersion: v1
 kind: ServiceAccount
 metadata:
@@ -33,6 +50,10 @@ metadata:
   namespace: {{ $root.Release.Namespace }}
   labels:
     {{- include "openshift-agent.labels" . | nindent 4 }}
+  {{- with $v.serviceAccount.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -41,7 +62,7 @@ metadata:
   labels:
     {{- include "openshift-agent.labels" . | nindent 4 }}
 rules:
-  {{- toYaml .rules | nindent 2 }}
+  {{- toYaml $rules | nindent 2 }}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -112,6 +133,9 @@ spec:
       {{- end }}
     spec:
       serviceAccountName: {{ $name }}
+      {{- with $v.priorityClassName }}
+      priorityClassName: {{ . }}
+      {{- end }}
       {{- with $root.Values.imagePullSecrets }}
       imagePullSecrets:
         {{- toYaml . | nindent 8 }}
@@ -134,10 +158,27 @@ spec:
             {{- with $root.Values.watchFilter }}
             - --watch-filter={{ . }}
             {{- end }}
-            - --log-level={{ $root.Values.log.level }}
-            - --log-format={{ $root.Values.log.format }}
-            - --metrics-port={{ ternary $root.Values.metrics.port 0 $root.Values.metrics.enabled }}
-            - --health-port=8081
+            - -v={{ include "openshift-agent.verbosity" $root }}
+            - --logging-format={{ $root.Values.log.format }}
+            {{- if $m.enabled }}
+            - --diagnostics-address=:{{ $m.port }}
+            - --insecure-diagnostics={{ not $m.secure }}
+            {{- with $m.tls.minVersion }}
+            - --tls-min-version={{ . }}
+            {{- end }}
+            {{- with $m.tls.cipherSuites }}
+            - --tls-cipher-suites={{ join "," . }}
+            {{- end }}
+            {{- if $m.certSecret }}
+            - --metrics-cert-path=/etc/openshift-agent/metrics-cert
+            {{- end }}
+            {{- else }}
+            - --diagnostics-address=0
+            {{- end }}
+            - --health-probe-bind-address=:8081
+            {{- range $v.extraArgs }}
+            - {{ . | quote }}
+            {{- end }}
           env:
             - name: POD_NAME
               valueFrom:
@@ -150,10 +191,13 @@ spec:
             {{- with .env }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
+            {{- with $v.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
           ports:
-            {{- if $root.Values.metrics.enabled }}
+            {{- if $m.enabled }}
             - name: metrics
-              containerPort: {{ $root.Values.metrics.port }}
+              containerPort: {{ $m.port }}
               protocol: TCP
             {{- end }}
             - name: health
@@ -190,9 +234,19 @@ spec:
               mountPath: {{ .mountPath }}
               readOnly: true
             {{- end }}
+            {{- if and $m.enabled $m.certSecret }}
+            - name: metrics-cert
+              mountPath: /etc/openshift-agent/metrics-cert
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir: {}
+        {{- if and $m.enabled $m.certSecret }}
+        - name: metrics-cert
+          secret:
+            secretName: {{ $m.certSecret }}
+        {{- end }}
         {{- range .volumes }}
         - name: {{ .name }}
           configMap:
@@ -210,7 +264,7 @@ spec:
       affinity:
         {{- toYaml . | nindent 8 }}
       {{- end }}
-{{- if and $root.Values.metrics.enabled $root.Values.metrics.service.enabled }}
+{{- if and $m.enabled $m.service.enabled }}
 ---
 apiVersion: v1
 kind: Service
@@ -219,14 +273,76 @@ metadata:
   namespace: {{ $root.Release.Namespace }}
   labels:
     {{- include "openshift-agent.labels" . | nindent 4 }}
+  {{- with $m.service.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
 spec:
   type: ClusterIP
   selector:
     {{- include "openshift-agent.selectorLabels" . | nindent 4 }}
   ports:
     - name: metrics
-      port: {{ $root.Values.metrics.port }}
+      port: {{ $m.port }}
       targetPort: metrics
       protocol: TCP
+{{- if $m.serviceMonitor.enabled }}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: {{ $name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "openshift-agent.labels" . | nindent 4 }}
+    {{- with $m.serviceMonitor.labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  selector:
+    matchLabels:
+      {{- include "openshift-agent.selectorLabels" . | nindent 6 }}
+  endpoints:
+    - port: metrics
+      path: /metrics
+      interval: {{ $m.serviceMonitor.interval }}
+      {{- if $m.secure }}
+      scheme: https
+      {{- with $m.serviceMonitor.bearerTokenFile }}
+      bearerTokenFile: {{ . }}
+      {{- end }}
+      {{- with $m.serviceMonitor.authorization }}
+      authorization:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $m.serviceMonitor.tlsConfig }}
+      tlsConfig:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- else }}
+      scheme: http
+      {{- end }}
+{{- end }}
+{{- end }}
+{{- if $root.Values.podDisruptionBudget.enabled }}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ $name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "openshift-agent.labels" . | nindent 4 }}
+spec:
+  {{- with $root.Values.podDisruptionBudget }}
+  {{- if .maxUnavailable }}
+  maxUnavailable: {{ .maxUnavailable }}
+  {{- else }}
+  minAvailable: {{ .minAvailable }}
+  {{- end }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "openshift-agent.selectorLabels" . | nindent 6 }}
 {{- end }}
 {{- end -}}

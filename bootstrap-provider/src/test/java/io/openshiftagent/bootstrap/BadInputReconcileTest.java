@@ -11,6 +11,8 @@ import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.testing.Metal3;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ReconcileFailures;
 import io.openshiftagent.testsupport.badinput.Admission;
@@ -45,17 +47,14 @@ class BadInputReconcileTest {
   private static final AtomicInteger NAMES = new AtomicInteger();
   private static final ReconcileFailures FAILURES = new ReconcileFailures();
   private static final Tally TALLY = new Tally("OpenshiftAssistedConfig, bootstrap provider");
-  private static World world;
+  private static TestWorld world;
   private static KubernetesClient submitter;
   private static Operator operator;
 
   @BeforeContainer
   static void startOperator() {
     KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
-    world = new World(env, "bad-input");
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("insufficient");
+    world = Fixtures.readyWorld(env, "bad-input", "insufficient");
     submitter = Admission.client(env.kubeConfigYaml());
     KubernetesClient client = env.newClient();
     operator = ProviderOperator.create(client, o -> o.withMetrics(FAILURES));
@@ -80,7 +79,7 @@ class BadInputReconcileTest {
   void admittedConfigsEndInAConditionAndTheirAgentIsApproved(
       @ForAll("configVariants") SpecVariant variant, @ForAll boolean controlPlane) {
     String name = "v-" + NAMES.incrementAndGet();
-    World.MachineHost host = world.machineHost(name, controlPlane);
+    Metal3.MachineHost host = world.metal3.machineHost(name, controlPlane);
     Optional<GenericKubernetesResource> admitted =
         Admission.submit(
             submitter,
@@ -99,7 +98,7 @@ class BadInputReconcileTest {
     }
     Condition condition = awaitSettled(name, variant);
     if (Conditions.TRUE.equals(condition.getStatus())) {
-      world.registerAgent(name, name + "-agent");
+      world.assisted.registerAgent(name, name + "-agent");
       awaitWithoutFailures(
           variant,
           "the Agent of " + name + " approved",
@@ -142,7 +141,7 @@ class BadInputReconcileTest {
     if (first instanceof Condition condition) {
       return condition;
     }
-    world.publishIso(name, "https://images.example.com/" + name + ".iso");
+    world.assisted.publishIso(name, "https://images.example.com/" + name + ".iso");
     return awaitWithoutFailures(
         variant, "a condition beyond the waits on " + name, () -> settledCondition(name));
   }
@@ -167,10 +166,10 @@ class BadInputReconcileTest {
         .orElse(null);
   }
 
-  /** Waits (World.TIMEOUT); a timeout reports the variant and every failed reconcile. */
+  /** Waits (TestWorld.TIMEOUT); a timeout reports the variant and every failed reconcile. */
   private static <T> T awaitWithoutFailures(SpecVariant variant, String what, Supplier<T> value) {
     try {
-      return World.await(what, value);
+      return TestWorld.await(what, value);
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + " for " + variant + "\n" + FAILURES.describe(), e);
     }

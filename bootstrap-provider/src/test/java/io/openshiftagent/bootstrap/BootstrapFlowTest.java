@@ -1,6 +1,6 @@
 package io.openshiftagent.bootstrap;
 
-import static io.openshiftagent.bootstrap.World.await;
+import static io.openshiftagent.provider.testing.TestWorld.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,6 +32,8 @@ import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.testing.Providers;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -92,26 +94,18 @@ class BootstrapFlowTest {
     return spec;
   }
 
-  private static World readyWorld(String prefix, String installationState) {
-    World world = new World(env, prefix);
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall(installationState);
-    return world;
-  }
-
   @Test
   void controlPlaneAndWorkerMachinesGoFromConfigToApprovedAgentsInLiveIsoMode() throws Exception {
-    World world = readyWorld("chain", "insufficient");
+    TestWorld world = Fixtures.readyWorld(env, "chain", "insufficient");
     OpenshiftAssistedConfigSpec workerSpec = spec();
     workerSpec.pullSecretRef = null;
-    World.Host cp = world.host("ocp1-cp-0", true, spec());
-    World.Host worker = world.host("ocp1-w-0", false, workerSpec);
+    Providers.Host cp = world.providers.host("ocp1-cp-0", true, spec());
+    Providers.Host worker = world.providers.host("ocp1-w-0", false, workerSpec);
 
     // The InfraEnv: the config's discovery settings, bound to the control plane's
     // ClusterDeployment.
     InfraEnv infraEnv = await("control-plane InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
-    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(Fixtures.CONTROL_PLANE);
     assertThat(infraEnv.getSpec().clusterRef.namespace).isEqualTo(world.ns);
     assertThat(infraEnv.getSpec().pullSecretRef.getName()).isEqualTo("my-pull-secret");
     assertThat(infraEnv.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 AAAA test");
@@ -158,8 +152,8 @@ class BootstrapFlowTest {
 
     // assisted-service publishes the ISO: the Metal3Machine boots it, then the data is ready.
     ObjectNode m3mBefore = JSON.valueToTree(world.get(Metal3Machine.class, "ocp1-cp-0"));
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
-    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.assisted.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
     OpenshiftAssistedConfig ready =
         await(
             "control-plane data secret",
@@ -203,8 +197,8 @@ class BootstrapFlowTest {
     await("worker data secret", () -> world.get(Secret.class, "ocp1-w-0"));
 
     // The hosts register: role, hostname, labels, installer args and approval.
-    world.registerAgent("ocp1-cp-0", "agent-cp-0");
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-cp-0", "agent-cp-0");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     Agent cpAgent = await("approved cp agent", () -> approved(world.agent("agent-cp-0")));
     assertThat(cpAgent.getSpec().role).isEqualTo("master");
     // $METADATA_NAME, as the host reads it: the BareMetalHost's name (the baremetal-operator's
@@ -219,10 +213,7 @@ class BootstrapFlowTest {
     // Still installing from the ISO: the host stays under the baremetal-operator's management.
     // The reconcile that approved has ended once a later one has undone someone's hostname change.
     world
-        .client
-        .resources(Agent.class)
-        .inNamespace(world.ns)
-        .withName("agent-cp-0")
+        .resource(Agent.class, "agent-cp-0")
         .edit(
             a -> {
               a.getSpec().hostname = "renamed-by-someone";
@@ -232,8 +223,8 @@ class BootstrapFlowTest {
         "hostname restored",
         () -> "bmh-ocp1-cp-0".equals(world.agent("agent-cp-0").getSpec().hostname));
     assertThat(Hosts.isDetached(world.get(BareMetalHost.class, "bmh-ocp1-cp-0"))).isFalse();
-    world.agentStage("agent-cp-0", "Writing image to disk");
-    world.agentStage("agent-cp-0", "Rebooting");
+    world.assisted.agentStage("agent-cp-0", "Writing image to disk");
+    world.assisted.agentStage("agent-cp-0", "Rebooting");
     await(
         "host detached once the installer reboots it",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-cp-0")));
@@ -252,9 +243,9 @@ class BootstrapFlowTest {
 
   @Test
   void aRegeneratedIsoReachesAMetal3MachineStillWaitingForAHostOnly() throws Exception {
-    World world = readyWorld("regenerated-iso", "insufficient");
-    world.host("ocp1-cp-0", true, spec());
-    world.host("ocp1-cp-1", true, spec());
+    TestWorld world = Fixtures.readyWorld(env, "regenerated-iso", "insufficient");
+    world.providers.host("ocp1-cp-0", true, spec());
+    world.providers.host("ocp1-cp-1", true, spec());
     // CAPM3 has not claimed a host for cp-0 yet (no bootstrap data then); it has for cp-1.
     Metal3Machine waiting = world.get(Metal3Machine.class, "ocp1-cp-0");
     waiting.getMetadata().setAnnotations(Map.of());
@@ -262,8 +253,8 @@ class BootstrapFlowTest {
     await(
         "InfraEnvs",
         () -> world.infraEnv("ocp1-cp-0") != null && world.infraEnv("ocp1-cp-1") != null);
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
-    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.assisted.publishIso("ocp1-cp-1", "https://images.example.com/cp-1.iso");
     await(
         "both data secrets",
         () ->
@@ -275,8 +266,8 @@ class BootstrapFlowTest {
                     .equals(world.reason("ocp1-cp-1", Reasons.DATA_SECRET_AVAILABLE)));
 
     // assisted-service regenerates both images (new URLs, new tokens).
-    world.publishIso("ocp1-cp-1", "https://images.example.com/cp-1-regenerated.iso");
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0-regenerated.iso");
+    world.assisted.publishIso("ocp1-cp-1", "https://images.example.com/cp-1-regenerated.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0-regenerated.iso");
 
     await(
         "the waiting Metal3Machine to boot the regenerated ISO",
@@ -291,16 +282,16 @@ class BootstrapFlowTest {
 
   @Test
   void waitsWithAReasonForEachMissingPieceAndContinuesOnTheirEvents() {
-    World world = new World(env, "waits");
-    World.Host host = world.host("ocp1-cp-0", true, spec());
+    TestWorld world = Fixtures.world(env, "waits");
+    Providers.Host host = world.providers.host("ocp1-cp-0", true, spec());
     awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER);
-    world.cluster(false);
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, false, false, false);
     awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_INFRASTRUCTURE);
-    world.infrastructureProvisioned();
+    world.capi.setInfrastructureProvisioned();
     awaitReason(world, "ocp1-cp-0", Reasons.WAITING_FOR_CLUSTER_DEPLOYMENT);
-    world.clusterDeploymentAndInstall("");
+    Fixtures.clusterDeploymentAndInstall(world, "");
     InfraEnv infraEnv = await("InfraEnv", () -> world.infraEnv("ocp1-cp-0"));
-    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(World.CONTROL_PLANE);
+    assertThat(infraEnv.getSpec().clusterRef.name).isEqualTo(Fixtures.CONTROL_PLANE);
     assertThat(host.config().getMetadata().getName()).isEqualTo("ocp1-cp-0");
   }
 
@@ -310,19 +301,18 @@ class BootstrapFlowTest {
    */
   @Test
   void makesNothingForAConfigWhoseClusterIsBeingDeleted() throws InterruptedException {
-    World world = new World(env, "cluster-deleting");
-    world.cluster(false);
-    var cluster =
-        world.client.resources(Cluster.class).inNamespace(world.ns).withName(world.clusterName);
+    TestWorld world = Fixtures.world(env, "cluster-deleting");
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, false, false, false);
+    var cluster = world.resource(Cluster.class, world.clusterName);
     // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
     cluster.patch(
         PatchContext.of(PatchType.JSON_MERGE),
         "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
     cluster.delete();
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
+    world.capi.setInfrastructureProvisioned();
+    Fixtures.clusterDeploymentAndInstall(world, "");
     // A control-plane Machine (no gate waits for the installation) made before the deletion.
-    world.host("ocp1-cp-0", true, spec());
+    world.providers.host("ocp1-cp-0", true, spec());
 
     awaitReason(world, "ocp1-cp-0", Reasons.DELETING);
     assertThat(world.config("ocp1-cp-0").getStatus().conditions)
@@ -334,7 +324,7 @@ class BootstrapFlowTest {
     cluster.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
   }
 
-  private static void awaitReason(World world, String config, String reason) {
+  private static void awaitReason(TestWorld world, String config, String reason) {
     await(
         reason,
         () ->
@@ -344,14 +334,14 @@ class BootstrapFlowTest {
 
   @Test
   void diskImageModePutsTheDiscoveryIgnitionWithNodeRegistrationInTheSecret() throws Exception {
-    World world = readyWorld("diskimage", "");
+    TestWorld world = Fixtures.readyWorld(env, "diskimage", "");
     OpenshiftAssistedConfigSpec spec = spec();
     spec.bootMode = BootMode.DISK_IMAGE;
     spec.nodeRegistration = new NodeRegistrationOptions();
     spec.nodeRegistration.name = "worker-7";
-    world.host("ocp1-w-7", false, spec);
+    world.providers.host("ocp1-w-7", false, spec);
     await("InfraEnv", () -> world.infraEnv("ocp1-w-7"));
-    world.publishIso("ocp1-w-7", "https://images.example.com/w-7.iso");
+    world.assisted.publishIso("ocp1-w-7", "https://images.example.com/w-7.iso");
 
     Secret secret = await("data secret", () -> world.get(Secret.class, "ocp1-w-7"));
 
@@ -367,19 +357,19 @@ class BootstrapFlowTest {
 
   @Test
   void workersJoinBeforeTheInstallationOrAfterItButNeverDuringIt() {
-    World world = readyWorld("gating", "pending-for-input");
-    world.host("ocp1-w-day1", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "gating", "pending-for-input");
+    world.providers.host("ocp1-w-day1", false, spec());
     await("day-1 worker InfraEnv", () -> world.infraEnv("ocp1-w-day1"));
 
-    world.installationState("installing");
-    world.host("ocp1-w-day2", false, spec());
+    world.assisted.setInstallerState(Fixtures.CONTROL_PLANE, "installing");
+    world.providers.host("ocp1-w-day2", false, spec());
     await(
         "worker waiting for the installation",
         () ->
             Reasons.WAITING_FOR_INSTALLATION_TO_COMPLETE.equals(
                 world.reason("ocp1-w-day2", Reasons.DATA_SECRET_AVAILABLE)));
     assertThat(world.infraEnv("ocp1-w-day2")).isNull();
-    world.installationState("finalizing");
+    world.assisted.setInstallerState(Fixtures.CONTROL_PLANE, "finalizing");
     await(
         "still waiting in finalizing",
         () ->
@@ -388,7 +378,7 @@ class BootstrapFlowTest {
     assertThat(world.infraEnv("ocp1-w-day2")).isNull();
 
     long changed = System.nanoTime();
-    world.installationState("adding-hosts");
+    world.assisted.setInstallerState(Fixtures.CONTROL_PLANE, "adding-hosts");
     await("day-2 worker InfraEnv", () -> world.infraEnv("ocp1-w-day2"));
     long delayMillis = (System.nanoTime() - changed) / 1_000_000;
     System.out.printf(
@@ -400,18 +390,18 @@ class BootstrapFlowTest {
 
   @Test
   void aPausedClusterOrConfigIsReportedAndLeftAlone() {
-    World world = new World(env, "pause");
-    world.cluster(true);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
-    world.host("ocp1-cp-0", true, spec());
+    TestWorld world = Fixtures.world(env, "pause");
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, true, false, false);
+    world.capi.setInfrastructureProvisioned();
+    Fixtures.clusterDeploymentAndInstall(world, "");
+    world.providers.host("ocp1-cp-0", true, spec());
 
     await(
         "Paused condition",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED));
     assertThat(world.infraEnv("ocp1-cp-0")).isNull();
 
-    world.setPaused(false);
+    world.capi.setPaused(false);
     await("InfraEnv after unpause", () -> world.infraEnv("ocp1-cp-0"));
     await(
         "Paused False",
@@ -421,11 +411,11 @@ class BootstrapFlowTest {
                 .orElse(false));
 
     // The annotation on the config pauses it too.
-    world.annotateConfig("ocp1-cp-0", "cluster.x-k8s.io/paused", "");
+    world.providers.annotateConfig("ocp1-cp-0", "cluster.x-k8s.io/paused", "");
     await(
         "Paused by annotation",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-cp-0"), Reasons.PAUSED));
-    world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+    world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
     // Proof the ISO event was seen while paused: the status stays paused and nothing is created.
     await("ISO observed", () -> world.infraEnv("ocp1-cp-0").getStatus().isoDownloadURL != null);
     assertThat(world.get(Secret.class, "ocp1-cp-0")).isNull();
@@ -435,40 +425,37 @@ class BootstrapFlowTest {
 
   @Test
   void anAgentChangedWhileItsClusterWasPausedIsSetRightWhenThePauseEnds() {
-    World world = readyWorld("agent-pause", "");
-    world.host("ocp1-w-0", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "agent-pause", "");
+    world.providers.host("ocp1-w-0", false, spec());
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     await("approved", () -> approved(world.agent("agent-w-0")));
 
-    world.setPaused(true);
+    world.capi.setPaused(true);
     await(
         "Paused condition",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
     renameAgent(world, "agent-w-0", "renamed-while-paused");
-    world.setPaused(false);
+    world.capi.setPaused(false);
     await(
         "hostname set back once the Cluster is unpaused",
         () -> "bmh-ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
 
-    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
+    world.providers.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", "");
     await(
         "Paused by annotation",
         () -> Conditions.isTrue(statusConditions(world, "ocp1-w-0"), Reasons.PAUSED));
     renameAgent(world, "agent-w-0", "renamed-while-paused");
-    world.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
+    world.providers.annotateConfig("ocp1-w-0", "cluster.x-k8s.io/paused", null);
     await(
         "hostname set back once the config's annotation is gone",
         () -> "bmh-ocp1-w-0".equals(world.agent("agent-w-0").getSpec().hostname));
   }
 
-  private static void renameAgent(World world, String agent, String hostname) {
+  private static void renameAgent(TestWorld world, String agent, String hostname) {
     world
-        .client
-        .resources(Agent.class)
-        .inNamespace(world.ns)
-        .withName(agent)
+        .resource(Agent.class, agent)
         .edit(
             a -> {
               a.getSpec().hostname = hostname;
@@ -478,8 +465,8 @@ class BootstrapFlowTest {
 
   @Test
   void anInvalidDiscoveryIgnitionOverrideIsAConditionUntilTheUserFixesIt() {
-    World world = readyWorld("override", "");
-    world.host(
+    TestWorld world = Fixtures.readyWorld(env, "override", "");
+    world.providers.host(
         "ocp1-w-0", false, spec(), Map.of(Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION, "{oops"));
 
     await(
@@ -491,7 +478,7 @@ class BootstrapFlowTest {
     assertThat(world.reason("ocp1-w-0", Reasons.READY))
         .isEqualTo(Reasons.INVALID_DISCOVERY_IGNITION_OVERRIDE);
 
-    world.annotateConfig(
+    world.providers.annotateConfig(
         "ocp1-w-0",
         Names.DISCOVERY_IGNITION_OVERRIDE_ANNOTATION,
         "{\"ignition\":{\"version\":\"3.1.0\"}}");
@@ -500,7 +487,8 @@ class BootstrapFlowTest {
         .isEqualTo("{\"ignition\":{\"version\":\"3.1.0\"}}");
 
     // The install-time override is checked before any host boots, too.
-    world.host("ocp1-w-1", false, spec(), Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "[1]"));
+    world.providers.host(
+        "ocp1-w-1", false, spec(), Map.of(Names.IGNITION_OVERRIDE_ANNOTATION, "[1]"));
     await(
         "InvalidIgnitionOverride",
         () ->
@@ -512,11 +500,11 @@ class BootstrapFlowTest {
   /** Found by BadInputReconcileTest: the Agent write failed forever ("request is too large"). */
   @Test
   void anInstallIgnitionTooLargeForAnAgentIsReportedInsteadOfWrittenForever() {
-    World world = readyWorld("too-large", "insufficient");
+    TestWorld world = Fixtures.readyWorld(env, "too-large", "insufficient");
     // Each command within its bound and the config storable (1.2 MB), but 1.6 MB in base64.
     OpenshiftAssistedConfigSpec tooMuch = spec();
     tooMuch.preBootstrapCommands = java.util.Collections.nCopies(36, "\u00e9".repeat(16384));
-    world.host("ocp1-cp-0", true, tooMuch);
+    world.providers.host("ocp1-cp-0", true, tooMuch);
     await(
         "InstallIgnitionTooLarge",
         () ->
@@ -527,17 +515,17 @@ class BootstrapFlowTest {
     // Just fitting at first (1 MB); an override added later makes it too large for the Agent.
     OpenshiftAssistedConfigSpec almost = spec();
     almost.preBootstrapCommands = java.util.Collections.nCopies(23, "\u00e9".repeat(16384));
-    world.host("ocp1-cp-1", true, almost);
+    world.providers.host("ocp1-cp-1", true, almost);
     await("InfraEnv ocp1-cp-1", () -> world.infraEnv("ocp1-cp-1"));
-    world.publishIso("ocp1-cp-1", "https://images.example.com/ocp1-cp-1.iso");
+    world.assisted.publishIso("ocp1-cp-1", "https://images.example.com/ocp1-cp-1.iso");
     await("Secret ocp1-cp-1", () -> world.get(Secret.class, "ocp1-cp-1"));
-    world.annotateConfig(
+    world.providers.annotateConfig(
         "ocp1-cp-1",
         Names.IGNITION_OVERRIDE_ANNOTATION,
         "{\"storage\":{\"files\":[{\"path\":\"/etc/big\",\"contents\":{\"source\":\"data:,"
             + "x".repeat(200_000)
             + "\"}}]}}");
-    world.registerAgent("ocp1-cp-1", "agent-cp-1");
+    world.assisted.registerAgent("ocp1-cp-1", "agent-cp-1");
     Agent refused =
         await(
             "Agent refused",
@@ -550,19 +538,19 @@ class BootstrapFlowTest {
   @Test
   void deletionRemovesWhatWasCreatedAndHoldsAControlPlaneConfigWhileItsMachineLives()
       throws InterruptedException {
-    World world = readyWorld("delete", "");
-    world.host("ocp1-cp-0", true, spec());
+    TestWorld world = Fixtures.readyWorld(env, "delete", "");
+    world.providers.host("ocp1-cp-0", true, spec());
     OpenshiftAssistedConfigSpec workerSpec = spec();
     workerSpec.pullSecretRef = null;
-    World.Host worker = world.host("ocp1-w-0", false, workerSpec);
+    Providers.Host worker = world.providers.host("ocp1-w-0", false, workerSpec);
     for (String name : List.of("ocp1-cp-0", "ocp1-w-0")) {
       await("InfraEnv " + name, () -> world.infraEnv(name));
-      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      world.assisted.publishIso(name, "https://images.example.com/" + name + ".iso");
       await("Secret " + name, () -> world.get(Secret.class, name));
     }
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     await("approved", () -> approved(world.agent("agent-w-0")));
-    world.agentStage("agent-w-0", "Rebooting");
+    world.assisted.agentStage("agent-w-0", "Rebooting");
     await(
         "host detached",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
@@ -570,16 +558,14 @@ class BootstrapFlowTest {
     // A worker config is released: InfraEnv, its Agents, bootstrap Secret and placeholder go, then
     // the config. assisted-service holds the InfraEnv and each Agent with its finalizer until it
     // has deregistered the hosts.
-    var workerInfraEnv =
-        world.client.resources(InfraEnv.class).inNamespace(world.ns).withName("ocp1-w-0");
+    var workerInfraEnv = world.resource(InfraEnv.class, "ocp1-w-0");
     workerInfraEnv.edit(
         i -> {
           i.getMetadata()
               .setFinalizers(List.of("infraenv.agent-install.openshift.io/ai-deprovision"));
           return i;
         });
-    var workerAgent =
-        world.client.resources(Agent.class).inNamespace(world.ns).withName("agent-w-0");
+    var workerAgent = world.resource(Agent.class, "agent-w-0");
     workerAgent.edit(
         a -> {
           a.getMetadata().setFinalizers(List.of("agent.agent-install.openshift.io/ai-deprovision"));
@@ -625,12 +611,7 @@ class BootstrapFlowTest {
     assertThat(world.infraEnv("ocp1-cp-0")).isNotNull();
 
     // ...and is released once the Machine is being deleted.
-    var machines =
-        world
-            .client
-            .resources(io.openshiftagent.api.external.capi.Machine.class)
-            .inNamespace(world.ns)
-            .withName("ocp1-cp-0");
+    var machines = world.resource(io.openshiftagent.api.external.capi.Machine.class, "ocp1-cp-0");
     machines.edit(
         m -> {
           m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));
@@ -644,19 +625,19 @@ class BootstrapFlowTest {
 
   @Test
   void aHostDetachedAfterInstallationIsAttachedAgainWhenItsMachineIsDeleted() {
-    World world = readyWorld("reattach", "");
-    world.host("ocp1-w-0", false, spec());
-    world.host("ocp1-w-1", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "reattach", "");
+    world.providers.host("ocp1-w-0", false, spec());
+    world.providers.host("ocp1-w-1", false, spec());
     for (String name : List.of("ocp1-w-0", "ocp1-w-1")) {
       await("InfraEnv " + name, () -> world.infraEnv(name));
-      world.publishIso(name, "https://images.example.com/" + name + ".iso");
+      world.assisted.publishIso(name, "https://images.example.com/" + name + ".iso");
       await("Secret " + name, () -> world.get(Secret.class, name));
     }
-    world.registerAgent("ocp1-w-0", "agent-w-0");
-    world.registerAgent("ocp1-w-1", "agent-w-1");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-w-1", "agent-w-1");
     await("approved", () -> approved(world.agent("agent-w-0")));
     await("approved", () -> approved(world.agent("agent-w-1")));
-    world.agentStage("agent-w-0", "Rebooting");
+    world.assisted.agentStage("agent-w-0", "Rebooting");
     await(
         "host detached",
         () -> Hosts.isDetachedByUs(world.get(BareMetalHost.class, "bmh-ocp1-w-0")));
@@ -672,16 +653,13 @@ class BootstrapFlowTest {
     // A host whose Machine is being deleted is not detached, even at the stages that detach.
     deleteHeldByFinalizer(world, "ocp1-w-1");
     world
-        .client
-        .resources(Agent.class)
-        .inNamespace(world.ns)
-        .withName("agent-w-1")
+        .resource(Agent.class, "agent-w-1")
         .edit(
             a -> {
               a.getSpec().hostname = "changed-by-someone";
               return a;
             });
-    world.agentStage("agent-w-1", "Rebooting");
+    world.assisted.agentStage("agent-w-1", "Rebooting");
     await(
         "the Agent reconciled (hostname set back)",
         () -> "bmh-ocp1-w-1".equals(world.agent("agent-w-1").getSpec().hostname));
@@ -689,13 +667,8 @@ class BootstrapFlowTest {
   }
 
   /** Deletes the Machine, which a finalizer holds, as Cluster API's does during deletion. */
-  private static void deleteHeldByFinalizer(World world, String machine) {
-    var resource =
-        world
-            .client
-            .resources(io.openshiftagent.api.external.capi.Machine.class)
-            .inNamespace(world.ns)
-            .withName(machine);
+  private static void deleteHeldByFinalizer(TestWorld world, String machine) {
+    var resource = world.resource(io.openshiftagent.api.external.capi.Machine.class, machine);
     resource.edit(
         m -> {
           m.getMetadata().setFinalizers(List.of("machine.cluster.x-k8s.io"));
@@ -706,11 +679,11 @@ class BootstrapFlowTest {
 
   @Test
   void aSecondHostOnTheSameInfraEnvIsNotApproved() {
-    World world = readyWorld("two-agents", "");
-    world.host("ocp1-w-0", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "two-agents", "");
+    world.providers.host("ocp1-w-0", false, spec());
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    world.registerAgent("ocp1-w-0", "agent-a");
-    world.registerAgent("ocp1-w-0", "agent-b");
+    world.assisted.registerAgent("ocp1-w-0", "agent-a");
+    world.assisted.registerAgent("ocp1-w-0", "agent-b");
 
     await(
         "one approved and one refused",
@@ -729,7 +702,7 @@ class BootstrapFlowTest {
    */
   @Test
   void anInfraEnvOfTheConfigsNameThatIsNotOursIsLeftAloneAndReported() throws Exception {
-    World world = readyWorld("infraenv-not-ours", "");
+    TestWorld world = Fixtures.readyWorld(env, "infraenv-not-ours", "");
     InfraEnv theirs = new InfraEnv();
     theirs.setMetadata(
         new ObjectMetaBuilder().withName("ocp1-w-0").withNamespace(world.ns).build());
@@ -738,7 +711,7 @@ class BootstrapFlowTest {
         new io.fabric8.kubernetes.api.model.LocalObjectReference("someone-elses-pull-secret");
     theirs = world.client.resource(theirs).create();
 
-    world.host("ocp1-w-0", false, spec());
+    world.providers.host("ocp1-w-0", false, spec());
 
     awaitReason(world, "ocp1-w-0", Reasons.INFRA_ENV_NOT_OURS);
     assertThat(world.config("ocp1-w-0").getStatus().conditions)
@@ -752,18 +725,19 @@ class BootstrapFlowTest {
 
   @Test
   void foreignAgentsAreIgnoredAndOurAgentsKeepEveryFieldWeDoNotOwn() throws Exception {
-    World world = readyWorld("foreign", "");
-    world.host("ocp1-w-0", false, spec());
+    TestWorld world = Fixtures.readyWorld(env, "foreign", "");
+    world.providers.host("ocp1-w-0", false, spec());
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    ClusterReference cd = new ClusterReference(World.CONTROL_PLANE, world.ns);
+    ClusterReference cd = new ClusterReference(Fixtures.CONTROL_PLANE, world.ns);
     Agent foreign =
-        world.agent("foreign", Map.of("infraenvs.agent-install.openshift.io", "theirs"), cd);
+        world.assisted.agent(
+            "foreign", Map.of("infraenvs.agent-install.openshift.io", "theirs"), cd);
     Agent spoofed =
-        world.agent(
+        world.assisted.agent(
             "spoofed",
             Map.of("infraenvs.agent-install.openshift.io", "missing", Names.CONFIG_LABEL, "x"),
             cd);
-    Agent ours = world.registerAgent("ocp1-w-0", "ours");
+    Agent ours = world.assisted.registerAgent("ocp1-w-0", "ours");
     ObjectNode before = JSON.valueToTree(ours);
 
     Agent approved = await("ours approved", () -> approved(world.agent("ours")));
@@ -801,13 +775,13 @@ class BootstrapFlowTest {
   }
 
   private static List<io.fabric8.kubernetes.api.model.Condition> statusConditions(
-      World world, String name) {
+      TestWorld world, String name) {
     OpenshiftAssistedConfig config = world.config(name);
     return config == null || config.getStatus() == null ? null : config.getStatus().conditions;
   }
 
   /** The reasons of the Events in the test's namespace, once those recorded so far are written. */
-  static List<String> eventReasons(World world) {
+  static List<String> eventReasons(TestWorld world) {
     assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()
         .map(Event::getReason)

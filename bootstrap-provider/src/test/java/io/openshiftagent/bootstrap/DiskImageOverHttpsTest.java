@@ -1,6 +1,6 @@
 package io.openshiftagent.bootstrap;
 
-import static io.openshiftagent.bootstrap.World.await;
+import static io.openshiftagent.provider.testing.TestWorld.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.Conditions;
@@ -22,6 +24,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.Logging;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.FakeAssistedService;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.LogCapture;
@@ -60,21 +63,20 @@ class DiskImageOverHttpsTest {
               "discovery ignition", IGNITION));
 
   private static KubeApiServerEnvironment env;
-  private static World world;
+  private static TestWorld world;
   private static Operator operator;
   private static SSLContext serverTls;
   private static LogCapture logs;
+  private static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
 
   @BeforeAll
   static void startOperatorTrustingTheCaFromASecret() throws Exception {
     logs = new LogCapture();
-    // Every level, as the provider's own logging setup (--log-level TRACE) allows it.
+    Metrics.globalRegistry.add(METERS);
+    // Every level, as the provider's own logging setup (-v=9) allows it.
     Logging.neverLogHttpBodies();
     env = KubeApiServerEnvironment.shared();
-    world = new World(env, "diskimage-https");
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
+    world = Fixtures.readyWorld(env, "diskimage-https", "");
     TestPki ca = TestPki.newCertificateAuthority("assisted-service test CA");
     serverTls = ca.serverContextFor127001();
     world
@@ -107,6 +109,7 @@ class DiskImageOverHttpsTest {
   static void stopOperator() {
     operator.stop();
     logs.close();
+    Metrics.globalRegistry.remove(METERS);
   }
 
   @Test
@@ -139,10 +142,13 @@ class DiskImageOverHttpsTest {
                   && message("w-500").contains("ServerError"));
       assertThat(world.get(Secret.class, "w-500")).isNull();
       int failedTries = service.requests().size();
+      assertThat(calls("ServerError")).as("failed calls counted by outcome").isPositive();
+      double succeeded = calls(AssistedServiceIgnitionSource.SUCCESS);
 
       service.answers(200, "application/octet-stream", IGNITION);
       await("Secret after recovery", () -> world.get(Secret.class, "w-500"));
       assertThat(service.requests().size()).isGreaterThan(failedTries);
+      assertThat(calls(AssistedServiceIgnitionSource.SUCCESS)).isGreaterThan(succeeded);
       await(
           "DataSecretAvailable",
           () ->
@@ -162,7 +168,7 @@ class DiskImageOverHttpsTest {
 
       // Our status write, Cluster API's Machine updates, a user's annotation: each is an event.
       for (int i = 0; i < 20; i++) {
-        world.annotateConfig("w-busy", "example.com/touched", Integer.toString(i));
+        world.providers.annotateConfig("w-busy", "example.com/touched", Integer.toString(i));
         Thread.sleep(150);
       }
 
@@ -214,14 +220,11 @@ class DiskImageOverHttpsTest {
     OpenshiftAssistedConfigSpec spec = Fixtures.fullSpec();
     spec.bootMode = BootMode.DISK_IMAGE;
     spec.cpuArchitecture = "x86_64";
-    world.host(name, false, spec);
+    world.providers.host(name, false, spec);
     await("InfraEnv " + name, () -> world.infraEnv(name));
     String id = "7b0e5c3e-4b1a-4c8e-9d7f-" + String.format("%012d", Math.abs(name.hashCode()));
     world
-        .client
-        .resources(InfraEnv.class)
-        .inNamespace(world.ns)
-        .withName(name)
+        .resource(InfraEnv.class, name)
         .editStatus(
             i -> {
               i.setStatus(new InfraEnvStatus());
@@ -258,6 +261,19 @@ class DiskImageOverHttpsTest {
    * Nothing the provider logged (at any level, from the start of this class), no Event and no
    * condition in the namespace has the token or the ignition.
    */
+  /**
+   * openshift_agent_assisted_service_calls_total of the discovery-ignition call with {@code
+   * outcome}.
+   */
+  private static double calls(String outcome) {
+    var counter =
+        METERS
+            .find(AssistedServiceIgnitionSource.CALLS)
+            .tags("call", "DiscoveryIgnition", "outcome", outcome)
+            .counter();
+    return counter == null ? 0 : counter.count();
+  }
+
   private static void assertNoTokenInConditionsOrEvents() {
     assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     // The fake assisted-service's JDK HTTP server logs the URLs it is asked for, as the real

@@ -1,6 +1,6 @@
 package io.openshiftagent.bootstrap;
 
-import static io.openshiftagent.bootstrap.World.await;
+import static io.openshiftagent.provider.testing.TestWorld.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,6 +26,9 @@ import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.testing.Metal3;
+import io.openshiftagent.provider.testing.Providers;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -59,14 +62,6 @@ class GoProviderCompatibilityTest {
     operator.stop();
   }
 
-  private static World readyWorld(String prefix, String installationState) {
-    World world = new World(env, prefix);
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall(installationState);
-    return world;
-  }
-
   private static OpenshiftAssistedConfigSpec spec(NodeRegistrationOptions registration) {
     OpenshiftAssistedConfigSpec spec = new OpenshiftAssistedConfigSpec();
     spec.pullSecretRef = new LocalObjectReference("my-pull-secret");
@@ -76,13 +71,13 @@ class GoProviderCompatibilityTest {
 
   @Test
   void aMetal3HostsNameLabelsAndProviderIdComeFromTheMetaDataCapm3Rendered() throws Exception {
-    World world = readyWorld("metadata", "insufficient");
+    TestWorld world = Fixtures.readyWorld(env, "metadata", "insufficient");
     NodeRegistrationOptions registration = new NodeRegistrationOptions();
     registration.name = "$METADATA_NAME";
     registration.kubeletExtraLabels =
         List.of("metal3.io/uuid=$METADATA_UUID", "index=${METADATA_INDEX}", "rack=$METADATA_RACK");
     registration.providerID = "metal3://$METADATA_PROVIDERID";
-    World.Host host = world.host("ocp1-w-0", false, spec(registration));
+    Providers.Host host = world.providers.host("ocp1-w-0", false, spec(registration));
     // CAPM3 renders the Metal3DataTemplate into a Secret and names it in the Metal3Machine.
     world
         .client
@@ -98,10 +93,7 @@ class GoProviderCompatibilityTest {
                 .build())
         .create();
     world
-        .client
-        .resources(Metal3Machine.class)
-        .inNamespace(world.ns)
-        .withName("ocp1-w-0")
+        .resource(Metal3Machine.class, "ocp1-w-0")
         .editStatus(
             m -> {
               m.setStatus(new Metal3MachineStatus());
@@ -109,9 +101,9 @@ class GoProviderCompatibilityTest {
               return m;
             });
     await("InfraEnv", () -> world.infraEnv("ocp1-w-0"));
-    world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+    world.assisted.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
 
-    world.registerAgent("ocp1-w-0", "agent-w-0");
+    world.assisted.registerAgent("ocp1-w-0", "agent-w-0");
     Agent agent = await("approved", () -> BootstrapFlowTest.approved(world.agent("agent-w-0")));
 
     assertThat(agent.getSpec().hostname).isEqualTo("worker-7");
@@ -127,7 +119,7 @@ class GoProviderCompatibilityTest {
 
   @Test
   void aConfigOfAMachinePoolIsRefusedNamingThePool() {
-    World world = readyWorld("pool", "insufficient");
+    TestWorld world = Fixtures.readyWorld(env, "pool", "insufficient");
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
     config.setMetadata(
         new ObjectMetaBuilder()
@@ -163,16 +155,16 @@ class GoProviderCompatibilityTest {
   @Test
   void aConfigTheGoProviderMadeIsTakenOverWithoutMakingAnythingAgain() throws Exception {
     // A worker the Go provider left, with a host still waiting for approval.
-    World world = new World(env, "takeover");
+    TestWorld world = Fixtures.world(env, "takeover");
     GoWorker go = goProviderWorker(world);
     Secret data = go.data();
     InfraEnv infraEnv = go.infraEnv();
     Agent waiting =
-        world.agent(
+        world.assisted.agent(
             "agent-w-0",
             Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
             infraEnv.getSpec().clusterRef);
-    world.setPaused(false);
+    world.capi.setPaused(false);
 
     OpenshiftAssistedConfig taken =
         await(
@@ -213,20 +205,20 @@ class GoProviderCompatibilityTest {
   void anAgentTheGoProviderApprovedKeepsTheApprovalOfItsInfraEnv() {
     // The Go provider approved one host; a second host booted the same image. Our Agent cache holds
     // only Agents with our labels, which the takeover gives to the waiting ones alone.
-    World world = new World(env, "takeover-approved");
+    TestWorld world = Fixtures.world(env, "takeover-approved");
     InfraEnv infraEnv = goProviderWorker(world).infraEnv();
     Agent goApproved =
-        world.agent(
+        world.assisted.agent(
             "agent-w-0",
             Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
             infraEnv.getSpec().clusterRef);
     goApproved.getSpec().approved = true;
     world.client.resource(goApproved).update();
-    world.agent(
+    world.assisted.agent(
         "agent-w-1",
         Map.of(ExternalKinds.INFRAENV_LABEL, "ocp1-w-0"),
         infraEnv.getSpec().clusterRef);
-    world.setPaused(false);
+    world.capi.setPaused(false);
 
     await("the second host refused", () -> BootstrapFlowTest.isRefused(world.agent("agent-w-1")));
     assertThat(world.agent("agent-w-1").getSpec().approved).isFalse();
@@ -242,11 +234,11 @@ class GoProviderCompatibilityTest {
    * without labels and an InfraEnv without agent labels; the Cluster paused while the providers are
    * swapped (the documented procedure), unpaused by the test.
    */
-  private static GoWorker goProviderWorker(World world) {
-    world.cluster(true);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("insufficient");
-    World.MachineHost machine = world.machineHost("ocp1-w-0", false);
+  private static GoWorker goProviderWorker(TestWorld world) {
+    world.capi.createCluster(Fixtures.CONTROL_PLANE, true, false, false);
+    world.capi.setInfrastructureProvisioned();
+    Fixtures.clusterDeploymentAndInstall(world, "insufficient");
+    Metal3.MachineHost machine = world.metal3.machineHost("ocp1-w-0", false);
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
     config.setMetadata(
         new ObjectMetaBuilder()
@@ -297,7 +289,7 @@ class GoProviderCompatibilityTest {
                 OwnerReferences.plain(config), OwnerReferences.plain(machine.machine()))
             .build());
     infraEnv.setSpec(new InfraEnvSpec());
-    infraEnv.getSpec().clusterRef = new ClusterReference(World.CONTROL_PLANE, world.ns);
+    infraEnv.getSpec().clusterRef = new ClusterReference(Fixtures.CONTROL_PLANE, world.ns);
     infraEnv.getSpec().pullSecretRef =
         new io.fabric8.kubernetes.api.model.LocalObjectReference("my-pull-secret");
     infraEnv.getSpec().imageType = "full-iso";
@@ -306,9 +298,10 @@ class GoProviderCompatibilityTest {
 
   @Test
   void aConfigOfTheGoProviderDeletedBeforeItWasTakenOverIsReleased() {
-    World world = new World(env, "takeover-deleted");
-    world.cluster(true); // paused: nothing is taken over yet
-    World.MachineHost machine = world.machineHost("ocp1-w-1", false);
+    TestWorld world = Fixtures.world(env, "takeover-deleted");
+    world.capi.createCluster(
+        Fixtures.CONTROL_PLANE, true, false, false); // paused: nothing is taken over yet
+    Metal3.MachineHost machine = world.metal3.machineHost("ocp1-w-1", false);
     OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
     config.setMetadata(
         new ObjectMetaBuilder()
@@ -326,7 +319,7 @@ class GoProviderCompatibilityTest {
     world.client.resource(machine.machine()).delete();
     world.client.resource(config).delete();
 
-    world.setPaused(false);
+    world.capi.setPaused(false);
     await("config gone", () -> world.config("ocp1-w-1") == null);
   }
 

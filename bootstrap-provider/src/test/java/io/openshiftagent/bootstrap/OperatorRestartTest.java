@@ -1,6 +1,6 @@
 package io.openshiftagent.bootstrap;
 
-import static io.openshiftagent.bootstrap.World.await;
+import static io.openshiftagent.provider.testing.TestWorld.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Secret;
@@ -10,6 +10,7 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,18 +24,15 @@ class OperatorRestartTest {
   @Test
   void anOperatorRestartedMidFlowConvergesWithoutDuplicates() {
     KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
-    World world = new World(env, "restart");
-    world.cluster(false);
-    world.infrastructureProvisioned();
-    world.clusterDeploymentAndInstall("");
+    TestWorld world = Fixtures.readyWorld(env, "restart", "");
     OpenshiftAssistedConfigSpec cpSpec = Fixtures.fullSpec();
     cpSpec.cpuArchitecture = "x86_64";
     cpSpec.pullSecretRef = new LocalObjectReference("my-pull-secret");
     OpenshiftAssistedConfigSpec workerSpec = Fixtures.fullSpec();
     workerSpec.cpuArchitecture = "x86_64";
     workerSpec.pullSecretRef = null;
-    world.host("ocp1-cp-0", true, cpSpec);
-    world.host("ocp1-w-0", false, workerSpec);
+    world.providers.host("ocp1-cp-0", true, cpSpec);
+    world.providers.host("ocp1-w-0", false, workerSpec);
     List<Operator> operators = new ArrayList<>();
     try {
       // First run: up to the InfraEnvs, then stopped.
@@ -47,15 +45,15 @@ class OperatorRestartTest {
       first.stop();
 
       // While it is down, assisted-service publishes the ISOs and a host registers.
-      world.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
-      world.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
+      world.assisted.publishIso("ocp1-cp-0", "https://images.example.com/cp-0.iso");
+      world.assisted.publishIso("ocp1-w-0", "https://images.example.com/w-0.iso");
 
       // Second run: catches up from the current state.
       Operator second = BootstrapFlowTest.startOperator(env, new ArrayList<>());
       operators.add(second);
       await("cp Secret", () -> world.get(Secret.class, "ocp1-cp-0"));
       await("worker Secret", () -> world.get(Secret.class, "ocp1-w-0"));
-      world.registerAgent("ocp1-cp-0", "agent-cp-0");
+      world.assisted.registerAgent("ocp1-cp-0", "agent-cp-0");
       await("cp Agent approved", () -> BootstrapFlowTest.approved(world.agent("agent-cp-0")));
       second.stop();
 
@@ -67,7 +65,7 @@ class OperatorRestartTest {
       // Third run, with nothing left to do: a second host on the same image proves it is running.
       Operator third = BootstrapFlowTest.startOperator(env, new ArrayList<>());
       operators.add(third);
-      world.registerAgent("ocp1-cp-0", "agent-cp-0-twin");
+      world.assisted.registerAgent("ocp1-cp-0", "agent-cp-0-twin");
       await(
           "twin refused",
           () ->

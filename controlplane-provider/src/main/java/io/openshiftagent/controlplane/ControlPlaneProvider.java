@@ -2,6 +2,9 @@ package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RegisteredController;
+import io.micrometer.core.instrument.Metrics;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
@@ -68,12 +71,14 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   @Override
   public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
-    register(
-        operator,
-        workloadPollInterval(environment),
-        HubRegistries.fromEnvironment(environment),
-        instanceName(),
-        scope);
+    ClusterStageMetrics.bind(
+        register(
+            operator,
+            workloadPollInterval(environment),
+            HubRegistries.fromEnvironment(environment),
+            instanceName(),
+            scope),
+        Metrics.globalRegistry);
   }
 
   /**
@@ -103,13 +108,13 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
   }
 
   /** Registers the control-plane controller, restricted to {@code scope}. */
-  static void register(
+  static RegisteredController<OpenshiftAssistedControlPlane> register(
       Operator operator,
       Duration workloadPollInterval,
       HubRegistries hubRegistries,
       String instance,
       ControllerScope scope) {
-    ProviderOperator.register(
+    return ProviderOperator.register(
         operator,
         new OpenshiftAssistedControlPlaneReconciler(
             workloadPollInterval, hubRegistries, instance, scope),

@@ -7,6 +7,7 @@ import io.openshiftagent.controlplane.cluster.PublishedKubeconfig;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.controlplane.machines.MachinesReport;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
+import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -42,8 +43,8 @@ final class Memory {
     /** What its Machines phase keeps: the parts prepared, the lasting warnings. */
     MachinesReport.Memory machines = MachinesReport.Memory.NONE;
 
-    /** When this process last wrote its status (a change of details waits a while after). */
-    Optional<Instant> lastStatusWrite = Optional.empty();
+    /** This process's last write of its status (a change of details waits a while after). */
+    Optional<StatusCoalescing.LastWrite> lastStatusWrite = Optional.empty();
 
     /** UIDs of its Machines this process deleted whose deletion the cache may not show yet. */
     Set<String> deletedMachines = Set.of();

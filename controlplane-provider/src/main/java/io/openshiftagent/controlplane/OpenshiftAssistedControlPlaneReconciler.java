@@ -120,7 +120,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     clusterObjects = new ClusterObjects(client, writers);
     stalledInstallStart = new StalledInstallStart(client, events);
     kubeconfig = new Kubeconfig(client);
-    MachineWrites machineWrites = new MachineWrites(client, infrastructure, events, clock, caches);
+    MachineWrites machineWrites =
+        new MachineWrites(client, infrastructure, events, clock, caches, NAME);
     machines =
         new ControlPlaneMachines(
             client,
@@ -267,7 +268,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       Context<OpenshiftAssistedControlPlane> context) {
     Memory.Remembered remembered = memory.of(cp);
     StatusWriter.Written written = status.write(cp, desired, context, remembered.lastStatusWrite);
-    written.at().ifPresent(at -> remembered.lastStatusWrite = Optional.of(at));
+    written.write().ifPresent(write -> remembered.lastStatusWrite = Optional.of(write));
     return written.later();
   }
 

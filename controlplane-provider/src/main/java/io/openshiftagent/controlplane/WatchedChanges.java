@@ -7,6 +7,7 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
+import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +51,11 @@ final class WatchedChanges {
     return RelevantChange.ofMetadataOr(updated, old, WatchedChanges::lifecycle);
   }
 
-  /** The installer's state and its description, and whether the service refused the spec. */
+  /**
+   * The installer's state and its description, whether the service refused the spec, and what a
+   * {@code ready} cluster waits for: a stay the service may have missed starts without a change of
+   * state.
+   */
   static boolean clusterInstall(AgentClusterInstall updated, AgentClusterInstall old) {
     return RelevantChange.ofMetadataOr(
         updated,
@@ -58,7 +63,8 @@ final class WatchedChanges {
         a ->
             Arrays.asList(
                 a.getStatus() == null ? null : a.getStatus().debugInfo,
-                ClusterObjects.inputError(a).orElse(null)));
+                ClusterObjects.inputError(a).orElse(null),
+                StalledInstallStart.missedStartReason(a).orElse(null)));
   }
 
   private static final List<String> WATCHED_CONDITIONS =

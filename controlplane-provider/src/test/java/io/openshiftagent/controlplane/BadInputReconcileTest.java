@@ -11,6 +11,7 @@ import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import io.openshiftagent.provider.runtime.ProviderOperator;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ReconcileFailures;
@@ -78,16 +79,17 @@ class BadInputReconcileTest {
 
   @Property(tries = 60)
   void admittedControlPlanesEndInConditions(@ForAll("controlPlaneVariants") SpecVariant variant) {
-    TestCluster cluster = new TestCluster(env.client(), env.createNamespace("bad-cp"), "capi");
-    cluster.createTemplate(Kind.INFRASTRUCTURE_TEMPLATE, "metadata");
-    cluster.createCluster("cp", true, true);
+    TestWorld cluster = new TestWorld(env.client(), env.createNamespace("bad-cp"), "capi");
+    cluster.createPullSecret(Fixtures.PULL_SECRET, Fixtures.releases().dockerConfigJson());
+    cluster.metal3.createTemplate(Kind.INFRASTRUCTURE_TEMPLATE, "metadata");
+    cluster.capi.createCluster("cp", false, true, true);
     Optional<GenericKubernetesResource> admitted =
         Admission.submit(
             submitter,
             variant,
             variant.toObject(cluster.ns, "cp"),
             cp -> {
-              cp.getMetadata().setOwnerReferences(cluster.createControlPlaneOwner());
+              cp.getMetadata().setOwnerReferences(cluster.capi.clusterOwner());
               // Release images from the tests' registry, unless the variant names a repository.
               Map<String, String> annotations =
                   cp.getMetadata().getAnnotations() == null
@@ -103,7 +105,7 @@ class BadInputReconcileTest {
       return;
     }
     try {
-      TestCluster.await("settled conditions", () -> settled(cluster) != null);
+      TestWorld.await("settled conditions", () -> settled(cluster) != null);
     } catch (AssertionError e) {
       throw new AssertionError(
           e.getMessage()
@@ -137,8 +139,8 @@ class BadInputReconcileTest {
    * Where the control plane settled, once it has: the reason the cluster cannot be configured or
    * Machines cannot be made, else Available's reason; null while it has not settled.
    */
-  private static String settled(TestCluster cluster) {
-    OpenshiftAssistedControlPlane cp = cluster.controlPlane("cp").get();
+  private static String settled(TestWorld cluster) {
+    OpenshiftAssistedControlPlane cp = cluster.controlPlane("cp");
     if (cp == null
         || cp.getStatus() == null
         || !cp.getMetadata().getGeneration().equals(cp.getStatus().observedGeneration)) {
@@ -163,8 +165,8 @@ class BadInputReconcileTest {
         .orElse(available.get().getReason());
   }
 
-  private static String conditions(TestCluster cluster) {
-    OpenshiftAssistedControlPlane cp = cluster.controlPlane("cp").get();
+  private static String conditions(TestWorld cluster) {
+    OpenshiftAssistedControlPlane cp = cluster.controlPlane("cp");
     return cp == null || cp.getStatus() == null
         ? "no status"
         : String.valueOf(cp.getStatus().conditions);

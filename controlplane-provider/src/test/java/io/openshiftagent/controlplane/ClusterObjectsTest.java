@@ -1,6 +1,6 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -20,6 +20,7 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.InstallConfigOverrides;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
 import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.util.List;
@@ -49,16 +50,16 @@ class ClusterObjectsTest {
 
   @Test
   void waitsForTheClusterItsEndpointAndItsInfrastructureWithReasons() {
-    TestCluster c = TestCluster.templated(env, "waits");
+    TestWorld c = Fixtures.templated(env, "waits");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
     client.resource(cp).create(); // no owner Cluster yet
     c.awaitCondition("cp", "Available", "WaitingForCluster");
-    c.createCluster("cp", false, false);
-    OpenshiftAssistedControlPlane stored = c.controlPlane("cp").get();
-    stored.getMetadata().setOwnerReferences(c.createControlPlaneOwner());
+    c.capi.createCluster("cp", false, false, false);
+    OpenshiftAssistedControlPlane stored = c.controlPlane("cp");
+    stored.getMetadata().setOwnerReferences(c.capi.clusterOwner());
     client.resource(stored).update();
     c.awaitCondition("cp", "Available", "WaitingForControlPlaneEndpoint");
-    c.setEndpoint();
+    c.capi.setEndpoint();
     c.awaitCondition("cp", "Available", "WaitingForInfrastructure");
     // The release's ClusterImageSet names nothing of the infrastructure: it is made meanwhile.
     eventually(
@@ -66,10 +67,10 @@ class ClusterObjectsTest {
             assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get())
                 .isNotNull());
     assertThat(c.clusterInstall("cp")).isNull();
-    c.setInfrastructureProvisioned();
+    c.capi.setInfrastructureProvisioned();
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     assertThat(c.clusterInstall("cp").getSpec().imageSetRef.getName()).isEqualTo(c.ns + ".cp");
-    assertThat(c.controlPlane("cp").get().getMetadata().getFinalizers())
+    assertThat(c.controlPlane("cp").getMetadata().getFinalizers())
         .containsExactly("openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io/finalizer");
   }
 
@@ -100,7 +101,7 @@ class ClusterObjectsTest {
 
   @Test
   void createsTheDeploymentInstallAndImageSetWithEveryField() {
-    TestCluster c = TestCluster.provisioned(env, "objects");
+    TestWorld c = Fixtures.provisioned(env, "objects");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     var config = cp.getSpec().config;
     config.clusterName = "openshift-name";
@@ -113,13 +114,14 @@ class ClusterObjectsTest {
     config.proxy.httpsProxy = "http://proxy:3128";
     config.mastersSchedulable = false;
     config.manifestsConfigMapRefs = List.of(new LocalObjectReference("extra-manifests"));
-    c.createControlPlane(cp);
-    OpenshiftAssistedControlPlane stored = c.controlPlane("cp").get();
+    c.providers.createControlPlane(cp);
+    OpenshiftAssistedControlPlane stored = c.controlPlane("cp");
 
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     ClusterDeployment cd = c.clusterDeployment("cp");
     assertThat(cd.getMetadata().getLabels())
-        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name); // the CAPI name, not the override
+        .containsEntry(
+            ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName); // the CAPI name, not the override
     assertThat(cd.getMetadata().getOwnerReferences())
         .extracting(OwnerReference::getUid)
         .containsExactly(stored.getMetadata().getUid());
@@ -131,7 +133,7 @@ class ClusterObjectsTest {
 
     AgentClusterInstall aci = c.clusterInstall("cp");
     assertThat(aci.getMetadata().getLabels())
-        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
     assertThat(aci.getMetadata().getOwnerReferences())
         .extracting(OwnerReference::getUid)
         .containsExactly(stored.getMetadata().getUid());
@@ -163,20 +165,20 @@ class ClusterObjectsTest {
     assertThat(imageSet.getSpec().releaseImage)
         .isEqualTo(Fixtures.releases().release("4.20.0", "x86_64").image());
     assertThat(imageSet.getMetadata().getLabels())
-        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
   }
 
   @Test
   void singleNodeOkdWithoutPullSecretGetsAPlaceholderAndTheSpecIsNotMutated() {
-    TestCluster c = TestCluster.templated(env, "sno-okd").createCluster("sno", true, true);
+    TestWorld c = Fixtures.templated(env, "sno-okd").capi.createCluster("sno", false, true, true);
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "sno", 1);
     cp.getSpec().distributionVersion = "4.19.0-okd-scos.ec.6";
     cp.getSpec().config.pullSecretRef = null; // OKD's releases are public
     cp.getMetadata()
         .getAnnotations()
         .put(ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION, Fixtures.releases().okdRepository());
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.clusterInstall("sno")).isNotNull());
     assertThat(c.clusterInstall("sno").getSpec().provisionRequirements.controlPlaneAgents)
         .isEqualTo(1);
@@ -193,13 +195,13 @@ class ClusterObjectsTest {
     assertThat(placeholder).isEqualTo("sno-placeholder-pull-secret");
     assertThat(client.secrets().inNamespace(c.ns).withName(placeholder).get().getType())
         .isEqualTo("kubernetes.io/dockerconfigjson");
-    assertThat(c.controlPlane("sno").get().getSpec().config.pullSecretRef).isNull();
+    assertThat(c.controlPlane("sno").getSpec().config.pullSecretRef).isNull();
   }
 
   @Test
   void theImageSetNamesTheOverrideRepositorysDigestAndFollowsTheVersion() {
-    TestCluster c = TestCluster.provisioned(env, "override");
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3)); // the override annotation
+    TestWorld c = Fixtures.provisioned(env, "override");
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3)); // the override annotation
     String name = c.ns + ".cp";
     eventually(
         () ->
@@ -211,7 +213,7 @@ class ClusterObjectsTest {
                         .getSpec()
                         .releaseImage)
                 .isEqualTo(Fixtures.releases().release("4.20.0", "x86_64").image()));
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"distributionVersion\":\"4.20.2\"}}");
@@ -229,10 +231,10 @@ class ClusterObjectsTest {
 
   @Test
   void configsOfDifferentArchitecturesGetTheMultiRelease() {
-    TestCluster c = TestCluster.provisioned(env, "multi");
+    TestWorld c = Fixtures.provisioned(env, "multi");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().openshiftAssistedConfigSpec.cpuArchitecture = "x86_64";
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     String name = c.ns + ".cp";
     eventually(
         () ->
@@ -242,8 +244,8 @@ class ClusterObjectsTest {
 
     // Workers on arm64, from a template made after their MachineDeployment: the template is
     // watched, and its event finds the control plane through the MachineDeployment.
-    c.createMachineDeployment("workers", 2, "workers-arm");
-    c.createConfigTemplate("workers-arm", "arm64");
+    c.capi.createMachineDeployment("workers", 2, "workers-arm");
+    c.providers.createConfigTemplate("workers-arm", "arm64");
     eventually(
         () ->
             assertThat(client.resources(ClusterImageSet.class).withName(name).get())
@@ -252,16 +254,16 @@ class ClusterObjectsTest {
     // The status is written after the ClusterImageSet, at the end of the same reconcile.
     eventually(
         () ->
-            assertThat(c.controlPlane("cp").get().getStatus().releaseImage.requested)
+            assertThat(c.controlPlane("cp").getStatus().releaseImage.requested)
                 .isEqualTo(Fixtures.releases().ocpRepository() + ":4.20.0-multi"));
   }
 
   @Test
   void mirrorRegistryConfigBecomesManifestsOwnedByThisControlPlane() {
-    TestCluster c = TestCluster.provisioned(env, "mirror");
+    TestWorld c = Fixtures.provisioned(env, "mirror");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     c.awaitCondition("cp", "ClusterInstallConfigured", "ImageRegistryConfigInvalid");
     assertThat(c.condition("cp", "ClusterInstallConfigured").orElseThrow().getMessage())
         .contains("ConfigMap mirrors (spec.config.imageRegistryRef) not found");
@@ -278,7 +280,7 @@ class ClusterObjectsTest {
                 .build())
         .create();
     // ConfigMaps are not watched: a change of the control plane brings the new input in.
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"touch\":\"1\"}}}");
     eventually(
@@ -294,21 +296,21 @@ class ClusterObjectsTest {
             "additional-registry-certificate.json",
             "image-config.json");
     assertThat(manifests.getMetadata().getOwnerReferences().get(0).getUid())
-        .isEqualTo(c.controlPlane("cp").get().getMetadata().getUid());
+        .isEqualTo(c.controlPlane("cp").getMetadata().getUid());
     assertThat(manifests.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
   }
 
   @Test
   void aBadInstallConfigOverrideGivesAConditionAndAFixedOneIsApplied() {
-    TestCluster c = TestCluster.provisioned(env, "icoverride");
+    TestWorld c = Fixtures.provisioned(env, "icoverride");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata()
         .getAnnotations()
         .put(InstallConfigOverrides.OVERRIDE_ANNOTATION, "{\"fips\": tru");
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     c.awaitCondition("cp", "ClusterInstallConfigured", "InstallConfigOverrideInvalid");
     c.awaitCondition("cp", "Available", "InvalidConfiguration");
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"annotations\":{\""
@@ -322,7 +324,7 @@ class ClusterObjectsTest {
   }
 
   private static io.fabric8.kubernetes.api.model.GenericKubernetesResource machinePool(
-      TestCluster c, int replicas) {
+      TestWorld c, int replicas) {
     var pool = new io.fabric8.kubernetes.api.model.GenericKubernetesResource();
     pool.setApiVersion("cluster.x-k8s.io/v1beta2");
     pool.setKind("MachinePool");
@@ -330,20 +332,20 @@ class ClusterObjectsTest {
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
             .withName("pool")
             .withNamespace(c.ns)
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName)
             .build());
     pool.setAdditionalProperty(
         "spec",
         Map.of(
             "clusterName",
-            c.name,
+            c.clusterName,
             "replicas",
             replicas,
             "template",
             Map.of(
                 "spec",
                 Map.of(
-                    "clusterName", c.name,
+                    "clusterName", c.clusterName,
                     "bootstrap", Map.of("dataSecretName", "x"),
                     "infrastructureRef",
                         Map.of(
@@ -356,11 +358,11 @@ class ClusterObjectsTest {
   /** Found by BadInputReconcileTest: the refused AgentClusterInstall was created forever. */
   @Test
   void aValueTheInstalledAssistedServiceRefusesIsReportedAndAFixContinues() {
-    TestCluster c = TestCluster.provisioned(env, "refused");
+    TestWorld c = Fixtures.provisioned(env, "refused");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().config.networkType =
         "Cilium"; // ours admits it; the pinned AgentClusterInstall not
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
 
     Condition refused = c.awaitCondition("cp", "ClusterInstallConfigured", "ClusterInstallRefused");
     assertThat(refused.getStatus()).isEqualTo("False");
@@ -371,7 +373,7 @@ class ClusterObjectsTest {
 
     // A merge patch, not an edit: the provider's status writes change the resourceVersion that an
     // edit's patch is conditioned on (a 409 under load).
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"config\":{\"networkType\":\"OVNKubernetes\"}}}");
@@ -381,12 +383,12 @@ class ClusterObjectsTest {
 
   @Test
   void theClusterDeploymentFollowsTheSpecUntilTheInstallationAndThenTellsWhatItKeeps() {
-    TestCluster c = TestCluster.provisioned(env, "cd-follows");
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 1));
+    TestWorld c = Fixtures.provisioned(env, "cd-follows");
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 1));
     eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
     String uid = c.clusterDeployment("cp").getMetadata().getUid();
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"config\":{\"baseDomain\":\"new.example.com\",\"clusterName\":\"renamed\","
@@ -402,9 +404,9 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
 
     // Installing: Hive freezes the ClusterDeployment; the condition says what it keeps.
-    c.setInstallerState("cp", "installing", "Installation in progress");
+    c.assisted.setInstallerState("cp", "installing", "Installation in progress");
     c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"config\":{\"baseDomain\":\"late.example.com\"}}}");
@@ -418,7 +420,7 @@ class ClusterObjectsTest {
     // What the installed cluster cannot take makes it no less available.
     assertThat(c.condition("cp", "Available").orElseThrow().getReason()).isEqualTo("Installing");
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"config\":{\"baseDomain\":\"new.example.com\"}}}");
@@ -427,18 +429,18 @@ class ClusterObjectsTest {
 
   @Test
   void workersFollowMachineDeploymentsNotPoolsAndTheInstallFollowsTheSpecOnlyBeforeInstallation() {
-    TestCluster c = TestCluster.provisioned(env, "workers");
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    TestWorld c = Fixtures.provisioned(env, "workers");
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     // The bootstrap provider refuses a MachinePool's config: its replicas are never awaited.
     client.resource(machinePool(c, 4)).create();
-    c.createMachineDeployment("workers", 2, null);
+    c.capi.createMachineDeployment("workers", 2, null);
     eventually(
         () ->
             assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.workerAgents)
                 .isEqualTo(2));
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"config\":{\"sshAuthorizedKey\":\"ssh-ed25519 NEW\"}}}");
@@ -446,9 +448,9 @@ class ClusterObjectsTest {
         () ->
             assertThat(c.clusterInstall("cp").getSpec().sshPublicKey).isEqualTo("ssh-ed25519 NEW"));
 
-    c.setInstallerState("cp", "installing", "Installation in progress");
+    c.assisted.setInstallerState("cp", "installing", "Installation in progress");
     c.awaitCondition("cp", "ClusterInstallConfigured", "InstallationStarted");
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"config\":{\"sshAuthorizedKey\":\"ssh-ed25519 LATE\"}}}");

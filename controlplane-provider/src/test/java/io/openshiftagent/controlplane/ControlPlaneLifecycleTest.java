@@ -1,8 +1,8 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.Fixtures.names;
-import static io.openshiftagent.controlplane.TestCluster.condition;
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.ClusterApi.condition;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -23,6 +23,7 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.etcd.EtcdMembers;
 import io.openshiftagent.controlplane.machines.RemediationData;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
@@ -82,13 +83,13 @@ class ControlPlaneLifecycleTest {
 
   @Test
   void templateMetadataAndMachineSpecFieldsChangeInPlaceWithoutARollout() {
-    TestCluster c = TestCluster.provisioned(env, "inplace");
+    TestWorld c = Fixtures.provisioned(env, "inplace");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().machineTemplate.metadata = new ObjectMetaTemplate();
     cp.getSpec().machineTemplate.metadata.labels = Map.of("team", "infra", "old", "x");
     cp.getSpec().machineTemplate.metadata.annotations = Map.of("note", "a");
     cp.getMetadata().setLabels(Map.of("site", "edge"));
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.machines()).hasSize(3));
     Set<String> names = names(c.machines());
     Machine first = c.machines().get(0);
@@ -97,19 +98,12 @@ class ControlPlaneLifecycleTest {
     String name = first.getMetadata().getName();
     String theirs =
         "{\"metadata\":{\"labels\":{\"theirs\":\"1\"},\"annotations\":{\"their-note\":\"1\"}}}";
-    client
-        .resources(Machine.class)
-        .inNamespace(c.ns)
-        .withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
-    client
-        .resources(OpenshiftAssistedConfig.class)
-        .inNamespace(c.ns)
-        .withName(name)
+    c.resource(Machine.class, name).patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
+    c.resource(OpenshiftAssistedConfig.class, name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
     metal3Machine(c, name).patch(PatchContext.of(PatchType.JSON_MERGE), theirs);
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"labels\":{\"site\":\"core\"},\"annotations\":{\"openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override\":\"{}\"}},"
@@ -138,11 +132,7 @@ class ControlPlaneLifecycleTest {
             assertThat(m.getSpec().minReadySeconds).isEqualTo(20);
             assertThat(m.getSpec().deletion.nodeDrainTimeoutSeconds).isEqualTo(300);
             OpenshiftAssistedConfig config =
-                client
-                    .resources(OpenshiftAssistedConfig.class)
-                    .inNamespace(c.ns)
-                    .withName(m.getMetadata().getName())
-                    .get();
+                c.get(OpenshiftAssistedConfig.class, m.getMetadata().getName());
             assertThat(config.getMetadata().getLabels())
                 .containsEntry("team", "platform")
                 .containsEntry("site", "core")
@@ -159,14 +149,7 @@ class ControlPlaneLifecycleTest {
         });
     assertThat(c.machines().get(0).getMetadata().getLabels()).containsEntry("theirs", "1");
     assertThat(c.machines().get(0).getMetadata().getAnnotations()).containsEntry("their-note", "1");
-    assertThat(
-            client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(c.ns)
-                .withName(name)
-                .get()
-                .getMetadata()
-                .getLabels())
+    assertThat(c.get(OpenshiftAssistedConfig.class, name).getMetadata().getLabels())
         .containsEntry("theirs", "1");
     assertThat(metal3Machine(c, name).get().getMetadata().getLabels()).containsEntry("theirs", "1");
     assertThat(names(c.machines())).as("changed in place: the same Machines").isEqualTo(names);
@@ -176,7 +159,7 @@ class ControlPlaneLifecycleTest {
   @Test
   void anUnhealthyMachineIsReplacedOneAtATimeWithRetriesBounded() {
     KubernetesClient wc = remediationWorkload.client();
-    TestCluster c = TestCluster.provisioned(env, "remediate");
+    TestWorld c = Fixtures.provisioned(env, "remediate");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getSpec().remediation = new RemediationSpec();
     cp.getSpec().remediation.maxRetry = 0;
@@ -190,7 +173,7 @@ class ControlPlaneLifecycleTest {
     eventually(
         () ->
             assertThat(names(c.machines()))
-                .as(() -> "conditions: " + c.controlPlane("cp").get().getStatus().conditions)
+                .as(() -> "conditions: " + c.controlPlane("cp").getStatus().conditions)
                 .doesNotContain(name(sick))
                 .hasSize(3));
     Machine replacement =
@@ -205,7 +188,7 @@ class ControlPlaneLifecycleTest {
     assertThat(data.retryCount()).isZero();
     eventually(
         () -> {
-          OpenshiftAssistedControlPlane stored = c.controlPlane("cp").get();
+          OpenshiftAssistedControlPlane stored = c.controlPlane("cp");
           assertThat(stored.getMetadata().getAnnotations())
               .doesNotContainKey(RemediationData.IN_PROGRESS);
           assertThat(stored.getStatus().lastRemediation.machine).isEqualTo(name(sick));
@@ -243,21 +226,18 @@ class ControlPlaneLifecycleTest {
   @Test
   void etcdDecidesWhenAHostMayGoAndTheQuorumGuardFollowsTheMemberCount() {
     KubernetesClient wc = etcdWorkload.client();
-    TestCluster c = TestCluster.provisioned(env, "etcd");
+    TestWorld c = Fixtures.provisioned(env, "etcd");
     List<Machine> machines = installed(c, Fixtures.controlPlane(c.ns, "cp", 4), etcdWorkload, 4);
     etcd(wc, "3 of 4 members are available, node-3 is unhealthy");
     c.awaitCondition("cp", "EtcdClusterHealthy", "NotHealthy");
 
     // An unsafe scale-down is refused: the healthy node-0 would leave 2 of 4 healthy.
     Machine victim = machines.get(0);
-    client
-        .resources(Machine.class)
-        .inNamespace(c.ns)
-        .withName(name(victim))
+    c.resource(Machine.class, name(victim))
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"finalizers\":[\"machine.cluster.x-k8s.io\"],\"annotations\":{\"cluster.x-k8s.io/delete-machine\":\"\"}}}");
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":3}}");
     var refused = c.awaitCondition("cp", "ScalingDown", "WaitingForEtcd");
     assertThat(refused.getMessage())
@@ -271,7 +251,7 @@ class ControlPlaneLifecycleTest {
         () ->
             assertThat(machine(c, name(victim)).getMetadata().getDeletionTimestamp()).isNotNull());
     etcd(wc, "3 of 4 members are available, node-2 is unhealthy");
-    c.applyMachineStatus(
+    c.capi.applyMachineStatus(
         name(victim),
         "capi-machine-controller",
         Map.of(
@@ -289,10 +269,7 @@ class ControlPlaneLifecycleTest {
                 .doesNotContainKey(HOOK));
 
     // The host and its Node are gone (Cluster API's part); its member outlives them.
-    client
-        .resources(Machine.class)
-        .inNamespace(c.ns)
-        .withName(name(victim))
+    c.resource(Machine.class, name(victim))
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
     wc.nodes().withName("node-0").delete();
     wc.namespaces()
@@ -314,7 +291,7 @@ class ControlPlaneLifecycleTest {
           .create();
     }
     etcd(wc, "3 of 4 members are available, node-0 is unhealthy");
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":4}}");
     // No etcd pod to run etcdctl in here: the member stays and the new host waits for it to go.
     var waitsForRemoval = c.awaitCondition("cp", "ScalingUp", "WaitingForEtcdMemberRemoval");
@@ -348,14 +325,14 @@ class ControlPlaneLifecycleTest {
           assertThat(overrides(e))
               .doesNotContainKey("useUnsupportedUnsafeNonHANonProductionUnstableEtcd");
         });
-    assertThat(c.controlPlane("cp").get().getStatus().versions)
+    assertThat(c.controlPlane("cp").getStatus().versions)
         .containsExactly(new StatusVersion("v1.33.5", 3));
   }
 
   @Test
   void aRollingUpdateReplacesEveryMachineOneByOneWhileTheClusterStaysAvailable() {
     KubernetesClient wc = rollingWorkload.client();
-    TestCluster c = TestCluster.provisioned(env, "rolling");
+    TestWorld c = Fixtures.provisioned(env, "rolling");
     List<Machine> old = installed(c, Fixtures.controlPlane(c.ns, "cp", 3), rollingWorkload, 3);
     etcd(wc, "3 members are available");
     Map<String, String> nodes = new LinkedHashMap<>();
@@ -364,7 +341,7 @@ class ControlPlaneLifecycleTest {
     }
     String after =
         Instant.now().plusSeconds(2).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"rollout\":{\"after\":\""
@@ -407,7 +384,7 @@ class ControlPlaneLifecycleTest {
     assertThat(names(c.machines())).doesNotContainAnyElementsOf(names(old));
     c.awaitCondition("cp", "RollingOut", "NotRollingOut");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
-    assertThat(c.controlPlane("cp").get().getStatus().versions)
+    assertThat(c.controlPlane("cp").getStatus().versions)
         .containsExactly(new StatusVersion("v1.33.5", 3));
   }
 
@@ -415,11 +392,11 @@ class ControlPlaneLifecycleTest {
 
   /** An installed control plane of {@code replicas} Ready Machines on Nodes node-0, node-1... */
   private List<Machine> installed(
-      TestCluster c,
+      TestWorld c,
       OpenshiftAssistedControlPlane cp,
       KubeApiServerEnvironment workload,
       int replicas) {
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     eventually(() -> assertThat(c.machines()).hasSize(replicas));
     List<Machine> machines = new ArrayList<>(c.machines());
@@ -436,20 +413,19 @@ class ControlPlaneLifecycleTest {
       playMachine(c, machines.get(i), "node-" + i, "v1.33.5", true);
     }
     clusterOperator(workload.client());
-    c.setInstallerState("cp", "installed", "Cluster is installed");
-    c.publishAdminKubeconfig("cp", workload);
+    c.assisted.setInstallerState("cp", "installed", "Cluster is installed");
+    c.assisted.publishAdminKubeconfig("cp", workload);
     eventually(
         () ->
-            assertThat(
-                    c.controlPlane("cp").get().getStatus().initialization.controlPlaneInitialized)
+            assertThat(c.controlPlane("cp").getStatus().initialization.controlPlaneInitialized)
                 .isTrue());
     return machines;
   }
 
   /** Plays the Machine controller: Ready, Available, the Node and its kubelet version. */
   private static void playMachine(
-      TestCluster c, Machine m, String node, String kubelet, boolean ready) {
-    c.applyMachineStatus(
+      TestWorld c, Machine m, String node, String kubelet, boolean ready) {
+    c.capi.applyMachineStatus(
         name(m),
         "capi-machine-controller",
         Map.of(
@@ -482,8 +458,8 @@ class ControlPlaneLifecycleTest {
   }
 
   /** Plays a MachineHealthCheck that leaves remediation to the owner. */
-  private static void markUnhealthy(TestCluster c, Machine m) {
-    c.applyMachineStatus(
+  private static void markUnhealthy(TestWorld c, Machine m) {
+    c.capi.applyMachineStatus(
         name(m),
         "capi-machinehealthcheck",
         Map.of(
@@ -493,8 +469,8 @@ class ControlPlaneLifecycleTest {
                 condition("OwnerRemediated", false, "WaitingForRemediation"))));
   }
 
-  private static void unmark(TestCluster c, Machine m) {
-    c.applyMachineStatus(
+  private static void unmark(TestWorld c, Machine m) {
+    c.capi.applyMachineStatus(
         name(m),
         "capi-machinehealthcheck",
         Map.of("conditions", List.of(condition("HealthCheckSucceeded", true, "Succeeded"))));
@@ -583,7 +559,7 @@ class ControlPlaneLifecycleTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> ownerRemediated(TestCluster c, String machine) {
+  private static Map<String, Object> ownerRemediated(TestWorld c, String machine) {
     Map<String, Object> m = Serialization.jsonMapper().convertValue(machine(c, machine), Map.class);
     return ((List<Map<String, Object>>) ((Map<String, Object>) m.get("status")).get("conditions"))
         .stream()
@@ -593,26 +569,26 @@ class ControlPlaneLifecycleTest {
   }
 
   private static List<io.fabric8.kubernetes.api.model.events.v1.Event> events(
-      TestCluster c, String reason) {
+      TestWorld c, String reason) {
     return client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
         .filter(e -> reason.equals(e.getReason()))
         .toList();
   }
 
   private static io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> metal3Machine(
-      TestCluster c, String name) {
+      TestWorld c, String name) {
     return client
         .genericKubernetesResources("infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
         .inNamespace(c.ns)
         .withName(name);
   }
 
-  private static Machine machine(TestCluster c, String name) {
-    return client.resources(Machine.class).inNamespace(c.ns).withName(name).get();
+  private static Machine machine(TestWorld c, String name) {
+    return c.get(Machine.class, name);
   }
 
   /** The Machines of {@code nodes} but {@code added} that no longer exist. */
-  private static List<String> departed(TestCluster c, Map<String, String> nodes, Machine added) {
+  private static List<String> departed(TestWorld c, Map<String, String> nodes, Machine added) {
     Set<String> present = names(c.machines());
     return nodes.keySet().stream()
         .filter(n -> !present.contains(n) && !n.equals(name(added)))

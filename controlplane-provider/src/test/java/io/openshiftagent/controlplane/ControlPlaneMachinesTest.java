@@ -2,7 +2,7 @@ package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.controlplane.Fixtures.failureDomain;
 import static io.openshiftagent.controlplane.Fixtures.names;
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -19,6 +19,7 @@ import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.machines.UpToDate;
 import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.util.List;
@@ -51,8 +52,8 @@ class ControlPlaneMachinesTest {
 
   @Test
   void createsEachMachineWithItsConfigAndInfrastructureCloneSpreadOverFailureDomains() {
-    TestCluster c = TestCluster.provisioned(env, "create");
-    c.setFailureDomains(
+    TestWorld c = Fixtures.provisioned(env, "create");
+    c.capi.setFailureDomains(
         failureDomain("fd-a", true),
         failureDomain("fd-b", true),
         failureDomain("fd-c", true),
@@ -67,7 +68,7 @@ class ControlPlaneMachinesTest {
             .resources(Machine.class)
             .inNamespace(c.ns)
             .inform(added(m -> created.add(m.getMetadata().getUid())));
-    cp = c.createControlPlane(cp);
+    cp = c.providers.createControlPlane(cp);
     String uid = cp.getMetadata().getUid();
 
     eventually(() -> assertThat(c.machines()).hasSize(3));
@@ -78,24 +79,23 @@ class ControlPlaneMachinesTest {
       String name = m.getMetadata().getName();
       assertThat(name).startsWith("cp-");
       assertThat(m.getMetadata().getLabels())
-          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName)
           .containsEntry(ExternalKinds.CONTROL_PLANE_LABEL, "")
           .containsEntry(ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp")
           .containsEntry("team", "infra");
       assertThat(m.getMetadata().getOwnerReferences()).hasSize(1);
       assertThat(m.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo(uid);
       assertThat(m.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
-      assertThat(m.getSpec().clusterName).isEqualTo(c.name);
+      assertThat(m.getSpec().clusterName).isEqualTo(c.clusterName);
       assertThat(m.getSpec().bootstrap.configRef.kind).isEqualTo("OpenshiftAssistedConfig");
       assertThat(m.getSpec().bootstrap.configRef.name).isEqualTo(name);
       assertThat(m.getSpec().infrastructureRef.kind).isEqualTo("Metal3Machine");
       assertThat(m.getSpec().infrastructureRef.name).isEqualTo(name);
 
-      OpenshiftAssistedConfig config =
-          client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).withName(name).get();
+      OpenshiftAssistedConfig config = c.get(OpenshiftAssistedConfig.class, name);
       assertThat(config.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 AAAA discovery");
       assertThat(config.getMetadata().getLabels())
-          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName)
           .containsEntry(ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp");
       assertThat(config.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo(uid);
 
@@ -108,7 +108,7 @@ class ControlPlaneMachinesTest {
               .get();
       assertThat(infra.getMetadata().getLabels())
           .containsEntry("from-template", "yes")
-          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
       assertThat(infra.getMetadata().getAnnotations())
           .containsEntry(UpToDate.CLONED_FROM_NAME, Fixtures.TEMPLATE)
           .containsEntry(
@@ -118,14 +118,14 @@ class ControlPlaneMachinesTest {
     }
     eventually(
         () -> {
-          var status = c.controlPlane("cp").get().getStatus();
+          var status = c.controlPlane("cp").getStatus();
           assertThat(status.replicas).isEqualTo(3);
           assertThat(status.upToDateReplicas).isEqualTo(3);
           assertThat(status.readyReplicas).isZero();
           assertThat(status.selector)
               .isEqualTo(
                   "cluster.x-k8s.io/cluster-name="
-                      + c.name
+                      + c.clusterName
                       + ",cluster.x-k8s.io/control-plane,cluster.x-k8s.io/control-plane-name=cp");
         });
     c.awaitCondition("cp", "MachinesReady", "NotReady");
@@ -146,7 +146,7 @@ class ControlPlaneMachinesTest {
   @Test
   @SuppressWarnings("unchecked")
   void aControlPlaneMadeFromItsClusterClassTemplateIsReconciled() {
-    TestCluster c = TestCluster.provisioned(env, "clusterclass");
+    TestWorld c = Fixtures.provisioned(env, "clusterclass");
     OpenshiftAssistedControlPlaneTemplate template = new OpenshiftAssistedControlPlaneTemplate();
     template.setMetadata(
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
@@ -191,7 +191,7 @@ class ControlPlaneMachinesTest {
                 spec,
                 io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneSpec
                     .class));
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.machines()).hasSize(3));
     assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
         .isEqualTo(3);
@@ -199,21 +199,21 @@ class ControlPlaneMachinesTest {
 
   @Test
   void scalesOneMachineAtATimeWaitingForReadinessAndPrefersMarkedMachinesOnScaleDown() {
-    TestCluster c = TestCluster.provisioned(env, "scale");
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    TestWorld c = Fixtures.provisioned(env, "scale");
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).hasSize(3));
-    c.setInstallerState("cp", "installed", "Cluster is installed");
-    c.machines().forEach(c::setMachineReady);
+    c.assisted.setInstallerState("cp", "installed", "Cluster is installed");
+    c.machines().forEach(c.capi::setMachineReady);
 
-    c.controlPlane("cp").scale(5);
+    c.resource(OpenshiftAssistedControlPlane.class, "cp").scale(5);
     eventually(() -> assertThat(c.machines()).hasSize(4));
     Condition waiting = c.awaitCondition("cp", "ScalingUp", "WaitingForMachinesReady");
     assertThat(waiting.getStatus()).isEqualTo("True");
     assertThat(waiting.getMessage()).contains("scaling up from 4 to 5");
     assertThat(c.machines()).hasSize(4); // still waiting for the fourth
-    c.machines().forEach(c::setMachineReady);
+    c.machines().forEach(c.capi::setMachineReady);
     eventually(() -> assertThat(c.machines()).hasSize(5));
-    c.machines().forEach(c::setMachineReady);
+    c.machines().forEach(c.capi::setMachineReady);
     c.awaitCondition("cp", "ScalingUp", "NotScalingUp");
 
     Machine marked = c.machines().get(2);
@@ -224,13 +224,13 @@ class ControlPlaneMachinesTest {
             "{\"metadata\":{\"annotations\":{\""
                 + ExternalKinds.DELETE_MACHINE_ANNOTATION
                 + "\":\"\"}}}");
-    c.controlPlane("cp").scale(4);
+    c.resource(OpenshiftAssistedControlPlane.class, "cp").scale(4);
     eventually(() -> assertThat(c.machines()).hasSize(4));
     assertThat(c.machines())
         .extracting(m -> m.getMetadata().getName())
         .doesNotContain(marked.getMetadata().getName());
 
-    c.controlPlane("cp").scale(1);
+    c.resource(OpenshiftAssistedControlPlane.class, "cp").scale(1);
     Condition refused = c.awaitCondition("cp", "ScalingDown", "TopologyChangeNotSupported");
     assertThat(refused.getMessage()).contains("at least 3");
     eventually(() -> assertThat(c.machines()).hasSize(3));
@@ -242,14 +242,14 @@ class ControlPlaneMachinesTest {
 
   @Test
   void outOfDateMachinesAreMarkedAndReplacedFromTheCurrentSpecWhenDeleted() {
-    TestCluster c = TestCluster.provisioned(env, "uptodate");
-    c.createTemplate("cp-template-2", "disabled");
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    TestWorld c = Fixtures.provisioned(env, "uptodate");
+    c.metal3.createTemplate("cp-template-2", "disabled");
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).hasSize(3));
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
     Set<String> original = names(c.machines());
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"openshiftAssistedConfigSpec\":{\"additionalNTPSources\":[\"ntp.example.com\"]}}}");
@@ -258,7 +258,7 @@ class ControlPlaneMachinesTest {
     c.awaitCondition("cp", "RollingOut", "RollingOut");
     eventually(
         () -> {
-          assertThat(c.controlPlane("cp").get().getStatus().upToDateReplicas).isZero();
+          assertThat(c.controlPlane("cp").getStatus().upToDateReplicas).isZero();
           c.machines()
               .forEach(
                   m -> {
@@ -272,23 +272,18 @@ class ControlPlaneMachinesTest {
 
     Machine replacement = replace(c, c.machines().get(0));
     OpenshiftAssistedConfig config =
-        client
-            .resources(OpenshiftAssistedConfig.class)
-            .inNamespace(c.ns)
-            .withName(replacement.getMetadata().getName())
-            .get();
+        c.get(OpenshiftAssistedConfig.class, replacement.getMetadata().getName());
     assertThat(config.getSpec().additionalNTPSources).containsExactly("ntp.example.com");
-    eventually(
-        () -> assertThat(c.controlPlane("cp").get().getStatus().upToDateReplicas).isEqualTo(1));
+    eventually(() -> assertThat(c.controlPlane("cp").getStatus().upToDateReplicas).isEqualTo(1));
 
     // A new infrastructure template makes every Machine out of date, with the template named.
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"machineTemplate\":{\"spec\":{\"infrastructureRef\":{\"name\":\"cp-template-2\"}}}}}");
     eventually(
         () -> {
-          assertThat(c.controlPlane("cp").get().getStatus().upToDateReplicas).isZero();
+          assertThat(c.controlPlane("cp").getStatus().upToDateReplicas).isZero();
           assertThat(c.condition("cp", "MachinesUpToDate").orElseThrow().getMessage())
               .contains(
                   "cloned from Metal3MachineTemplate.infrastructure.cluster.x-k8s.io/"
@@ -298,8 +293,8 @@ class ControlPlaneMachinesTest {
 
   @Test
   void aNewControlPlanesConfigsAndClonesAreMadeWhileItsInfrastructureIsAwaited() {
-    TestCluster c = TestCluster.templated(env, "prepared").createCluster("cp", true, false);
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    TestWorld c = Fixtures.templated(env, "prepared").capi.createCluster("cp", false, true, false);
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     c.awaitCondition("cp", "Available", "WaitingForInfrastructure");
     eventually(
         () -> {
@@ -315,7 +310,7 @@ class ControlPlaneMachinesTest {
     assertThat(metal3Machines(c).stream().map(m -> m.getMetadata().getName()))
         .containsExactlyInAnyOrderElementsOf(prepared.keySet());
 
-    c.setInfrastructureProvisioned();
+    c.capi.setInfrastructureProvisioned();
     eventually(() -> assertThat(c.machines()).hasSize(3));
     assertThat(c.machines().stream().map(m -> m.getSpec().bootstrap.configRef.name))
         .as("each Machine takes a prepared config and clone")
@@ -332,13 +327,14 @@ class ControlPlaneMachinesTest {
 
   @Test
   void partsPreparedForASpecChangedMeanwhileAreReplaced() {
-    TestCluster c = TestCluster.templated(env, "reprepared").createCluster("cp", true, false);
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    TestWorld c =
+        Fixtures.templated(env, "reprepared").capi.createCluster("cp", false, true, false);
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(configs(c)).hasSize(3));
     Set<String> stale =
         configs(c).stream().map(cfg -> cfg.getMetadata().getName()).collect(Collectors.toSet());
     // A patch, as kubectl edit sends: the controller writes the status meanwhile.
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .edit(
             cp -> {
               cp.getSpec().openshiftAssistedConfigSpec.sshAuthorizedKey =
@@ -346,7 +342,7 @@ class ControlPlaneMachinesTest {
               return cp;
             });
 
-    c.setInfrastructureProvisioned();
+    c.capi.setInfrastructureProvisioned();
     eventually(
         () -> {
           assertThat(c.machines()).hasSize(3);
@@ -361,7 +357,7 @@ class ControlPlaneMachinesTest {
                 assertThat(cfg.getSpec().sshAuthorizedKey).isEqualTo("ssh-ed25519 BBBB changed"));
   }
 
-  private static List<GenericKubernetesResource> metal3Machines(TestCluster c) {
+  private static List<GenericKubernetesResource> metal3Machines(TestWorld c) {
     return client
         .genericKubernetesResources("infrastructure.cluster.x-k8s.io/v1beta2", "Metal3Machine")
         .inNamespace(c.ns)
@@ -374,10 +370,10 @@ class ControlPlaneMachinesTest {
 
   @Test
   void aMachineThatCannotBeCreatedLeavesNoConfigOrInfrastructureMachineBehind() {
-    TestCluster c = TestCluster.provisioned(env, "rollback");
+    TestWorld c = Fixtures.provisioned(env, "rollback");
     // An admission policy (CEL, in the API server itself) refuses Machines in this namespace.
     refuseMachines(c.ns);
-    c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     Condition failed = c.awaitCondition("cp", "ScalingUp", "MachineCreationFailed");
     assertThat(failed.getMessage())
         .contains("could not create a control-plane Machine")
@@ -417,7 +413,7 @@ class ControlPlaneMachinesTest {
 
   @Test
   void aCrashBetweenTheCreationsOfAMachineLeavesNothingBehind() throws Exception {
-    TestCluster c = TestCluster.provisioned(env, "crash");
+    TestWorld c = Fixtures.provisioned(env, "crash");
     String m3m = "infrastructure.cluster.x-k8s.io/v1beta2";
     // Where each object was created in etcd's history (its resourceVersion when the watch saw it).
     Map<String, Long> createdAt = new java.util.concurrent.ConcurrentHashMap<>();
@@ -436,7 +432,7 @@ class ControlPlaneMachinesTest {
                 .resources(Machine.class)
                 .inNamespace(c.ns)
                 .inform(added(o -> createdAt.put("machine " + o.getMetadata().getName(), rv(o))))) {
-      c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+      c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
       eventually(() -> assertThat(c.machines()).hasSize(3));
       // Each Machine comes after its config and its clone (made at once): whatever a crash
       // interrupts leaves a config without its Machine, which the next reconcile finds with its
@@ -470,11 +466,10 @@ class ControlPlaneMachinesTest {
     }
 
     // What a provider killed after the first, or after the second, creation of a Machine left.
-    c.setPaused(true);
+    c.capi.setPaused(true);
     c.awaitCondition("cp", "Paused", "Paused");
     String model = c.machines().get(0).getMetadata().getName();
-    OpenshiftAssistedConfig config =
-        client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).withName(model).get();
+    OpenshiftAssistedConfig config = c.get(OpenshiftAssistedConfig.class, model);
     GenericKubernetesResource clone =
         client
             .genericKubernetesResources(m3m, "Metal3Machine")
@@ -489,7 +484,7 @@ class ControlPlaneMachinesTest {
     clone.setMetadata(copyNamed(clone.getMetadata(), "cp-crash2"));
     clone.getAdditionalProperties().remove("status");
     client.resource(clone).create();
-    c.setPaused(false);
+    c.capi.setPaused(false);
 
     eventually(
         () -> {
@@ -598,7 +593,7 @@ class ControlPlaneMachinesTest {
     probe.getSpec().infrastructureRef =
         new io.openshiftagent.api.common.ContractVersionedObjectReference(
             "infrastructure.cluster.x-k8s.io", "Metal3Machine", "x");
-    TestCluster.await(
+    TestWorld.await(
         "the admission policy to refuse Machines",
         () -> {
           try {
@@ -620,7 +615,7 @@ class ControlPlaneMachinesTest {
     String override = "openshiftassistedconfig.cluster.x-k8s.io/discovery-ignition-override";
     String conversion = "cluster.x-k8s.io/conversion-data";
     String tracking = "argocd.argoproj.io/tracking-id";
-    TestCluster c = TestCluster.provisioned(env, "cpmeta");
+    TestWorld c = Fixtures.provisioned(env, "cpmeta");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata().setLabels(Map.of("site", "edge"));
     cp.getMetadata()
@@ -630,7 +625,7 @@ class ControlPlaneMachinesTest {
                 "{\"spec\":{}}",
                 tracking,
                 "app:controlplane.cluster.x-k8s.io/OpenshiftAssistedControlPlane:" + c.ns + "/cp"));
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.machines()).hasSize(3));
     Set<String> names = names(c.machines());
     Map<String, String> hashes = configHashes(c);
@@ -638,21 +633,18 @@ class ControlPlaneMachinesTest {
     for (OpenshiftAssistedConfig config : configs(c)) {
       assertThat(config.getMetadata().getLabels())
           .containsEntry("site", "edge")
-          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+          .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
       assertThat(config.getMetadata().getAnnotations()).doesNotContainKeys(conversion, tracking);
     }
     // As in the Go provider, Machines get the template's metadata only.
     c.machines().forEach(m -> assertThat(m.getMetadata().getLabels()).doesNotContainKey("site"));
     String someones = c.machines().get(0).getMetadata().getName();
-    client
-        .resources(OpenshiftAssistedConfig.class)
-        .inNamespace(c.ns)
-        .withName(someones)
+    c.resource(OpenshiftAssistedConfig.class, someones)
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"labels\":{\"theirs\":\"1\"}}}");
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"labels\":{\"site\":\"core\",\"tier\":\"gold\"},"
@@ -679,11 +671,7 @@ class ControlPlaneMachinesTest {
             .findFirst()
             .orElseThrow();
     OpenshiftAssistedConfig created =
-        client
-            .resources(OpenshiftAssistedConfig.class)
-            .inNamespace(c.ns)
-            .withName(replace(c, replaced).getMetadata().getName())
-            .get();
+        c.get(OpenshiftAssistedConfig.class, replace(c, replaced).getMetadata().getName());
     assertThat(created.getMetadata().getLabels())
         .containsEntry("site", "core")
         .containsEntry("tier", "gold");
@@ -694,7 +682,7 @@ class ControlPlaneMachinesTest {
         .doesNotContainKeys(conversion, tracking);
 
     // Keys removed from the control plane leave every config; someone else's label stays.
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"metadata\":{\"labels\":{\"site\":null},\"annotations\":{\""
@@ -706,23 +694,16 @@ class ControlPlaneMachinesTest {
           assertThat(config.getMetadata().getLabels())
               .doesNotContainKey("site")
               .containsEntry("tier", "gold")
-              .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+              .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
           assertThat(config.getMetadata().getAnnotations()).doesNotContainKey(override);
         });
-    assertThat(
-            client
-                .resources(OpenshiftAssistedConfig.class)
-                .inNamespace(c.ns)
-                .withName(someones)
-                .get()
-                .getMetadata()
-                .getLabels())
+    assertThat(c.get(OpenshiftAssistedConfig.class, someones).getMetadata().getLabels())
         .containsEntry("theirs", "1");
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
   }
 
   /** Deletes a Machine, as a user does, and returns the one the operator makes in its place. */
-  private static Machine replace(TestCluster c, Machine machine) {
+  private static Machine replace(TestWorld c, Machine machine) {
     Set<String> before = names(c.machines());
     client.resource(machine).delete();
     eventually(
@@ -738,15 +719,15 @@ class ControlPlaneMachinesTest {
 
   /** Waits until the control plane has 3 configs and each passes {@code check}. */
   private static void eventuallyEveryConfig(
-      TestCluster c, ThrowingConsumer<OpenshiftAssistedConfig> check) {
+      TestWorld c, ThrowingConsumer<OpenshiftAssistedConfig> check) {
     eventually(() -> assertThat(configs(c)).hasSize(3).allSatisfy(check));
   }
 
-  private static List<OpenshiftAssistedConfig> configs(TestCluster c) {
+  private static List<OpenshiftAssistedConfig> configs(TestWorld c) {
     return client.resources(OpenshiftAssistedConfig.class).inNamespace(c.ns).list().getItems();
   }
 
-  private static Map<String, String> configHashes(TestCluster c) {
+  private static Map<String, String> configHashes(TestWorld c) {
     return configs(c).stream()
         .collect(
             Collectors.toMap(
@@ -757,23 +738,23 @@ class ControlPlaneMachinesTest {
 
   @Test
   void pauseStopsReconciliationAndIsReported() {
-    TestCluster c = TestCluster.provisioned(env, "pause");
+    TestWorld c = Fixtures.provisioned(env, "pause");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     // The Go provider's layout of the infrastructure template works as well.
     cp.getSpec().machineTemplate.infrastructureRef =
         cp.getSpec().machineTemplate.spec.infrastructureRef;
     cp.getSpec().machineTemplate.spec = null;
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.machines()).hasSize(3));
-    c.setPaused(true);
+    c.capi.setPaused(true);
     Condition paused = c.awaitCondition("cp", "Paused", "Paused");
     assertThat(paused.getStatus()).isEqualTo("True");
     assertThat(paused.getMessage()).contains("spec.paused");
-    c.controlPlane("cp").scale(4);
+    c.resource(OpenshiftAssistedControlPlane.class, "cp").scale(4);
     // The Paused condition records the generation it was written for: the operator has seen the
     // new replicas, and while paused the Machines and the install stay as they are.
-    long generation = c.controlPlane("cp").get().getMetadata().getGeneration();
-    TestCluster.await(
+    long generation = c.controlPlane("cp").getMetadata().getGeneration();
+    TestWorld.await(
         "the paused reconcile of generation " + generation,
         () ->
             c.condition("cp", "Paused")
@@ -782,7 +763,7 @@ class ControlPlaneMachinesTest {
     assertThat(c.machines()).hasSize(3);
     assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)
         .isEqualTo(3);
-    c.setPaused(false);
+    c.capi.setPaused(false);
     c.awaitCondition("cp", "Paused", "NotPaused");
     eventually(() -> assertThat(c.machines()).hasSize(4));
     assertThat(c.clusterInstall("cp").getSpec().provisionRequirements.controlPlaneAgents)

@@ -1,6 +1,6 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -21,6 +21,7 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
@@ -42,9 +43,8 @@ class DeletionAndRestartTest {
             env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
     try {
-      TestCluster c = new TestCluster(client, env.createNamespace("delete"), "capi-delete");
-      c.createTemplate(Fixtures.TEMPLATE, "metadata");
-      c.createCluster("cp", true, true);
+      TestWorld c = new TestWorld(client, env.createNamespace("delete"), "capi-delete");
+      Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
       client
           .resource(
               new ConfigMapBuilder()
@@ -57,14 +57,11 @@ class DeletionAndRestartTest {
           .create();
       OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
       cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
-      c.createControlPlane(cp);
+      c.providers.createControlPlane(cp);
       eventually(() -> assertThat(c.machines()).hasSize(3));
       eventually(() -> assertThat(c.clusterDeployment("cp")).isNotNull());
       // Hive holds the ClusterDeployment while it deprovisions.
-      client
-          .resources(ClusterDeployment.class)
-          .inNamespace(c.ns)
-          .withName("cp")
+      c.resource(ClusterDeployment.class, "cp")
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),
               "{\"metadata\":{\"finalizers\":[\"" + HIVE_FINALIZER + "\"]}}");
@@ -72,7 +69,7 @@ class DeletionAndRestartTest {
           .resource(
               new SecretBuilder()
                   .withNewMetadata()
-                  .withName(c.name + "-kubeconfig")
+                  .withName(c.clusterName + "-kubeconfig")
                   .withNamespace(c.ns)
                   .endMetadata()
                   .build())
@@ -86,15 +83,12 @@ class DeletionAndRestartTest {
               PatchContext.of(PatchType.JSON_MERGE),
               "{\"metadata\":{\"finalizers\":[\"machine.cluster.x-k8s.io\"]}}");
 
-      c.controlPlane("cp").delete();
+      c.resource(OpenshiftAssistedControlPlane.class, "cp").delete();
       var waiting = c.awaitCondition("cp", "Deleting", "WaitingForMachinesDeleted");
       assertThat(waiting.getMessage()).contains(held.getMetadata().getName());
       assertThat(c.machines()).hasSize(1);
       assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNull();
-      client
-          .resources(io.openshiftagent.api.external.capi.Machine.class)
-          .inNamespace(c.ns)
-          .withName(held.getMetadata().getName())
+      c.resource(io.openshiftagent.api.external.capi.Machine.class, held.getMetadata().getName())
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
 
       c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
@@ -117,22 +111,18 @@ class DeletionAndRestartTest {
                   .list()
                   .getItems())
           .isEmpty();
-      assertThat(client.resources(AgentClusterInstall.class).inNamespace(c.ns).withName("cp").get())
-          .isNull();
+      assertThat(c.get(AgentClusterInstall.class, "cp")).isNull();
       assertThat(c.clusterDeployment("cp").getMetadata().getDeletionTimestamp()).isNotNull();
-      assertThat(c.controlPlane("cp").get()).isNotNull();
+      assertThat(c.controlPlane("cp")).isNotNull();
       assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNotNull();
 
-      client
-          .resources(ClusterDeployment.class)
-          .inNamespace(c.ns)
-          .withName("cp")
+      c.resource(ClusterDeployment.class, "cp")
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
-      eventually(() -> assertThat(c.controlPlane("cp").get()).isNull());
+      eventually(() -> assertThat(c.controlPlane("cp")).isNull());
       assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get()).isNull();
       assertThat(client.configMaps().inNamespace(c.ns).withName("cp-registry-config").get())
           .isNull();
-      assertThat(client.secrets().inNamespace(c.ns).withName(c.name + "-kubeconfig").get())
+      assertThat(client.secrets().inNamespace(c.ns).withName(c.clusterName + "-kubeconfig").get())
           .isNull();
     } finally {
       operator.stop();
@@ -154,25 +144,19 @@ class DeletionAndRestartTest {
             env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
     try {
-      TestCluster c =
-          new TestCluster(client, env.createNamespace("cluster-deleting"), "capi-deleting");
-      c.createTemplate(Fixtures.TEMPLATE, "metadata");
-      c.createCluster("cp", true, true);
+      TestWorld c = new TestWorld(client, env.createNamespace("cluster-deleting"), "capi-deleting");
+      Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
       // Cluster API's finalizer holds the Cluster while it deletes what belongs to it.
-      var cluster =
-          client
-              .resources(io.openshiftagent.api.external.capi.Cluster.class)
-              .inNamespace(c.ns)
-              .withName(c.name);
+      var cluster = c.resource(io.openshiftagent.api.external.capi.Cluster.class, c.clusterName);
       cluster.patch(
           PatchContext.of(PatchType.JSON_MERGE),
           "{\"metadata\":{\"finalizers\":[\"cluster.cluster.x-k8s.io\"]}}");
       cluster.delete();
 
-      c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+      c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
 
       var available = c.awaitCondition("cp", "Available", "ClusterDeleting");
-      assertThat(available.getMessage()).contains(c.name + " is being deleted");
+      assertThat(available.getMessage()).contains(c.clusterName + " is being deleted");
       assertThat(c.machines()).isEmpty();
       assertThat(c.clusterDeployment("cp")).isNull();
       assertThat(c.clusterInstall("cp")).isNull();
@@ -188,14 +172,14 @@ class DeletionAndRestartTest {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
     BootstrapFinalizerStandIn.ensureRunning(env);
-    TestCluster c = new TestCluster(client, env.createNamespace("restart"), "capi-restart");
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
+    TestWorld c = new TestWorld(client, env.createNamespace("restart"), "capi-restart");
+    Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
     Operator first =
         ControlPlaneProvider.create(
             env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     first.start();
-    OpenshiftAssistedControlPlane cp = c.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    OpenshiftAssistedControlPlane cp =
+        c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).isNotEmpty());
     first.stop();
 
@@ -205,7 +189,7 @@ class DeletionAndRestartTest {
         new ObjectMetaBuilder()
             .withName("cp-orphn")
             .withNamespace(c.ns)
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.name)
+            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName)
             .addToLabels(ExternalKinds.CONTROL_PLANE_LABEL, "")
             .addToLabels(ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp")
             .withOwnerReferences(OwnerReferences.plain(cp))
@@ -219,15 +203,7 @@ class DeletionAndRestartTest {
     second.start();
     try {
       eventually(() -> assertThat(c.machines()).hasSize(3));
-      eventually(
-          () ->
-              assertThat(
-                      client
-                          .resources(OpenshiftAssistedConfig.class)
-                          .inNamespace(c.ns)
-                          .withName("cp-orphn")
-                          .get())
-                  .isNull());
+      eventually(() -> assertThat(c.get(OpenshiftAssistedConfig.class, "cp-orphn")).isNull());
       c.awaitObserved("cp");
       assertThat(c.machines()).hasSize(3);
       assertThat(

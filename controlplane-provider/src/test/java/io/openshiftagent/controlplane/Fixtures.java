@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
@@ -18,6 +19,7 @@ import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.capi.MachineStatus;
 import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ReleaseRegistry;
@@ -31,10 +33,70 @@ import java.util.stream.Collectors;
 public final class Fixtures {
   public static final String TEMPLATE = "cp-template";
 
-  /** The pull secret the control planes name; {@link TestCluster} makes it. */
+  /** The pull secret the control planes name; {@link #prepared} makes it. */
   public static final String PULL_SECRET = "pull-secret";
 
   private Fixtures() {}
+
+  /**
+   * A fresh namespace on {@code env} named after {@code prefix}, {@link #prepared} for the control
+   * planes; its Cluster ({@code capi-<prefix>}) is still to be made.
+   */
+  public static TestWorld templated(KubeApiServerEnvironment env, String prefix) {
+    return prepared(new TestWorld(env, prefix, "capi-" + prefix));
+  }
+
+  /**
+   * {@link #templated}, with its Cluster made: it names the control plane {@code cp}, has an
+   * endpoint and its infrastructure is provisioned.
+   */
+  public static TestWorld provisioned(KubeApiServerEnvironment env, String prefix) {
+    return templated(env, prefix).capi.createCluster("cp", false, true, true);
+  }
+
+  /**
+   * What the control planes of {@code world} name: the pull secret, with the release registry's
+   * credentials, and the infrastructure template.
+   */
+  public static TestWorld prepared(TestWorld world) {
+    world.createPullSecret(PULL_SECRET, releases().dockerConfigJson());
+    world.metal3.createTemplate(TEMPLATE, "metadata");
+    return world;
+  }
+
+  /**
+   * The mirror configuration of a disconnected site ({@code spec.config.imageRegistryRef}): the
+   * public release repositories mirrored to {@code mirror} (which holds their digests), trusting
+   * {@code caPem}.
+   */
+  public static void createMirrorConfig(
+      TestWorld world, String configMapName, String mirror, String caPem) {
+    String conf =
+        "[[registry]]\nlocation = \"quay.io/openshift-release-dev/ocp-release\"\n"
+            + "[[registry.mirror]]\nlocation = \""
+            + mirror
+            + "/"
+            + ReleaseRegistry.OCP_REPOSITORY
+            + "\"\n"
+            + "[[registry]]\nlocation = \"quay.io/okd/scos-release\"\n"
+            + "[[registry.mirror]]\nlocation = \""
+            + mirror
+            + "/"
+            + ReleaseRegistry.OKD_REPOSITORY
+            + "\"\n";
+    world
+        .client
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(configMapName)
+                .withNamespace(world.ns)
+                .endMetadata()
+                .addToData("registries.conf", conf)
+                .addToData("ca-bundle.crt", caPem)
+                .build())
+        .create();
+  }
 
   /** The release images every test installs: a real registry (docs/release-images.md). */
   public static ReleaseRegistry releases() {
@@ -129,6 +191,18 @@ public final class Fixtures {
         .withReason(type.equals("Ready") && status.equals("True") ? "Ready" : "Test")
         .withMessage("")
         .withLastTransitionTime("2026-01-01T00:00:00Z")
+        .build();
+  }
+
+  /**
+   * An AgentClusterInstall's RequirementsMet condition as assisted-service writes it: True only
+   * with {@code ClusterIsReady}.
+   */
+  public static Condition requirementsMet(String reason) {
+    return new ConditionBuilder()
+        .withType("RequirementsMet")
+        .withStatus("ClusterIsReady".equals(reason) ? "True" : "False")
+        .withReason(reason)
         .build();
   }
 

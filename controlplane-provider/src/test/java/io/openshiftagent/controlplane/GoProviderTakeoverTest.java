@@ -1,6 +1,6 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -29,6 +29,7 @@ import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
@@ -52,10 +53,9 @@ class GoProviderTakeoverTest {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
     BootstrapFinalizerStandIn.ensureRunning(env);
-    TestCluster c = new TestCluster(client, env.createNamespace("takeover"), "capi-takeover");
-    c.createTemplate(Fixtures.TEMPLATE, "metadata");
-    c.createCluster("cp", true, true);
-    c.setPaused(true); // the documented procedure: paused while the providers are swapped
+    TestWorld c = new TestWorld(client, env.createNamespace("takeover"), "capi-takeover");
+    Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
+    c.capi.setPaused(true); // the documented procedure: paused while the providers are swapped
 
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
     // As the Go provider's control planes name their release images: by tag, from the
@@ -67,7 +67,7 @@ class GoProviderTakeoverTest {
             ExternalKinds.INFRASTRUCTURE_GROUP, "Metal3MachineTemplate", Fixtures.TEMPLATE);
     cp.getSpec().config.pullSecretRef = null; // OKD, as the Go provider's SNO example
     cp.getMetadata().setFinalizers(List.of(GoProvider.CONTROL_PLANE_FINALIZER));
-    cp = c.createControlPlane(cp);
+    cp = c.providers.createControlPlane(cp);
     client
         .resource(cp)
         .subresource("status")
@@ -95,7 +95,7 @@ class GoProviderTakeoverTest {
     ClusterDeployment cd = new ClusterDeployment();
     cd.setMetadata(goOwned(c, "cp", cp));
     cd.setSpec(new ClusterDeploymentSpec());
-    cd.getSpec().clusterName = c.name;
+    cd.getSpec().clusterName = c.clusterName;
     cd.getSpec().baseDomain = "example.com";
     cd.getSpec().pullSecretRef = new LocalObjectReference(GoProvider.PLACEHOLDER_PULL_SECRET);
     cd.getSpec().platform = new ClusterDeploymentSpec.Platform();
@@ -115,11 +115,11 @@ class GoProviderTakeoverTest {
     aci.getSpec().provisionRequirements = new AgentClusterInstallSpec.ProvisionRequirements();
     aci.getSpec().provisionRequirements.controlPlaneAgents = 1;
     aci = client.resource(aci).create();
-    c.setInstallerState("cp", "adding-hosts", "Cluster is installed");
+    c.assisted.setInstallerState("cp", "adding-hosts", "Cluster is installed");
     // Its Machine, with the infrastructure clone and the config it made (a copy of the spec).
     Map<String, String> labels =
         Map.of(
-            ExternalKinds.CLUSTER_NAME_LABEL, c.name,
+            ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName,
             ExternalKinds.CONTROL_PLANE_LABEL, "",
             ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp");
     GenericKubernetesResource clone = new GenericKubernetesResource();
@@ -160,7 +160,7 @@ class GoProviderTakeoverTest {
             .withOwnerReferences(OwnerReferences.controller(cp))
             .build());
     machine.setSpec(new MachineSpec());
-    machine.getSpec().clusterName = c.name;
+    machine.getSpec().clusterName = c.clusterName;
     machine.getSpec().bootstrap = new MachineSpec.Bootstrap();
     machine.getSpec().bootstrap.configRef =
         new ContractVersionedObjectReference(
@@ -169,22 +169,22 @@ class GoProviderTakeoverTest {
         new ContractVersionedObjectReference(
             ExternalKinds.INFRASTRUCTURE_GROUP, "Metal3Machine", "cp-x7k2q");
     machine = client.resource(machine).create();
-    c.setMachineReady(machine);
+    c.capi.setMachineReady(machine);
 
     Operator operator =
         ControlPlaneProvider.create(
             env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
     operator.start();
     try {
-      c.setPaused(false);
+      c.capi.setPaused(false);
 
       eventually(
           () ->
-              assertThat(c.controlPlane("cp").get().getMetadata().getFinalizers())
+              assertThat(c.controlPlane("cp").getMetadata().getFinalizers())
                   .containsExactly(
                       "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io/finalizer"));
       c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
-      OpenshiftAssistedControlPlane taken = c.controlPlane("cp").get();
+      OpenshiftAssistedControlPlane taken = c.controlPlane("cp");
       assertThat(taken.getStatus().conditions)
           .extracting(io.fabric8.kubernetes.api.model.Condition::getType)
           .doesNotContain("KubernetesVersionAvailable", "MachinesCreated", "Ready");
@@ -211,18 +211,11 @@ class GoProviderTakeoverTest {
       assertThat(adopted.getMetadata().getUid()).isEqualTo(goImageSet.getMetadata().getUid());
       assertThat(adopted.getMetadata().getLabels())
           .containsEntry(ClusterImageSets.NAMESPACE_LABEL, c.ns);
-      assertThat(
-              client
-                  .resources(OpenshiftAssistedConfig.class)
-                  .inNamespace(c.ns)
-                  .withName("cp-x7k2q")
-                  .get()
-                  .getMetadata()
-                  .getUid())
+      assertThat(c.get(OpenshiftAssistedConfig.class, "cp-x7k2q").getMetadata().getUid())
           .isEqualTo(config.getMetadata().getUid());
 
       // An upgrade's release image goes into the set taken over, not into a new one.
-      c.controlPlane("cp")
+      c.resource(OpenshiftAssistedControlPlane.class, "cp")
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),
               "{\"spec\":{\"distributionVersion\":\"4.20.1\"}}");
@@ -240,10 +233,10 @@ class GoProviderTakeoverTest {
           .containsExactly(machine.getMetadata().getUid());
 
       // Deleted: nothing holds it, and the Go provider's ClusterImageSet goes too.
-      client.resource(c.controlPlane("cp").get()).delete();
+      client.resource(c.controlPlane("cp")).delete();
       eventually(() -> assertThat(c.machines()).isEmpty());
       eventually(() -> assertThat(c.clusterDeployment("cp")).isNull());
-      eventually(() -> assertThat(c.controlPlane("cp").get()).isNull());
+      eventually(() -> assertThat(c.controlPlane("cp")).isNull());
       assertThat(client.resources(ClusterImageSet.class).withName("cp").get()).isNull();
     } finally {
       operator.stop();
@@ -251,13 +244,13 @@ class GoProviderTakeoverTest {
   }
 
   private static io.fabric8.kubernetes.api.model.ObjectMeta goOwned(
-      TestCluster c, String name, OpenshiftAssistedControlPlane cp) {
+      TestWorld c, String name, OpenshiftAssistedControlPlane cp) {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(c.ns)
         .withLabels(
             Map.of(
-                ExternalKinds.CLUSTER_NAME_LABEL, c.name,
+                ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName,
                 ExternalKinds.CONTROL_PLANE_LABEL, "",
                 ExternalKinds.CONTROL_PLANE_NAME_LABEL, "cp"))
         .withOwnerReferences(

@@ -1,6 +1,6 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -15,6 +15,7 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.controlplane.release.ReleaseImage;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import io.openshiftagent.testsupport.WithKubeApiServer;
@@ -56,13 +57,14 @@ class InstallationAndUpgradeTest {
     operator.stop();
   }
 
-  private TestCluster installedCluster(String prefix) {
-    TestCluster c = TestCluster.provisioned(env, prefix);
-    c.createMirrorConfig("mirrors", Fixtures.releases().host(), Fixtures.releases().caPem());
+  private TestWorld installedCluster(String prefix) {
+    TestWorld c = Fixtures.provisioned(env, prefix);
+    Fixtures.createMirrorConfig(
+        c, "mirrors", Fixtures.releases().host(), Fixtures.releases().caPem());
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata().getAnnotations().remove(ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION);
     cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     return c;
   }
@@ -70,15 +72,16 @@ class InstallationAndUpgradeTest {
   @Test
   @Order(1)
   void availableFollowsTheInstallerAndTheKubeconfigInitializesTheControlPlane() {
-    TestCluster c = installedCluster("install");
+    TestWorld c = installedCluster("install");
     // A state in which the installer waits is named (a detail: written within the test's window),
     // without its description; one in which it makes progress is not: the AgentClusterInstall has
     // both.
-    c.setInstallerState("cp", "insufficient", "Cluster is not ready for install");
+    c.assisted.setInstallerState("cp", "insufficient", "Cluster is not ready for install");
     Condition waiting =
         c.awaitCondition("cp", "Available", "Installing", "installer state: insufficient");
     assertThat(waiting.getStatus()).isEqualTo("False");
-    c.setInstallerState("cp", "installing", "Installing: 3 of 3 hosts writing image to disk");
+    c.assisted.setInstallerState(
+        "cp", "installing", "Installing: 3 of 3 hosts writing image to disk");
     Condition installing =
         c.awaitCondition(
             "cp", "Available", "Installing", "AgentClusterInstall cp has the installer's state");
@@ -87,15 +90,16 @@ class InstallationAndUpgradeTest {
     assertThat(c.awaitCondition("cp", "Initialized", "WaitingForKubeconfig").getStatus())
         .isEqualTo("False");
 
-    c.publishAdminKubeconfig("cp", workload);
+    c.assisted.publishAdminKubeconfig("cp", workload);
     c.awaitCondition("cp", "KubeconfigAvailable", "KubeconfigAvailable");
-    Secret kubeconfig = client.secrets().inNamespace(c.ns).withName(c.name + "-kubeconfig").get();
+    Secret kubeconfig =
+        client.secrets().inNamespace(c.ns).withName(c.clusterName + "-kubeconfig").get();
     assertThat(kubeconfig.getType()).isEqualTo("cluster.x-k8s.io/secret");
     assertThat(kubeconfig.getMetadata().getLabels())
-        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.name);
+        .containsEntry(ExternalKinds.CLUSTER_NAME_LABEL, c.clusterName);
     assertThat(kubeconfig.getMetadata().getOwnerReferences().get(0).getController()).isTrue();
     assertThat(kubeconfig.getMetadata().getOwnerReferences().get(0).getUid())
-        .isEqualTo(c.controlPlane("cp").get().getMetadata().getUid());
+        .isEqualTo(c.controlPlane("cp").getMetadata().getUid());
     assertThat(
             new String(
                 Base64.getDecoder().decode(kubeconfig.getData().get("value")),
@@ -103,16 +107,15 @@ class InstallationAndUpgradeTest {
         .isEqualTo(workload.kubeConfigYaml());
     eventually(
         () ->
-            assertThat(
-                    c.controlPlane("cp").get().getStatus().initialization.controlPlaneInitialized)
+            assertThat(c.controlPlane("cp").getStatus().initialization.controlPlaneInitialized)
                 .isTrue());
     assertThat(c.awaitCondition("cp", "Initialized", "Initialized").getStatus()).isEqualTo("True");
     assertThat(c.condition("cp", "Available").orElseThrow().getStatus()).isEqualTo("False");
 
-    c.setInstallerState("cp", "finalizing", "Finalizing cluster installation");
+    c.assisted.setInstallerState("cp", "finalizing", "Finalizing cluster installation");
     assertThat(c.awaitCondition("cp", "Available", "Available").getStatus()).isEqualTo("True");
 
-    c.setInstallerState("cp", "error", "Host master-1 failed to reboot");
+    c.assisted.setInstallerState("cp", "error", "Host master-1 failed to reboot");
     Condition failed = c.awaitCondition("cp", "Available", "InstallationFailed");
     assertThat(failed.getMessage()).contains("Host master-1 failed to reboot");
   }
@@ -120,8 +123,8 @@ class InstallationAndUpgradeTest {
   @Test
   @Order(2)
   void aSpecAssistedServiceRefusesIsReportedUntilItAcceptsIt() {
-    TestCluster c = installedCluster("refused");
-    c.setClusterInstallCondition(
+    TestWorld c = installedCluster("refused");
+    c.assisted.setClusterInstallCondition(
         "cp",
         "SpecSynced",
         "False",
@@ -136,11 +139,36 @@ class InstallationAndUpgradeTest {
     assertThat(c.awaitCondition("cp", "Available", "InvalidConfiguration").getStatus())
         .isEqualTo("False");
 
-    c.setClusterInstallCondition(
+    c.assisted.setClusterInstallCondition(
         "cp", "SpecSynced", "True", "SyncOK", "The Spec has been successfully applied");
     assertThat(c.awaitCondition("cp", "ClusterInstallConfigured", "Configured").getStatus())
         .isEqualTo("True");
     assertThat(c.awaitCondition("cp", "Available", "Installing").getStatus()).isEqualTo("False");
+  }
+
+  @Test
+  @Order(2)
+  void overridesTheServiceCannotCheckBeforeEveryHostReportedAreProgressNotInvalid() {
+    TestWorld c = installedCluster("inventory");
+    c.assisted.setClusterInstallCondition(
+        "cp",
+        "SpecSynced",
+        "False",
+        "InputError",
+        "The Spec could not be synced due to an input error: Failed to parse"
+            + " 'agent-install.openshift.io/install-config-overrides' annotation: error while"
+            + " adding Platfom baremetal to install config, error is: unexpected end of JSON input");
+    Condition waiting =
+        c.awaitCondition("cp", "ClusterInstallConfigured", "WaitingForHostInventory");
+    assertThat(waiting.getStatus()).isEqualTo("False");
+    assertThat(waiting.getMessage())
+        .contains("once every host bound to it has reported its inventory", "Platfom baremetal");
+    assertThat(c.awaitCondition("cp", "Available", "Installing").getStatus()).isEqualTo("False");
+
+    c.assisted.setClusterInstallCondition(
+        "cp", "SpecSynced", "True", "SyncOK", "The Spec has been successfully applied");
+    assertThat(c.awaitCondition("cp", "ClusterInstallConfigured", "Configured").getStatus())
+        .isEqualTo("True");
   }
 
   @Test
@@ -151,19 +179,19 @@ class InstallationAndUpgradeTest {
     createNode(wc, "master-1", "v1.33.4");
     createClusterVersion(wc, "4.20.0");
 
-    TestCluster c = installedCluster("upgrade");
-    c.setInstallerState("cp", "installed", "Cluster is installed");
-    c.publishAdminKubeconfig("cp", workload);
+    TestWorld c = installedCluster("upgrade");
+    c.assisted.setInstallerState("cp", "installed", "Cluster is installed");
+    c.assisted.publishAdminKubeconfig("cp", workload);
     eventually(
         () -> {
-          var status = c.controlPlane("cp").get().getStatus();
+          var status = c.controlPlane("cp").getStatus();
           assertThat(status.distributionVersion).isEqualTo("4.20.0");
           assertThat(status.version).isEqualTo("v1.33.4"); // the lowest control-plane node
         });
     assertThat(c.awaitCondition("cp", "UpgradeCompleted", "UpgradeCompleted").getStatus())
         .isEqualTo("True");
 
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"distributionVersion\":\"4.20.1\"}}");
@@ -186,7 +214,7 @@ class InstallationAndUpgradeTest {
         () ->
             assertThat(c.condition("cp", "UpgradeCompleted").orElseThrow().getMessage())
                 .contains("Working towards 4.20.1: 106 of 863 done"));
-    assertThat(c.controlPlane("cp").get().getStatus().distributionVersion).isEqualTo("4.20.0");
+    assertThat(c.controlPlane("cp").getStatus().distributionVersion).isEqualTo("4.20.0");
 
     setClusterVersionStatus(
         wc,
@@ -202,12 +230,10 @@ class InstallationAndUpgradeTest {
     assertThat(c.awaitCondition("cp", "UpgradeCompleted", "UpgradeCompleted").getStatus())
         .isEqualTo("True");
     eventually(
-        () ->
-            assertThat(c.controlPlane("cp").get().getStatus().distributionVersion)
-                .isEqualTo("4.20.1"));
+        () -> assertThat(c.controlPlane("cp").getStatus().distributionVersion).isEqualTo("4.20.1"));
 
     // A pre-release is not published (signed): requested with force.
-    c.controlPlane("cp")
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"distributionVersion\":\"4.21.0-ec.2\"}}");

@@ -1,6 +1,6 @@
 package io.openshiftagent.controlplane;
 
-import static io.openshiftagent.controlplane.TestCluster.eventually;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -15,6 +15,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.Crane;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -124,19 +125,19 @@ class ReleaseImageReconcileTest {
 
   @Test
   void aDisconnectedSiteGetsThePublicDigestThroughItsMirrorAndReResolvesOnlyWhenAsked() {
-    TestCluster c = TestCluster.provisioned(env, "disconnected");
+    TestWorld c = Fixtures.provisioned(env, "disconnected");
     c.createPullSecret(Fixtures.PULL_SECRET, mirror.dockerConfigJson());
-    c.createMirrorConfig("mirrors", mirror.host(), caPem(mirrorCa));
+    Fixtures.createMirrorConfig(c, "mirrors", mirror.host(), caPem(mirrorCa));
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
     cp.getMetadata().getAnnotations().remove(ReleaseImage.REPOSITORY_OVERRIDE_ANNOTATION);
     cp.getSpec().config.imageRegistryRef = new LocalObjectReference("mirrors");
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
 
     String digest = Fixtures.releases().release("4.20.0", "x86_64").digest();
     eventually(() -> assertThat(imageSet(c)).isEqualTo(PUBLIC_OCP + "@" + digest));
     Condition resolved = c.awaitCondition("cp", "ReleaseImageResolved", "Resolved");
     assertThat(resolved.getStatus()).isEqualTo("True");
-    var recorded = c.controlPlane("cp").get().getStatus().releaseImage;
+    var recorded = c.controlPlane("cp").getStatus().releaseImage;
     assertThat(recorded.requested).isEqualTo(PUBLIC_OCP + ":4.20.0-x86_64");
     assertThat(recorded.image).isEqualTo(PUBLIC_OCP + "@" + digest);
     assertThat(recorded.resolvedFrom)
@@ -148,7 +149,7 @@ class ReleaseImageReconcileTest {
     annotate(c, Map.of("controlplane.cluster.x-k8s.io/resolve-release-image", "2026-11-26"));
     eventually(
         () ->
-            assertThat(c.controlPlane("cp").get().getStatus().releaseImage.resolveRequest)
+            assertThat(c.controlPlane("cp").getStatus().releaseImage.resolveRequest)
                 .isEqualTo("2026-11-26"));
     eventually(() -> assertThat(events(c, "ReleaseImageResolved")).hasSize(2));
 
@@ -163,7 +164,7 @@ class ReleaseImageReconcileTest {
   private record BadCase(String name, String reason, List<String> told, Consumer<Setup> setup) {}
 
   /** What a case may change before its control plane is created. */
-  private record Setup(TestCluster cluster, OpenshiftAssistedControlPlane cp) {
+  private record Setup(TestWorld cluster, OpenshiftAssistedControlPlane cp) {
     void overrideRepository(String repository) {
       cp.getMetadata()
           .getAnnotations()
@@ -281,17 +282,17 @@ class ReleaseImageReconcileTest {
                 List.of("names no registry host"),
                 s -> s.overrideRepository("ocp/release")));
 
-    Map<BadCase, TestCluster> clusters = new LinkedHashMap<>();
+    Map<BadCase, TestWorld> clusters = new LinkedHashMap<>();
     int n = 0;
     for (BadCase bad : cases) {
-      TestCluster c = TestCluster.provisioned(env, "bad-" + n++);
+      TestWorld c = Fixtures.provisioned(env, "bad-" + n++);
       OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);
       bad.setup().accept(new Setup(c, cp));
-      c.createControlPlane(cp);
+      c.providers.createControlPlane(cp);
       clusters.put(bad, c);
     }
     StringBuilder described = new StringBuilder();
-    for (Map.Entry<BadCase, TestCluster> entry : clusters.entrySet()) {
+    for (Map.Entry<BadCase, TestWorld> entry : clusters.entrySet()) {
       described.append(told(entry.getKey(), entry.getValue()));
       if (entry.getKey() == cases.get(0)) {
         // The unknown tag appears in its registry now: the provider asks again at its back-off,
@@ -306,7 +307,7 @@ class ReleaseImageReconcileTest {
     }
     System.out.println("kubectl describe, bad cases:\n" + described);
 
-    TestCluster notFound = clusters.get(cases.get(0));
+    TestWorld notFound = clusters.get(cases.get(0));
     notFound.awaitCondition("cp", "ReleaseImageResolved", "Resolved");
     eventually(() -> assertThat(notFound.clusterInstall("cp")).isNotNull());
     notFound.awaitCondition("cp", "ClusterInstallConfigured", "Configured");
@@ -316,7 +317,7 @@ class ReleaseImageReconcileTest {
    * Checks what a bad case's control plane tells and holds back; returns what {@code kubectl
    * describe} prints of it.
    */
-  private static String told(BadCase bad, TestCluster c) {
+  private static String told(BadCase bad, TestWorld c) {
     Condition condition = c.awaitCondition("cp", "ReleaseImageResolved", bad.reason());
     assertThat(condition.getStatus()).isEqualTo("False");
     for (String told : bad.told()) {
@@ -352,13 +353,13 @@ class ReleaseImageReconcileTest {
     }
   }
 
-  private static String imageSet(TestCluster c) {
+  private static String imageSet(TestWorld c) {
     ClusterImageSet set = client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get();
     return set == null ? null : set.getSpec().releaseImage;
   }
 
-  private static void annotate(TestCluster c, Map<String, String> annotations) {
-    c.controlPlane("cp")
+  private static void annotate(TestWorld c, Map<String, String> annotations) {
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             io.fabric8.kubernetes.client.utils.Serialization.asJson(
@@ -366,7 +367,7 @@ class ReleaseImageReconcileTest {
   }
 
   /** The Events about the control plane with {@code reason}, once written. */
-  private static List<Event> events(TestCluster c, String reason) {
+  private static List<Event> events(TestWorld c, String reason) {
     EventRecorder.flush(Duration.ofSeconds(10));
     return client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
         .filter(e -> reason.equals(e.getReason()))
@@ -374,7 +375,7 @@ class ReleaseImageReconcileTest {
   }
 
   /** What {@code kubectl describe} prints for the control plane. */
-  private static String describe(TestCluster c, String name) {
+  private static String describe(TestWorld c, String name) {
     try {
       Path kubeconfig = Files.createTempFile(dir, "kubeconfig", ".yaml");
       Files.writeString(kubeconfig, env.kubeConfigYaml());

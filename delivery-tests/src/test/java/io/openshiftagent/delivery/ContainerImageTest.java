@@ -79,8 +79,15 @@ class ContainerImageTest {
         .isNotBlank();
     assertThat(config.path("Labels").path("org.opencontainers.image.description").asText())
         .isNotBlank();
+    assertThat(config.path("Labels").path("org.opencontainers.image.revision").asText())
+        .as("the commit built")
+        .isEqualTo(Command.of("git", "-C", TestPaths.repoRoot(), "rev-parse", "HEAD").ok().strip());
+    assertThat(config.path("Labels").path("org.opencontainers.image.source").asText())
+        .isEqualTo(pomProperty("provider.image.source"));
+    assertThat(config.path("Labels").path("org.opencontainers.image.base.name").asText())
+        .isEqualTo("scratch");
     assertThat(strings(config.path("ExposedPorts").fieldNames()))
-        .containsExactlyInAnyOrder("8080/tcp", "8081/tcp");
+        .containsExactlyInAnyOrder("8443/tcp", "8081/tcp");
 
     Command.Result help = runImage(reference, config, "--help");
     assertThat(help.stdout()).contains("Usage: " + provider.command);
@@ -90,6 +97,117 @@ class ContainerImageTest {
     System.out.printf(
         "%s image: pushed, read back and run in %d ms%n",
         provider.command, (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /**
+   * What a scanner reads to know the packages of an image: {@code /etc/os-release} and the dpkg
+   * database ({@code /var/lib/dpkg/status.d}, as distroless images keep it). Every library of the
+   * image and its Java runtime belong to a package it lists, at the version this machine's dpkg
+   * (whose files hack/build-base-image.sh copied) has installed.
+   */
+  @ParameterizedTest
+  @EnumSource(ProviderJar.class)
+  void theImageListsThePackagesItHoldsAsScannersReadThem(ProviderJar provider) throws Exception {
+    String reference = push(provider);
+    Path root = Files.createDirectories(dir.resolve("scan-" + provider.command));
+    Path filesystem = dir.resolve("scan-" + provider.command + ".tar");
+    crane.run("export", reference, filesystem.toString());
+    Command.of("tar", "-xf", filesystem, "-C", root).ok();
+
+    assertThat(Files.readString(root.resolve("etc/os-release")))
+        .isEqualTo(Files.readString(Path.of("/etc/os-release")));
+    Map<String, String> listed = new java.util.TreeMap<>();
+    try (var files = Files.list(root.resolve("var/lib/dpkg/status.d"))) {
+      for (Path status : files.toList()) {
+        Map<String, String> fields = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(status)) {
+          int colon = line.indexOf(": ");
+          fields.put(line.substring(0, colon), line.substring(colon + 2));
+        }
+        assertThat(fields)
+            .containsEntry("Status", "install ok installed")
+            .containsKeys("Architecture");
+        listed.put(fields.get("Package"), fields.get("Version"));
+      }
+    }
+    List<String> owned = new ArrayList<>();
+    owned.add(javaHome().resolve("jmods/java.base.jmod").toString());
+    try (var files = Files.walk(root)) {
+      files
+          .filter(Files::isRegularFile)
+          .map(f -> "/" + root.relativize(f))
+          .filter(f -> f.matches("/(usr/)?lib(64)?/.*"))
+          .forEach(owned::add);
+    }
+    assertThat(owned).as("libraries in the image").hasSizeGreaterThan(3);
+    for (String file : owned) {
+      String pkg = owner(file);
+      String version = Command.of("dpkg-query", "-W", "-f=${Version}", pkg).ok().strip();
+      assertThat(listed)
+          .as("the package of %s", file)
+          .containsEntry(pkg.replaceAll(":.*", ""), version);
+    }
+    System.out.printf("%s image lists %d packages: %s%n", provider.command, listed.size(), listed);
+  }
+
+  /**
+   * A base of the user's choice must be pinned by digest: the build refuses a tag alone (the root
+   * pom's enforcer rule, run by the real Maven on the parent alone).
+   */
+  @org.junit.jupiter.api.Test
+  void aBaseImageMustBePinnedByDigest() {
+    Command.Result tag =
+        Command.of(
+                "mvn",
+                "-B",
+                "-q",
+                "-o",
+                "-N",
+                "-f",
+                TestPaths.repoRoot().resolve("pom.xml"),
+                "validate",
+                "-Dprovider.image.base=registry.example/base:latest")
+            .timeout(Duration.ofMinutes(2))
+            .run();
+    assertThat(tag.exitCode()).isNotZero();
+    assertThat(tag.stdout() + tag.stderr())
+        .contains("provider.image.base must be scratch or an image pinned by digest");
+    Command.of(
+            "mvn",
+            "-B",
+            "-q",
+            "-o",
+            "-N",
+            "-f",
+            TestPaths.repoRoot().resolve("pom.xml"),
+            "validate",
+            "-Dprovider.image.base=registry.example/base@sha256:" + "0".repeat(64))
+        .timeout(Duration.ofMinutes(2))
+        .ok();
+  }
+
+  /** The Debian package (name:arch) of an absolute path; merged /usr knows some by /usr/lib. */
+  private static String owner(String file) throws Exception {
+    for (String path : List.of(file, Path.of(file).toRealPath().toString(), "/usr" + file)) {
+      Command.Result found = Command.of("dpkg-query", "-S", path).run();
+      if (found.exitCode() == 0) {
+        return found.stdout().lines().findFirst().orElseThrow().replaceAll(": .*", "");
+      }
+    }
+    throw new AssertionError("no Debian package owns " + file);
+  }
+
+  private static Path javaHome() throws Exception {
+    return Path.of(Command.of("sh", "-c", "readlink -f \"$(command -v java)\"").ok().strip())
+        .getParent()
+        .getParent();
+  }
+
+  private static String pomProperty(String name) throws Exception {
+    String pom = Files.readString(TestPaths.repoRoot().resolve("pom.xml"));
+    var m = java.util.regex.Pattern.compile("<" + name + ">([^<]+)</" + name + ">").matcher(pom);
+    assertThat(m.find()).as("%s in the root pom", name).isTrue();
+    return m.group(1);
   }
 
   /** Pushes the OCI layout Jib wrote ({@code target/<module>-image.tar}); the pushed reference. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
@@ -94,15 +95,16 @@ class HelmChartTest {
       assertThat(manager.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
       assertThat(manager.getPorts())
           .extracting(p -> p.getName() + "=" + p.getContainerPort())
-          .containsExactlyInAnyOrder("metrics=8080", "health=8081");
+          .containsExactlyInAnyOrder("metrics=8443", "health=8081");
       assertThat(manager.getArgs())
           .containsExactly(
               "--leader-elect=true",
               "--leader-election-namespace=$(POD_NAMESPACE)",
-              "--log-level=INFO",
-              "--log-format=text",
-              "--metrics-port=8080",
-              "--health-port=8081");
+              "-v=3",
+              "--logging-format=text",
+              "--diagnostics-address=:8443",
+              "--insecure-diagnostics=false",
+              "--health-probe-bind-address=:8081");
       assertThat(manager.getEnv())
           .extracting(e -> e.getName() + "=" + e.getValueFrom().getFieldRef().getFieldPath())
           .containsExactly("POD_NAME=metadata.name", "POD_NAMESPACE=metadata.namespace");
@@ -140,10 +142,15 @@ class HelmChartTest {
             "--leader-election-namespace=$(POD_NAMESPACE)",
             "--namespace=team-a,team-b",
             "--watch-filter=mine",
-            "--log-level=DEBUG",
-            "--log-format=json",
-            "--metrics-port=9090",
-            "--health-port=8081");
+            "-v=6",
+            "--logging-format=json",
+            "--diagnostics-address=:9090",
+            "--insecure-diagnostics=true",
+            "--tls-min-version=VersionTLS13",
+            "--tls-cipher-suites=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384",
+            "--metrics-cert-path=/etc/openshift-agent/metrics-cert",
+            "--health-probe-bind-address=:8081",
+            "--concurrency=20");
     assertThat(bootstrap.getEnv())
         .filteredOn(e -> e.getValue() != null)
         .extracting(EnvVar::getName, EnvVar::getValue)
@@ -153,7 +160,16 @@ class HelmChartTest {
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAMESPACE", "mce"),
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_NAME", "service-ca"),
             org.assertj.core.groups.Tuple.tuple("ASSISTED_CA_BUNDLE_KEY", "service-ca.crt"),
-            org.assertj.core.groups.Tuple.tuple("DEFAULT_BOOT_MODE", "DiskImage"));
+            org.assertj.core.groups.Tuple.tuple("DEFAULT_BOOT_MODE", "DiskImage"),
+            org.assertj.core.groups.Tuple.tuple("HTTPS_PROXY", "http://proxy:3128"));
+    assertThat(bootstrap.getVolumeMounts())
+        .extracting(m -> m.getName() + "=" + m.getMountPath() + ":" + m.getReadOnly())
+        .contains("metrics-cert=/etc/openshift-agent/metrics-cert:true");
+    assertThat(
+            find(objects, io.fabric8.kubernetes.api.model.ServiceAccount.class, "capoa-bootstrap")
+                .getMetadata()
+                .getAnnotations())
+        .containsEntry("eks.amazonaws.com/role-arn", "arn:aws:iam::1:role/x");
     assertThat(bootstrap.getResources().getLimits().get("memory").toString()).isEqualTo("1Gi");
     assertThat(bootstrap.getPorts())
         .extracting(p -> p.getName() + "=" + p.getContainerPort())
@@ -161,6 +177,11 @@ class HelmChartTest {
     Deployment bootstrapDeployment = find(objects, Deployment.class, "capoa-bootstrap");
     assertThat(bootstrapDeployment.getSpec().getReplicas()).isEqualTo(2);
     PodSpec pod = bootstrapDeployment.getSpec().getTemplate().getSpec();
+    assertThat(pod.getPriorityClassName()).isEqualTo("system-cluster-critical");
+    assertThat(pod.getVolumes())
+        .filteredOn(v -> v.getName().equals("metrics-cert"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("metrics-tls"));
     assertThat(pod.getNodeSelector()).containsEntry("node-role.kubernetes.io/infra", "");
     assertThat(pod.getTolerations()).extracting(t -> t.getKey()).containsExactly("infra");
     assertThat(pod.getAffinity().getNodeAffinity()).isNotNull();
@@ -171,7 +192,9 @@ class HelmChartTest {
 
     Container controlplane = manager(find(objects, Deployment.class, "capoa-controlplane"));
     assertThat(controlplane.getImage()).isEqualTo("registry.example/cp:v8");
-    assertThat(controlplane.getArgs()).contains("--namespace=team-a,team-b", "--log-format=json");
+    assertThat(controlplane.getArgs())
+        .contains("--namespace=team-a,team-b", "--logging-format=json")
+        .doesNotContain("--concurrency=20");
     assertThat(controlplane.getEnv())
         .extracting(EnvVar::getName)
         .doesNotContain("ASSISTED_SERVICE_URL");
@@ -212,20 +235,100 @@ class HelmChartTest {
     List<HasMetadata> objects = template("--set", "metrics.enabled=false");
     for (String provider : List.of("capoa-bootstrap", "capoa-controlplane")) {
       Container manager = manager(find(objects, Deployment.class, provider));
-      assertThat(manager.getArgs()).contains("--metrics-port=0");
+      assertThat(manager.getArgs()).contains("--diagnostics-address=0");
       assertThat(manager.getPorts()).extracting(p -> p.getName()).containsExactly("health");
     }
     assertThat(objects).filteredOn(o -> o instanceof Service).isEmpty();
   }
 
   @Test
+  void aServiceMonitorScrapesEachProvidersHttpsEndpointWithItsToken() {
+    List<HasMetadata> objects =
+        template("--set", "metrics.serviceMonitor.enabled=true", "--set", "log.level=debug");
+    for (String provider : List.of("capoa-bootstrap", "capoa-controlplane")) {
+      GenericKubernetesResource monitor =
+          objects.stream()
+              .filter(o -> o.getKind().equals("ServiceMonitor"))
+              .map(GenericKubernetesResource.class::cast)
+              .filter(o -> o.getMetadata().getName().equals(provider))
+              .findFirst()
+              .orElseThrow();
+      Service service = find(objects, Service.class, provider + "-metrics");
+      assertThat(service.getMetadata().getLabels())
+          .containsAllEntriesOf(monitor.get("spec", "selector", "matchLabels"));
+      assertThat(service.getSpec().getPorts()).extracting(p -> p.getName()).contains("metrics");
+      Map<String, Object> endpoint = monitor.get("spec", "endpoints", 0);
+      assertThat(endpoint)
+          .containsEntry("port", "metrics")
+          .containsEntry("scheme", "https")
+          .containsEntry("path", "/metrics")
+          .containsEntry("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token");
+      // The deprecated log.level still works, as its -v.
+      assertThat(manager(find(objects, Deployment.class, provider)).getArgs()).contains("-v=6");
+    }
+    ClusterRole reader = find(objects, ClusterRole.class, "capoa-metrics-reader");
+    assertThat(reader.getRules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getNonResourceURLs()).containsExactly("/metrics");
+              assertThat(r.getVerbs()).containsExactly("get");
+            });
+  }
+
+  @Test
+  void aPodDisruptionBudgetKeepsAReplica() {
+    List<HasMetadata> objects =
+        template("--set", "podDisruptionBudget.enabled=true", "--set", "bootstrap.replicas=2");
+    var pdb =
+        find(
+            objects,
+            io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class,
+            "capoa-bootstrap");
+    assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
+    assertThat(pdb.getSpec().getMaxUnavailable()).isNull();
+    assertThat(pdb.getSpec().getSelector().getMatchLabels())
+        .isEqualTo(
+            find(objects, Deployment.class, "capoa-bootstrap")
+                .getSpec()
+                .getSelector()
+                .getMatchLabels());
+    assertThat(template()).noneMatch(o -> o.getKind().equals("PodDisruptionBudget"));
+  }
+
+  @Test
   void eachProviderCanBeDisabled() {
+    // Besides the metrics reader's ClusterRole, which serves both.
     assertThat(names(template("--set", "bootstrap.enabled=false")))
+        .filteredOn(n -> !n.equals("capoa-metrics-reader"))
         .allMatch(n -> n.startsWith("capoa-controlplane"))
         .contains("capoa-controlplane");
     assertThat(names(template("--set", "controlplane.enabled=false")))
+        .filteredOn(n -> !n.equals("capoa-metrics-reader"))
         .allMatch(n -> n.startsWith("capoa-bootstrap"))
         .contains("capoa-bootstrap");
+  }
+
+  /** values.schema.json: the real helm refuses a typo or a wrong value, naming it. */
+  @Test
+  void aValueTheChartDoesNotKnowOrAWrongOneIsRefused() {
+    for (String[] wrong :
+        new String[][] {
+          {"bootstrap.replica=2", "at '/bootstrap': additional properties 'replica' not allowed"},
+          {"log.format=xml", "at '/log/format'"},
+          {"metrics.port=99999", "at '/metrics/port'"},
+          {"bootstrap.defaultBootMode=PXE", "at '/bootstrap/defaultBootMode'"},
+          {"metrics.tls.minVersion=TLS1.2", "at '/metrics/tls/minVersion'"},
+          {"bootstrap.extraArgs={concurrency=3}", "at '/bootstrap/extraArgs/0'"},
+          {"leaderElection.enabled=maybe", "at '/leaderElection/enabled'"},
+        }) {
+      Command.Result refused = helm("template", "capoa", CHART.toString(), "--set", wrong[0]);
+      assertThat(refused.exitCode()).as("helm template --set %s", wrong[0]).isNotZero();
+      assertThat(refused.stderr())
+          .as("helm template --set %s", wrong[0])
+          .contains("values don't meet the specifications of the schema")
+          .contains(wrong[1]);
+    }
   }
 
   @Test
@@ -262,18 +365,25 @@ class HelmChartTest {
       assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
           .isEmpty();
 
-      helm(
-              "install",
-              "capoa",
-              CHART.toString(),
-              "--kubeconfig",
-              kubeconfig.toString(),
-              "--namespace",
-              "capoa-system",
-              "--create-namespace",
-              "--set",
-              "watchFilter=mine")
-          .succeeded();
+      Command.Result installed =
+          helm(
+                  "install",
+                  "capoa",
+                  CHART.toString(),
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "--namespace",
+                  "capoa-system",
+                  "--create-namespace",
+                  "--set",
+                  "watchFilter=mine")
+              .succeeded();
+      // NOTES.txt: what was installed and how to scrape it.
+      assertThat(installed.stdout())
+          .contains("openshift-agent 0.1.0 is installed in capoa-system")
+          .contains("deployment/capoa-bootstrap", "deployment/capoa-controlplane")
+          .contains("https://<release>-<provider>-metrics.capoa-system.svc:8443/metrics")
+          .contains("--clusterrole=capoa-metrics-reader");
 
       var crds = client.apiextensions().v1().customResourceDefinitions().list().getItems();
       assertThat(crds)
@@ -357,9 +467,19 @@ class HelmChartTest {
         "--set", "watchFilter=mine",
         "--set", "leaderElection.enabled=false",
         "--set", "metrics.port=9090",
+        "--set", "metrics.secure=false",
+        "--set", "metrics.certSecret=metrics-tls",
+        "--set", "metrics.tls.minVersion=VersionTLS13",
+        "--set", "metrics.tls.cipherSuites={TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384}",
         "--set", "metrics.service.enabled=false",
-        "--set", "log.level=DEBUG",
-        "--set", "log.format=json");
+        "--set", "log.verbosity=6",
+        "--set", "log.format=json",
+        "--set", "bootstrap.priorityClassName=system-cluster-critical",
+        "--set", "bootstrap.extraArgs={--concurrency=20}",
+        "--set", "bootstrap.extraEnv[0].name=HTTPS_PROXY",
+        "--set", "bootstrap.extraEnv[0].value=http://proxy:3128",
+        "--set",
+            "bootstrap.serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn=arn:aws:iam::1:role/x");
   }
 
   private static Command.Result helm(String... args) {

@@ -53,7 +53,9 @@ class ReleaseArtifactsTest {
             "image: ${OPENSHIFT_AGENT_BOOTSTRAP_IMAGE:=quay.io/openshift-agent/bootstrap-provider:v"
                 + Release.pomReleaseVersion()
                 + "}",
-            "--log-level=${OPENSHIFT_AGENT_LOG_LEVEL:=INFO}",
+            "-v=${OPENSHIFT_AGENT_LOG_VERBOSITY:=3}",
+            "--diagnostics-address=${OPENSHIFT_AGENT_DIAGNOSTICS_ADDRESS:=:8443}",
+            "--insecure-diagnostics=${OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS:=false}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_RESOURCE:=secret}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_NAMESPACE:=\"\"}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_NAME:=\"\"}",
@@ -71,7 +73,9 @@ class ReleaseArtifactsTest {
             "image: ${OPENSHIFT_AGENT_CONTROL_PLANE_IMAGE:=quay.io/openshift-agent/controlplane-provider:v"
                 + Release.pomReleaseVersion()
                 + "}",
-            "--log-level=${OPENSHIFT_AGENT_LOG_LEVEL:=INFO}")
+            "-v=${OPENSHIFT_AGENT_LOG_VERBOSITY:=3}",
+            "--diagnostics-address=${OPENSHIFT_AGENT_DIAGNOSTICS_ADDRESS:=:8443}",
+            "--insecure-diagnostics=${OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS:=false}")
         .doesNotContain("ASSISTED_CA_BUNDLE", "bootstrap.cluster.x-k8s.io_");
   }
 
@@ -90,6 +94,9 @@ class ReleaseArtifactsTest {
   void bothClusterTemplatesAreReleased() {
     assertThat(out.resolve("cluster-template.yaml")).isRegularFile();
     assertThat(out.resolve("cluster-template-sno.yaml")).isRegularFile();
+    assertThat(out.resolve("cluster-template-topology.yaml")).isRegularFile();
+    // clusterctl adds clusterclass-<class>.yaml to a topology cluster whose class is missing.
+    assertThat(out.resolve("clusterclass-openshift-assisted.yaml")).isRegularFile();
   }
 
   @SuppressWarnings("unchecked")

@@ -76,14 +76,22 @@ class RunnableJarTest {
 
       String metrics = running.metrics();
       for (String controller : provider.controllers) {
+        String label = "\\{[^}]*controller=\"" + controller + "\"";
         assertThat(metrics)
-            .as("per-controller JOSDK metrics of %s", controller)
-            .containsPattern(
-                "(?m)^reconciliations_active\\{[^}]*controller_name=\"" + controller + "\"")
-            .containsPattern(
-                "(?m)^reconciliations_queue\\{[^}]*controller_name=\"" + controller + "\"");
+            .as("controller-runtime's metrics of %s", controller)
+            .containsPattern("(?m)^controller_runtime_reconcile_total" + label)
+            .containsPattern("(?m)^controller_runtime_reconcile_errors_total" + label)
+            .containsPattern("(?m)^controller_runtime_reconcile_time_seconds_bucket" + label)
+            .containsPattern("(?m)^controller_runtime_active_workers" + label)
+            .containsPattern("(?m)^workqueue_depth" + label)
+            .containsPattern("(?m)^workqueue_adds_total" + label);
       }
       assertThat(metrics).contains("jvm_memory_used_bytes");
+      if (provider == Provider.CONTROLPLANE) {
+        assertThat(metrics)
+            .containsPattern("(?m)^openshift_agent_clusters\\{[^}]*stage=\"Available\"")
+            .contains("openshift_agent_cluster_time_to_available_seconds_count");
+      }
 
       stopWithSigterm(running);
       assertThat(Files.readString(running.log())).contains("released leader Lease");
@@ -190,15 +198,75 @@ class RunnableJarTest {
             "namespace",
             "watch-filter",
             "leader-elect",
+            "leader-elect-lease-duration",
+            "leader-elect-renew-deadline",
+            "leader-elect-retry-period",
             "leader-election-id",
             "leader-election-namespace",
             "concurrency",
+            "logging-format",
+            "diagnostics-address",
+            "insecure-diagnostics",
+            "metrics-bind-address",
+            "metrics-secure",
+            "metrics-cert-path",
+            "tls-min-version",
+            "tls-cipher-suites",
+            "health-probe-bind-address",
+            "enable-http2",
+            "version",
+            "help",
+            // the old spellings, listed as deprecated
             "log-level",
             "log-format",
             "metrics-port",
-            "health-port",
-            "help");
-    assertThat(help.stdout()).contains("default: " + provider.lease);
+            "health-port");
+    assertThat(help.stdout()).contains("  -v=N").contains("default: " + provider.lease);
+    assertThat(help.stdout().substring(help.stdout().indexOf("Deprecated flags")))
+        .contains("--log-level=LEVEL", "DEPRECATED: use -v instead");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void versionPrintsTheReleaseAndExitsZero(Provider provider) {
+    Command.Result version =
+        Command.run(
+                Duration.ofSeconds(30),
+                List.of(java(), "-jar", provider.jar().toString(), "--version"))
+            .succeeded();
+    assertThat(version.stdout().strip())
+        .isEqualTo(provider.command + " " + Release.pomReleaseVersion() + "-SNAPSHOT");
+  }
+
+  /**
+   * The Go provider's Deployment args, carried over unchanged (its manager.yaml's {@code
+   * --leader-elect}, and the flags its --help offers a patch), start a provider that leads.
+   */
+  @ParameterizedTest
+  @EnumSource(Provider.class)
+  void theGoProvidersDeploymentArgsAreAccepted(Provider provider, @TempDir Path dir)
+      throws Exception {
+    KubeApiServerEnvironment env = KubeApiServerEnvironment.shared();
+    String namespace = env.createNamespace("go-args-" + provider.command);
+    try (ProviderProcess running =
+        ProviderProcess.builder(provider.jar, env.kubeConfigYaml(), dir)
+            .flag("--leader-elect")
+            .flag("--metrics-secure=false")
+            .flag("--enable-http2=false")
+            .flag("-v=3")
+            .flag("--logging-format=text")
+            .flag("--leader-election-namespace=" + namespace)
+            .env("POD_NAME", "go-args-pod")
+            .start()) {
+      await(
+          provider.command + " with the Go provider's args leads (log: " + running.log() + ")",
+          START,
+          () -> running.status("/readyz") == 200 && !holder(env, namespace, provider).isEmpty());
+      assertThat(running.metrics()).contains("jvm_memory_used_bytes");
+      assertThat(Files.readString(running.log()))
+          .contains(" INFO ")
+          .doesNotContain("deprecated flag");
+    }
   }
 
   @ParameterizedTest
@@ -215,7 +283,7 @@ class RunnableJarTest {
   /** The flags a --help text lists, in order. */
   static List<String> flags(String help) {
     List<String> flags = new ArrayList<>();
-    Matcher m = Pattern.compile("(?m)^  --([a-z-]+)").matcher(help);
+    Matcher m = Pattern.compile("(?m)^  --([a-z0-9-]+)").matcher(help);
     while (m.find()) {
       flags.add(m.group(1));
     }

@@ -1,5 +1,6 @@
 package io.openshiftagent.registry;
 
+import io.micrometer.core.instrument.Metrics;
 import io.openshiftagent.tls.TrustedCertificates;
 import java.time.Clock;
 import java.time.Instant;
@@ -157,6 +158,12 @@ public final class ReleaseImages {
                         request.pullSecret(),
                         request.mirrors(),
                         request.trust())));
+    if (outcome.lookedUp()) {
+      lookups(
+          outcome.resolution() instanceof ReleaseDigests.Unresolved unresolved
+              ? unresolved.reason()
+              : RESOLVED);
+    }
     if (outcome.resolution() instanceof ReleaseDigests.Resolved resolved) {
       return new Ready(
           request.requested(),
@@ -171,6 +178,17 @@ public final class ReleaseImages {
     return new NotReady(
         unresolved.reason(), unresolved.message(), outcome.retryAt(), outcome.lookedUp());
   }
+
+  /**
+   * Counts a lookup that asked registries ({@code openshift_agent_registry_lookups_total}), by its
+   * outcome: {@link #RESOLVED} or the reason it failed ({@link Reasons}).
+   */
+  private static void lookups(String outcome) {
+    Metrics.counter(LOOKUPS, "outcome", outcome).increment();
+  }
+
+  /** The name of the lookup counter. */
+  public static final String LOOKUPS = "openshift_agent_registry_lookups";
 
   private static boolean recordsADigest(String image) {
     try {

@@ -2,6 +2,9 @@ package io.openshiftagent.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openshiftagent.testsupport.Crane;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.OciRegistry;
@@ -63,6 +66,30 @@ class ReleaseImagesTest {
         keepTag,
         token,
         recorded);
+  }
+
+  /** What a scrape shows: each lookup that asked registries, by outcome; cached answers not. */
+  @Test
+  void lookupsAreCountedByOutcome() {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    Metrics.globalRegistry.add(meters);
+    try {
+      String other = registry.host() + "/ocp/release:4.20.0-x86_64";
+      images.answer(request(other, false, "counted", null));
+      images.answer(request(other, false, "counted", null));
+      String unreachable = "127.0.0.1:" + FreePorts.next() + "/ocp/release:4.20.0";
+      images.answer(request(unreachable, false, "", null));
+
+      assertThat(count(meters, ReleaseImages.RESOLVED)).isEqualTo(1);
+      assertThat(count(meters, Reasons.REGISTRY_UNREACHABLE)).isEqualTo(1);
+    } finally {
+      Metrics.globalRegistry.remove(meters);
+    }
+  }
+
+  private static double count(SimpleMeterRegistry meters, String outcome) {
+    Counter counter = meters.find(ReleaseImages.LOOKUPS).tag("outcome", outcome).counter();
+    return counter == null ? 0 : counter.count();
   }
 
   @Test

@@ -80,6 +80,9 @@ public final class World implements AutoCloseable {
    *     provider restarted after a kill then waits up to the Lease's 15 s for its old Lease)
    * @param providerReplicas how many processes of each provider run; above one they elect their
    *     leader, as the chart's replicas do
+   * @param hubOfItsOwn whether the world runs on a hub of its own, started and stopped with it (its
+   *     audit log under {@code workDir}), rather than the JVM's shared one: such a world may run
+   *     beside other worlds, as nothing of theirs reaches it
    */
   public record Options(
       SimulatedDurations durations,
@@ -88,7 +91,8 @@ public final class World implements AutoCloseable {
       Duration workloadPollInterval,
       boolean serviceAccounts,
       boolean leaderElection,
-      int providerReplicas) {
+      int providerReplicas,
+      boolean hubOfItsOwn) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -98,7 +102,7 @@ public final class World implements AutoCloseable {
      */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
-          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), true, false, 1);
+          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), true, false, 1, false);
     }
 
     public Options withWorkloads(Workloads value) {
@@ -109,12 +113,20 @@ public final class World implements AutoCloseable {
           workloadPollInterval,
           serviceAccounts,
           leaderElection,
-          providerReplicas);
+          providerReplicas,
+          hubOfItsOwn);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
       return new Options(
-          durations, workDir, workloads, value, serviceAccounts, leaderElection, providerReplicas);
+          durations,
+          workDir,
+          workloads,
+          value,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          hubOfItsOwn);
     }
 
     public Options withServiceAccounts(boolean value) {
@@ -125,7 +137,8 @@ public final class World implements AutoCloseable {
           workloadPollInterval,
           value,
           leaderElection,
-          providerReplicas);
+          providerReplicas,
+          hubOfItsOwn);
     }
 
     public Options withLeaderElection(boolean value) {
@@ -136,7 +149,8 @@ public final class World implements AutoCloseable {
           workloadPollInterval,
           serviceAccounts,
           value,
-          providerReplicas);
+          providerReplicas,
+          hubOfItsOwn);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -147,7 +161,21 @@ public final class World implements AutoCloseable {
           workloadPollInterval,
           serviceAccounts,
           leaderElection,
-          providerReplicas);
+          providerReplicas,
+          hubOfItsOwn);
+    }
+
+    /** A hub of its own ({@link #hubOfItsOwn()}). */
+    public Options withHubOfItsOwn() {
+      return new Options(
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          true);
     }
 
     public Options withProviderReplicas(int value) {
@@ -158,7 +186,8 @@ public final class World implements AutoCloseable {
           workloadPollInterval,
           serviceAccounts,
           leaderElection,
-          value);
+          value,
+          hubOfItsOwn);
     }
   }
 
@@ -205,7 +234,10 @@ public final class World implements AutoCloseable {
   public static World start(Options options) throws Exception {
     long started = System.nanoTime();
     ChildProcesses.stopAllWhenTheJvmExits();
-    KubeApiServerEnvironment hub = KubeApiServerEnvironment.shared();
+    KubeApiServerEnvironment hub =
+        options.hubOfItsOwn()
+            ? KubeApiServerEnvironment.startHub(options.workDir().resolve("kube-apiserver"))
+            : KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     // The release registry (its images pushed once per JVM) gets ready while the managers start.
@@ -215,6 +247,9 @@ public final class World implements AutoCloseable {
       UpstreamManager capi =
           CapiManager.start(hub.client(), hub.kubeConfigYaml(), options.workDir());
       world = new World(options, hub, workloads, capi);
+      if (options.hubOfItsOwn()) {
+        world.running.push(hub);
+      }
       world.running.push(workloads);
       world.running.push(capi);
       world.startMetal3();
@@ -227,6 +262,9 @@ public final class World implements AutoCloseable {
         world.close();
       } else {
         workloads.close();
+        if (options.hubOfItsOwn()) {
+          hub.close();
+        }
       }
       throw e;
     }
@@ -657,7 +695,18 @@ public final class World implements AutoCloseable {
     return ready;
   }
 
-  /** Stops everything this world started, last started first; the shared hub keeps running. */
+  /**
+   * Stops both providers' processes (each replica given its grace period, as a Deployment's pods
+   * are), leaving the rest of the world running.
+   */
+  public void stopProviders() {
+    replicas.values().forEach(pods -> pods.values().forEach(ProviderProcess::close));
+  }
+
+  /**
+   * Stops everything this world started, last started first: a hub of its own last; the shared hub
+   * keeps running.
+   */
   @Override
   public synchronized void close() {
     while (!running.isEmpty()) {

@@ -101,8 +101,8 @@ class ApiServerRestartTest {
               provider.defaultLeaseName(),
               "--kubeconfig=" + kubeconfig,
               "--leader-elect=false",
-              "--metrics-port=0",
-              "--health-port=" + FreePorts.next());
+              "--metrics-bind-address=0",
+              "--health-probe-bind-address=:" + FreePorts.next());
       providers.put(provider.command(), ProviderRuntime.start(provider, options));
     }
   }

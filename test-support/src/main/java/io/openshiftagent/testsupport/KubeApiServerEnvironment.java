@@ -71,14 +71,7 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
     if (shared == null) {
       KubeApiServerEnvironment env = null;
       try {
-        Path audit = Path.of("target", "kube-apiserver", "audit.log").toAbsolutePath();
-        Files.deleteIfExists(audit);
-        List<String> flags = new ArrayList<>(AuditLog.apiServerFlags(audit));
-        // As OpenShift does: setting an owner reference that blocks the owner's deletion needs
-        // update on the owner's finalizers (what a provider running as its ServiceAccount is
-        // granted for it is then checked; cluster-admin clients are not affected).
-        flags.addAll(List.of("--enable-admission-plugins", "OwnerReferencesPermissionEnforcement"));
-        env = new KubeApiServerEnvironment(flags);
+        env = new KubeApiServerEnvironment(hubFlags(Path.of("target", "kube-apiserver")));
         env.installedCrds.addAll(CrdInstaller.installFrom(env.client, TestPaths.hubCrds()));
       } catch (RuntimeException | IOException e) {
         // Fail every later test the same way instead of starting one server per test.
@@ -95,6 +88,33 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
       shared = env;
     }
     return shared;
+  }
+
+  /**
+   * Starts a hub like {@link #shared()}, with its audit log at {@code dir/audit.log} (started
+   * afresh); the caller closes it (it is also stopped when the JVM exits).
+   */
+  public static KubeApiServerEnvironment startHub(Path dir) {
+    try {
+      return startHub(hubFlags(dir));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A hub's flags: every request audited (Metadata level) to {@code dir/audit.log}, and the
+   * owner-reference permission check OpenShift enables.
+   */
+  private static List<String> hubFlags(Path dir) throws IOException {
+    Path audit = dir.resolve("audit.log").toAbsolutePath();
+    Files.deleteIfExists(audit);
+    List<String> flags = new ArrayList<>(AuditLog.apiServerFlags(audit));
+    // As OpenShift does: setting an owner reference that blocks the owner's deletion needs update
+    // on the owner's finalizers (what a provider running as its ServiceAccount is granted for it is
+    // then checked; cluster-admin clients are not affected).
+    flags.addAll(List.of("--enable-admission-plugins", "OwnerReferencesPermissionEnforcement"));
+    return flags;
   }
 
   /**

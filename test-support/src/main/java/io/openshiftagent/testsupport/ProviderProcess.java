@@ -90,8 +90,9 @@ public final class ProviderProcess extends RestartableProcess {
                 "-jar",
                 jar.path().toString(),
                 "--kubeconfig=" + kubeconfig,
-                "--health-port=" + healthPort,
-                "--metrics-port=" + metricsPort));
+                "--health-probe-bind-address=:" + healthPort,
+                // Plain HTTP: the tests read the metrics without a token.
+                "--metrics-bind-address=:" + metricsPort));
         command.addAll(flags);
         ProviderProcess provider =
             new ProviderProcess(

@@ -72,6 +72,14 @@ public final class TestPaths {
     return repoRoot().resolve(".cache/workload-crds");
   }
 
+  /**
+   * An OpenShift hub's {@code config.openshift.io} APIServer CRD (its TLS profile and adherence)
+   * that {@code hack/fetch-upstream-crds.sh} copied out of the openshift/api Go module.
+   */
+  public static Path openshiftHubCrds() {
+    return repoRoot().resolve(".cache/openshift-hub-crds");
+  }
+
   /** The kube-api-test directory holding {@code k8s/<version>-linux-amd64/}. */
   public static Path kubeApiTestDir() {
     String env = System.getenv("KUBE_API_TEST_DIR");

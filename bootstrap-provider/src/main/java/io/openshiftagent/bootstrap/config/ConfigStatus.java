@@ -127,7 +127,8 @@ final class ConfigStatus {
     OpenshiftAssistedConfigStatus status = outcome.applyTo(copy(current), config, Instant.now());
     Optional<Duration> later = Optional.empty();
     if (!Serialization.asJson(status).equals(Serialization.asJson(current))) {
-      later = writes.deferral(config, onlyDetailsChanged(config.getStatus(), status));
+      boolean detailsOnly = onlyDetailsChanged(config.getStatus(), status);
+      later = writes.deferral(config, detailsOnly);
       if (later.isEmpty()) {
         // Server-side apply of a fresh object that holds only the status we own.
         OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
@@ -135,7 +136,7 @@ final class ConfigStatus {
         patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
         patch.setStatus(status);
         Writes.applyPrimaryStatus(context, config, patch);
-        writes.written(config);
+        writes.written(config, detailsOnly);
       }
     }
     UpdateControl<OpenshiftAssistedConfig> control = UpdateControl.noUpdate();

@@ -1,6 +1,7 @@
 package io.openshiftagent.bootstrap.ignition;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Metrics;
 import io.openshiftagent.assisted.AssistedServiceException;
 import io.openshiftagent.assisted.DiscoveryIgnitionClient;
 import java.net.URI;
@@ -39,11 +40,24 @@ public final class AssistedServiceIgnitionSource implements DiscoveryIgnitionSou
       throws DownloadException {
     DiscoveryIgnitionClient current = clientFor(settings(namespace));
     try {
-      return current.download(discoveryIgnitionUrl, eventsUrl).json();
+      String json = current.download(discoveryIgnitionUrl, eventsUrl).json();
+      counted(SUCCESS);
+      return json;
     } catch (AssistedServiceException e) {
+      counted(e.conditionReason());
       // The exception's message is already redacted: no api_key, no query string.
       throw new DownloadException(e.conditionReason() + ": " + e.getMessage(), e.retryable(), null);
     }
+  }
+
+  /** The counter of calls to assisted-service's REST API, by call and outcome. */
+  public static final String CALLS = "openshift_agent_assisted_service_calls";
+
+  public static final String SUCCESS = "Success";
+
+  /** One discovery-ignition download: {@link #SUCCESS} or the condition reason of its failure. */
+  private static void counted(String outcome) {
+    Metrics.counter(CALLS, "call", "DiscoveryIgnition", "outcome", outcome).increment();
   }
 
   private DiscoveryIgnitionClient.Settings settings(String namespace) throws DownloadException {

@@ -7,6 +7,7 @@ import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CONFIG
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.IMAGE_REGISTRY_CONFIG_INVALID;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALLATION_STARTED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALL_CONFIG_OVERRIDE_INVALID;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_HOST_INVENTORY;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -231,6 +232,13 @@ public final class ClusterObjects {
               + " change: "
               + String.join("; ", frozen)
               + ". Set the spec back to what the cluster has");
+    } else if (refused.filter(ClusterObjects::awaitsHostInventory).isPresent()) {
+      return notConfigured(
+          WAITING_FOR_HOST_INVENTORY,
+          "assisted-service applies the install-config overrides of AgentClusterInstall "
+              + name
+              + " once every host bound to it has reported its inventory; until then it says: "
+              + refused.get());
     } else if (refused.isPresent()) {
       return notConfigured(
           CLUSTER_INSTALL_REFUSED,
@@ -262,6 +270,17 @@ public final class ClusterObjects {
         .filter(c -> "False".equals(c.getStatus()) && INPUT_ERROR.equals(c.getReason()))
         .map(c -> c.getMessage() == null ? INPUT_ERROR : c.getMessage())
         .findFirst();
+  }
+
+  /**
+   * Whether a refusal comes from the step where assisted-service adds the platform to the
+   * install-config it checks the overrides against. That step reads the bound hosts' inventories,
+   * never the spec: it fails while a host has registered but not yet reported its inventory, and
+   * passes once it has.
+   */
+  static boolean awaitsHostInventory(String refusal) {
+    // "Platfom" is assisted-service's spelling.
+    return refusal.contains("error while adding Platfom");
   }
 
   private static ConditionUpdate notConfigured(String reason, String message) {

@@ -80,7 +80,7 @@ public final class StalledInstallStart {
    * {@code ready}, not held by the user ({@code spec.holdInstallation}), its RequirementsMet reason
    * one of {@link #MISSED_START_REASONS}.
    */
-  static Optional<String> missedStartReason(AgentClusterInstall aci) {
+  public static Optional<String> missedStartReason(AgentClusterInstall aci) {
     if (!READY.equals(InstallerStates.of(aci)) || held(aci)) {
       return Optional.empty();
     }

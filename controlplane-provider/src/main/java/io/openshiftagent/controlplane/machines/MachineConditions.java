@@ -1,5 +1,7 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OWNER_REMEDIATED;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -19,25 +21,29 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The conditions the control plane answers on its Machines (UpToDate, and OwnerRemediated for their
- * MachineHealthCheck), written one way: a JSON patch of that one entry of {@code
- * status.conditions}, which first tests that the entry is where it was read. A list changed
- * meanwhile fails the test and the write is made again at the next reconcile; the other entries,
- * and whoever else owns them (the MachineHealthCheck set OwnerRemediated first), are never touched.
+ * The conditions the control plane answers on its Machines: UpToDate, and OwnerRemediated for their
+ * MachineHealthCheck. Each is set with a server-side apply of that one entry of {@code
+ * status.conditions} (a list keyed by type) under a field manager of its own, so Cluster API's
+ * entries, and whoever else set the same one first (the MachineHealthCheck sets OwnerRemediated),
+ * are never touched, and a list changed meanwhile does not fail the write.
  *
- * <p>The patch goes through the Machine cache, read back from it until its event comes, and also
- * tests the resourceVersion it was decided on: java-operator-sdk drops the events older than a
- * write it caches, so a write over a change made meanwhile would hide that change. When the version
- * moved, the patch is sent again without that test and outside the cache, so the change's event
- * still starts a reconcile.
+ * <p>Writes go through the Machine cache, read back from it until their event comes, on condition
+ * that the Machine is still the version they were decided on ({@link Writes#throughCache}):
+ * java-operator-sdk drops the events older than a write it caches, so a write over a change made
+ * meanwhile would hide that change.
  */
 final class MachineConditions {
+  private static final String VERSION_PATH = "/metadata/resourceVersion";
+
   private final KubernetesClient client;
+  private final String fieldManager;
   private final Clock clock;
   private final Writes.Cache<Machine> cache;
 
-  MachineConditions(KubernetesClient client, Clock clock, Writes.Cache<Machine> cache) {
+  MachineConditions(
+      KubernetesClient client, String fieldManager, Clock clock, Writes.Cache<Machine> cache) {
     this.client = client;
+    this.fieldManager = fieldManager;
     this.clock = clock;
     this.cache = cache;
   }
@@ -63,28 +69,27 @@ final class MachineConditions {
                 machine.getMetadata().getGeneration(),
                 clock.instant())
             .get(0);
-    List<Map<String, Object>> patch;
-    if (current.isPresent()) {
-      String path = "/status/conditions/" + conditions.indexOf(current.get());
-      patch = List.of(testType(path, update.type()), op("replace", path, condition));
-    } else if (conditions != null) {
-      patch = List.of(op("add", "/status/conditions/-", condition));
-    } else if (machine.getStatus() == null) {
-      // No status yet: made only while there is none, or the one written meanwhile would go.
-      patch =
-          List.of(
-              op("test", "/status", null),
-              op("add", "/status", Map.of("conditions", List.of(condition))));
-    } else {
-      patch =
-          List.of(
-              op("test", "/status/conditions", null),
-              op("add", "/status/conditions", List.of(condition)));
+    String manager =
+        OWNER_REMEDIATED.equals(update.type()) ? fieldManager + "-remediation" : fieldManager;
+    try {
+      Writes.throughCache(
+          cache,
+          machine,
+          version ->
+              Writes.applyStatus(
+                  client, machine, Map.of("conditions", List.of(condition)), manager, version));
+    } catch (KubernetesClientException e) {
+      // Gone: nothing to answer. An apply fails on nothing else a reconcile should pass over.
+      if (e.getCode() != 404) {
+        throw e;
+      }
     }
-    patch(machine, patch);
   }
 
-  /** Removes the condition, if the Machine has it. */
+  /**
+   * Removes the condition, if the Machine has it: a JSON patch that tests the entry it removes, as
+   * KubeadmControlPlane does (an apply without it would leave the entry to its other managers).
+   */
   void remove(Machine machine, String type) {
     List<Condition> conditions =
         machine.getStatus() == null ? null : machine.getStatus().conditions;
@@ -106,12 +111,15 @@ final class MachineConditions {
         send(machine, patch);
         return;
       }
+      // The entry's tests first: a list changed under them fails naming their path, and is left
+      // to the change's event; only a Machine changed elsewhere fails on the version's test.
       List<Map<String, Object>> fenced = new ArrayList<>();
-      fenced.add(op("test", "/metadata/resourceVersion", version));
-      fenced.addAll(patch);
+      patch.stream().filter(MachineConditions::isTest).forEach(fenced::add);
+      fenced.add(op("test", VERSION_PATH, version));
+      patch.stream().filter(operation -> !isTest(operation)).forEach(fenced::add);
       cache.write(machine, m -> send(m, fenced));
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 422 || version == null) {
+      if (e.getCode() != 422 || !String.valueOf(e.getMessage()).contains(VERSION_PATH)) {
         ignoreStale(e);
         return;
       }
@@ -121,6 +129,10 @@ final class MachineConditions {
         ignoreStale(again);
       }
     }
+  }
+
+  private static boolean isTest(Map<String, Object> operation) {
+    return "test".equals(operation.get("op"));
   }
 
   private Machine send(Machine machine, List<Map<String, Object>> patch) {

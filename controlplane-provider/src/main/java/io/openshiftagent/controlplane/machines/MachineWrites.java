@@ -50,16 +50,21 @@ public final class MachineWrites {
   private final EventRecorder events;
   private final MachineConditions conditions;
 
+  /**
+   * @param fieldManager the field manager of the UpToDate condition we apply on Machines
+   *     (OwnerRemediated has its own, this name with {@code -remediation})
+   */
   public MachineWrites(
       KubernetesClient client,
       InfrastructureTemplates infrastructure,
       EventRecorder events,
       Clock clock,
-      MachineCache cache) {
+      MachineCache cache,
+      String fieldManager) {
     this.client = client;
     this.infrastructure = infrastructure;
     this.events = events;
-    this.conditions = new MachineConditions(client, clock, cache);
+    this.conditions = new MachineConditions(client, fieldManager, clock, cache);
   }
 
   /** Deletes a Machine to scale down; returns its UID. */

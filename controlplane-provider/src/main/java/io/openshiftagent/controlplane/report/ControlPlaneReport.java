@@ -6,6 +6,7 @@ import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INITIA
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.KUBECONFIG_AVAILABLE;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_DELETING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.RELEASE_IMAGE_RESOLVED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_HOST_INVENTORY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_KUBECONFIG;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -89,8 +90,11 @@ public final class ControlPlaneReport {
         Availability.of(
             facts.release() instanceof ReleaseImageResolution.Wait wait
                 && wait.reason().equals(configured.reason()),
-            // Once installing, what the spec cannot change any more does not make it unavailable.
-            Conditions.FALSE.equals(configured.status()) && !scope.installationStarted(),
+            // Once installing, what the spec cannot change any more does not make it unavailable;
+            // hosts yet to report their inventory are progress, not a configuration to fix.
+            Conditions.FALSE.equals(configured.status())
+                && !scope.installationStarted()
+                && !WAITING_FOR_HOST_INVENTORY.equals(configured.reason()),
             scope.clusterInstall(),
             status.initialized(),
             Names.clusterDeployment(cp)));

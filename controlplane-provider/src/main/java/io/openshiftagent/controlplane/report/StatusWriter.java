@@ -25,37 +25,35 @@ public final class StatusWriter {
   }
 
   /**
-   * What a write did: when to look again, when a change of details only is held back; when it
-   * wrote.
+   * What a write did: when to look again, when a change of details only is held back; the write,
+   * when it wrote.
    */
-  public record Written(Optional<Duration> later, Optional<Instant> at) {}
+  public record Written(Optional<Duration> later, Optional<StatusCoalescing.LastWrite> write) {}
 
   /**
    * Writes {@code status} when it changed.
    *
-   * @param lastWrite when this process last wrote the control plane's status
+   * @param lastWrite this process's last write of the control plane's status
    */
   public Written write(
       OpenshiftAssistedControlPlane cp,
       OpenshiftAssistedControlPlaneStatus status,
       Context<OpenshiftAssistedControlPlane> context,
-      Optional<Instant> lastWrite) {
+      Optional<StatusCoalescing.LastWrite> lastWrite) {
     if (Serialization.asJson(status).equals(Serialization.asJson(cp.getStatus()))) {
       return new Written(Optional.empty(), Optional.empty());
     }
     Instant now = clock.instant();
+    boolean detailsOnly = StatusDetails.onlyDetailsChanged(cp.getStatus(), status);
     Optional<Duration> later =
-        StatusCoalescing.deferral(
-            cp,
-            StatusDetails.onlyDetailsChanged(cp.getStatus(), status),
-            lastWrite,
-            now,
-            StatusCoalescing.FIRST_WINDOW);
+        StatusCoalescing.deferral(cp, detailsOnly, lastWrite, now, StatusCoalescing.FIRST_WINDOW);
     if (later.isPresent()) {
       return new Written(later, Optional.empty());
     }
     apply(cp, status, context);
-    return new Written(Optional.empty(), Optional.of(now));
+    return new Written(
+        Optional.empty(),
+        Optional.of(StatusCoalescing.LastWrite.after(lastWrite, now, detailsOnly)));
   }
 
   /**

@@ -2,7 +2,6 @@ package io.openshiftagent.controlplane.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,6 +13,7 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
+import io.openshiftagent.controlplane.Fixtures;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart.LookAgain;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart.NotWaiting;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart.Request;
@@ -102,13 +102,7 @@ class StalledInstallStartTest {
       aci.getStatus().debugInfo.state = state;
     }
     if (requirementsReason != null) {
-      aci.getStatus().conditions =
-          List.of(
-              new ConditionBuilder()
-                  .withType("RequirementsMet")
-                  .withStatus("ClusterIsReady".equals(requirementsReason) ? "True" : "False")
-                  .withReason(requirementsReason)
-                  .build());
+      aci.getStatus().conditions = List.of(Fixtures.requirementsMet(requirementsReason));
     }
     assertThat(StalledInstallStart.missedStartReason(aci)).isEqualTo(Optional.ofNullable(expected));
   }

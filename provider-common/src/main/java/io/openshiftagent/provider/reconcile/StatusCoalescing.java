@@ -10,11 +10,13 @@ import java.util.function.Supplier;
 
 /**
  * When a changed status is written. A change of details only (what each provider says no controller
- * acts on: a condition's message, a wait's reason, a count) within {@link #WINDOW} of the object's
- * last status write (or, before this process wrote it, within {@link #FIRST_WINDOW} of its
- * creation) waits for the window's end, and goes out with whatever else changed by then: an
- * installation's states, the waits of a new config and the Machines becoming Ready come in bursts.
- * Any other change is written at once.
+ * acts on: a condition's message, a wait's reason, a count) within the window of the object's last
+ * status write (or, before this process wrote it, within {@link #FIRST_WINDOW} of its creation)
+ * waits for the window's end, and goes out with whatever else changed by then: an installation's
+ * states, the waits of a new config and the Machines becoming Ready come in bursts. The window is
+ * {@link #WINDOW} after a write of anything else, and doubles with each write of details only in a
+ * row, up to {@link #LONGEST_WINDOW}: a long installation whose messages keep changing costs a
+ * bounded number of writes, not one per window. Any other change is written at once.
  */
 public final class StatusCoalescing {
   /**
@@ -34,9 +36,31 @@ public final class StatusCoalescing {
    */
   public static final Duration FIRST_WINDOW = WINDOW.multipliedBy(2);
 
+  /**
+   * The longest window, after three or more writes of details only in a row: 8 {@link #WINDOW}s.
+   */
+  public static final Duration LONGEST_WINDOW = WINDOW.multipliedBy(8);
+
+  /**
+   * An object's last status write by this process, and how many writes of details only came in a
+   * row up to it (that one included).
+   */
+  public record LastWrite(Instant at, int detailsInARow) {
+    /** How long a change of details waits after this write. */
+    public Duration window() {
+      return WINDOW.multipliedBy(1L << Math.min(detailsInARow, 3));
+    }
+
+    /** The write after {@code previous} (none: this process's first), made {@code now}. */
+    public static LastWrite after(Optional<LastWrite> previous, Instant now, boolean detailsOnly) {
+      int inARow = detailsOnly ? previous.map(LastWrite::detailsInARow).orElse(0) + 1 : 0;
+      return new LastWrite(now, inARow);
+    }
+  }
+
   private final Supplier<Instant> now;
   private final Duration firstWindow;
-  private final Map<String, Instant> lastWrite = new ConcurrentHashMap<>();
+  private final Map<String, LastWrite> lastWrite = new ConcurrentHashMap<>();
 
   /**
    * @param now the time now (a clock's instant)
@@ -73,17 +97,17 @@ public final class StatusCoalescing {
   /**
    * {@link #deferral(HasMetadata, boolean)} for a caller that keeps the last write itself.
    *
-   * @param lastWrite when this process last wrote the object's status
+   * @param lastWrite this process's last write of the object's status
    * @param firstWindow the object's window from its creation until its first write
    */
   public static Optional<Duration> deferral(
       HasMetadata object,
       boolean detailsOnly,
-      Optional<Instant> lastWrite,
+      Optional<LastWrite> lastWrite,
       Instant now,
       Duration firstWindow) {
-    Instant last = lastWrite.orElse(null);
-    Duration window = WINDOW;
+    Instant last = lastWrite.map(LastWrite::at).orElse(null);
+    Duration window = lastWrite.map(LastWrite::window).orElse(WINDOW);
     if (last == null) {
       // Not written by this process yet: from the object's creation, for longer. A new object's
       // first waits pass as what it waits for comes up (a new cluster's config waits for the
@@ -103,9 +127,15 @@ public final class StatusCoalescing {
     return timestamp == null ? null : Instant.parse(timestamp);
   }
 
-  /** The status of {@code object} was written now. */
-  public void written(HasMetadata object) {
-    lastWrite.put(object.getMetadata().getUid(), now.get());
+  /**
+   * The status of {@code object} was written now.
+   *
+   * @param detailsOnly whether the write changed details only
+   */
+  public void written(HasMetadata object, boolean detailsOnly) {
+    lastWrite.compute(
+        object.getMetadata().getUid(),
+        (uid, previous) -> LastWrite.after(Optional.ofNullable(previous), now.get(), detailsOnly));
   }
 
   /** {@code object} is gone. */

@@ -23,14 +23,14 @@ import org.slf4j.LoggerFactory;
  * Holds the leader Lease for this process and guarantees that the leader stops before a standby can
  * take the Lease over, as client-go's leader election does.
  *
- * <p>A standby takes the Lease once {@link #LEASE_DURATION} has passed since the leader's last
- * renew time (the time the leader wrote into the Lease). The leader therefore gives up at {@link
- * #RENEW_DEADLINE} after that same renew time, 5 s earlier, whatever its requests are doing: a
- * fence checks the deadline every {@link #FENCE_PERIOD} and calls {@code lost} (the runtime halts
- * the process) once it has passed. fabric8's elector alone does not guarantee this: it looks at its
- * deadline only between two renew attempts, and one attempt could last about 19 s in the client's
- * request retries (docs/reliability.md). The Lease requests also go through a client of their own
- * that never retries and gives up after {@link #REQUEST_TIMEOUT}, so that the elector tries again
+ * <p>A standby takes the Lease once the lease duration has passed since the leader's last renew
+ * time (the time the leader wrote into the Lease). The leader therefore gives up at the renew
+ * deadline after that same renew time, earlier, whatever its requests are doing: a fence checks the
+ * deadline every {@link #FENCE_PERIOD} and calls {@code lost} (the runtime halts the process) once
+ * it has passed. fabric8's elector alone does not guarantee this: it looks at its deadline only
+ * between two renew attempts, and one attempt could last about 19 s in the client's request retries
+ * (docs/reliability.md). The Lease requests also go through a client of their own that never
+ * retries and gives up after {@link LeaseTiming#requestTimeout()}, so that the elector tries again
  * instead of waiting on one stuck request; a leader renews with one request ({@link
  * OptimisticLeaseLock}).
  *
@@ -40,17 +40,6 @@ import org.slf4j.LoggerFactory;
 final class LeaderElection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
-  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
-  static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
-  static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
-
-  /**
-   * Per Lease request. A renew is one request ({@link OptimisticLeaseLock}); one that times out,
-   * the retry period and one more renew fit in the renew deadline. Shorter would fail renews that a
-   * loaded API server answers in a few seconds (2.5 s did, under a load of 40 on two cores).
-   */
-  static final Duration REQUEST_TIMEOUT = RENEW_DEADLINE.minus(RETRY_PERIOD).dividedBy(2);
-
   static final Duration FENCE_PERIOD = Duration.ofMillis(200);
 
   private final KubernetesClient client;
@@ -59,6 +48,7 @@ final class LeaderElection implements AutoCloseable {
   private final String identity;
   private final Runnable leading;
   private final Runnable lost;
+  private final LeaseTiming timing;
   private final ScheduledExecutorService fence;
   private volatile ZonedDateTime renewedAt;
   private volatile boolean leader;
@@ -76,11 +66,13 @@ final class LeaderElection implements AutoCloseable {
       String namespace,
       String name,
       String identity,
+      LeaseTiming timing,
       Runnable leading,
       Runnable lost) {
     config.setRequestRetryBackoffLimit(0);
-    config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
-    config.setConnectionTimeout((int) REQUEST_TIMEOUT.toMillis());
+    config.setRequestTimeout((int) timing.requestTimeout().toMillis());
+    config.setConnectionTimeout((int) timing.requestTimeout().toMillis());
+    this.timing = timing;
     this.client = new KubernetesClientBuilder().withConfig(config).build();
     this.namespace = namespace;
     this.name = name;
@@ -95,9 +87,9 @@ final class LeaderElection implements AutoCloseable {
     LeaderElectionConfig config =
         new LeaderElectionConfig(
             new RenewRecordingLock(new OptimisticLeaseLock(namespace, name, identity)),
-            LEASE_DURATION,
-            RENEW_DEADLINE,
-            RETRY_PERIOD,
+            timing.leaseDuration(),
+            timing.renewDeadline(),
+            timing.retryPeriod(),
             new LeaderCallbacks(this::startedLeading, this::stoppedLeading, this::newLeader),
             false, // released by close(), once the operator has stopped
             name);
@@ -144,9 +136,9 @@ final class LeaderElection implements AutoCloseable {
     ZonedDateTime renewed = renewedAt;
     if (leader
         && renewed != null
-        && ZonedDateTime.now(ZoneOffset.UTC).isAfter(renewed.plus(RENEW_DEADLINE))) {
+        && ZonedDateTime.now(ZoneOffset.UTC).isAfter(renewed.plus(timing.renewDeadline()))) {
       leader = false;
-      giveUp("could not renew the leader Lease within " + RENEW_DEADLINE.toSeconds() + " s");
+      giveUp("could not renew the leader Lease within " + timing.renewDeadline());
     }
   }
 

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetricsV2;
+import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,9 +55,10 @@ public final class ProviderRuntime implements AutoCloseable {
   private final Operator operator;
   private final LeaderElection leaderElection;
   private boolean closing;
-  private final List<ProbeServer> servers = new ArrayList<>();
+  private final List<AutoCloseable> servers = new ArrayList<>();
   private final ProbeServer healthServer;
-  private final ProbeServer metricsServer;
+  private final DiagnosticsServer metricsServer;
+  private final PrometheusMeterRegistry registry;
 
   private ProviderRuntime(Provider provider, ProviderOptions options) throws IOException {
     String identity = identity();
@@ -69,13 +71,17 @@ public final class ProviderRuntime implements AutoCloseable {
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
+    // The providers' own metrics (clusters by stage, registry lookups, assisted-service calls) are
+    // recorded where they happen, through Micrometer's global registry.
+    Metrics.globalRegistry.add(registry);
+    this.registry = registry;
     boolean inCluster = Files.exists(SERVICE_ACCOUNT_TOKEN);
     operator =
         ProviderOperator.create(
             client,
             o ->
                 o.withConcurrentReconciliationThreads(options.concurrency())
-                    .withMetrics(MicrometerMetricsV2.newBuilder(registry).build()));
+                    .withMetrics(new ControllerRuntimeMetrics(registry)));
     if (options.leaderElectionEnabled(inCluster)) {
       Config leaseConfig = clientConfig(options);
       leaseConfig.setUserAgent(config.getUserAgent());
@@ -85,6 +91,7 @@ public final class ProviderRuntime implements AutoCloseable {
               options.leaderElectionNamespace().orElse(client.getConfiguration().getNamespace()),
               options.leaderElectionId(),
               identity,
+              options.leaseTiming(),
               this::startLeading,
               ProviderRuntime::haltAtOnce);
     } else {
@@ -93,24 +100,23 @@ public final class ProviderRuntime implements AutoCloseable {
     provider.register(
         operator, client, new ControllerScope(options.namespaces(), options.watchFilter()));
     healthServer =
-        options.healthPort() == 0
+        options.health().isEmpty()
             ? null
             : ProbeServer.start(
-                options.healthPort(),
+                options.health().get(),
+                Optional.empty(),
                 Map.of(
-                    "/healthz", () -> ProbeServer.Response.ok("ok"), "/readyz", this::readiness));
+                    "/healthz",
+                    headers -> ProbeServer.Response.ok("ok"),
+                    "/readyz",
+                    headers -> readiness()));
+    servers.add(healthServer);
     metricsServer =
-        options.metricsPort() == 0
+        options.metrics().isEmpty()
             ? null
-            : ProbeServer.start(
-                options.metricsPort(),
-                Map.of(
-                    "/metrics",
-                    () ->
-                        new ProbeServer.Response(
-                            200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
-    Optional.ofNullable(healthServer).ifPresent(servers::add);
-    Optional.ofNullable(metricsServer).ifPresent(servers::add);
+            : DiagnosticsServer.start(
+                options.metrics().get(), options.tls(), client, registry::scrape);
+    servers.add(metricsServer);
     LOG.info(
         "{} starting: namespaces={}, watch filter={}, leader election={}, concurrency={}",
         provider.command(),
@@ -153,7 +159,12 @@ public final class ProviderRuntime implements AutoCloseable {
               provider.command(), provider.description(), provider.defaultLeaseName()));
       return;
     }
+    if (options.version()) {
+      System.out.println(provider.command() + " " + version());
+      return;
+    }
     Logging.configure(options.logLevel(), options.logFormat());
+    options.deprecatedFlags().forEach(f -> LOG.warn("deprecated flag {}", f));
     ProviderRuntime runtime;
     try {
       runtime = start(provider, options);
@@ -185,14 +196,27 @@ public final class ProviderRuntime implements AutoCloseable {
    * audit log as in the Lease.
    */
   static String userAgent(Provider provider, String identity) {
-    String version = ProviderRuntime.class.getPackage().getImplementationVersion();
     return "openshift-agent-"
         + provider.command().replaceFirst("-provider$", "")
         + "/"
-        + (version == null ? "dev" : version)
+        + version()
         + " ("
         + identity
         + ")";
+  }
+
+  /** The providers' version, from provider-common's jar; {@code dev} outside one. */
+  static String version() {
+    String version = ProviderRuntime.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.warn("cannot close {}: {}", closeable, e.toString());
+    }
   }
 
   /**
@@ -265,7 +289,8 @@ public final class ProviderRuntime implements AutoCloseable {
         leaderElection.close();
       }
     } finally {
-      servers.forEach(ProbeServer::close);
+      servers.stream().filter(Objects::nonNull).forEach(ProviderRuntime::closeQuietly);
+      Metrics.globalRegistry.remove(registry);
       client.close();
     }
   }

@@ -20,15 +20,16 @@ final class Readiness {
 
   static ProbeServer.Response of(RuntimeInfo info) {
     if (!info.isStarted()) {
-      return notReady("starting");
+      return ProbeServer.Response.unavailable("starting");
     }
     if (!info.allEventSourcesAreHealthy()) {
-      return notReady("unhealthy event sources: " + info.unhealthyEventSources().keySet());
+      return ProbeServer.Response.unavailable(
+          "unhealthy event sources: " + info.unhealthyEventSources().keySet());
     }
     List<String> notWatching = notWatching(info);
     return notWatching.isEmpty()
         ? ProbeServer.Response.ok("ok")
-        : notReady("informers not watching: " + notWatching);
+        : ProbeServer.Response.unavailable("informers not watching: " + notWatching);
   }
 
   private static List<String> notWatching(RuntimeInfo info) {
@@ -49,9 +50,5 @@ final class Readiness {
     }
     Collections.sort(names);
     return names;
-  }
-
-  private static ProbeServer.Response notReady(String why) {
-    return new ProbeServer.Response(503, "text/plain; charset=utf-8", why);
   }
 }

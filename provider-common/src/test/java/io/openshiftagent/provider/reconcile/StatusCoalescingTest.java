@@ -10,7 +10,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Details wait for the end of the window after a write; anything else is written at once. */
+/**
+ * Details wait for the end of the window after a write, a window that grows with each write of
+ * details in a row; anything else is written at once.
+ */
 class StatusCoalescingTest {
   private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
@@ -22,7 +25,7 @@ class StatusCoalescingTest {
 
     // Never written by this process: at once.
     assertThat(coalescing.deferral(object, true)).isEmpty();
-    coalescing.written(object);
+    coalescing.written(object, false);
     now.set(T0.plusMillis(300));
     assertThat(coalescing.deferral(object, true))
         .contains(StatusCoalescing.WINDOW.minusMillis(300));
@@ -47,7 +50,7 @@ class StatusCoalescingTest {
     assertThat(coalescing.deferral(created, true)).contains(window);
     assertThat(coalescing.deferral(created, false)).isEmpty();
     // Once written, the usual window from that write.
-    coalescing.written(created);
+    coalescing.written(created, false);
     now.set(T0.plus(window));
     assertThat(coalescing.deferral(created, true)).isEmpty();
     // Created long ago (this process restarted): at once.
@@ -68,9 +71,35 @@ class StatusCoalescingTest {
     now.set(T0.plus(first));
     assertThat(coalescing.deferral(created, true)).isEmpty();
     // After the first write, the usual window.
-    coalescing.written(created);
+    coalescing.written(created, false);
     now.set(T0.plus(first).plus(StatusCoalescing.WINDOW.dividedBy(2)));
     assertThat(coalescing.deferral(created, true)).contains(StatusCoalescing.WINDOW.dividedBy(2));
+  }
+
+  @Test
+  void eachWriteOfDetailsInARowDoublesTheWindowUpToTheLongest() {
+    AtomicReference<Instant> now = new AtomicReference<>(T0);
+    StatusCoalescing coalescing = new StatusCoalescing(now::get);
+    ConfigMap object = object("uid-1");
+    Duration window = StatusCoalescing.WINDOW;
+    assertThat(StatusCoalescing.LONGEST_WINDOW).isEqualTo(window.multipliedBy(8));
+    coalescing.written(object, false);
+    Instant last = T0;
+    for (int windows : new int[] {1, 2, 4, 8, 8}) {
+      now.set(last.plusMillis(1));
+      assertThat(coalescing.deferral(object, true))
+          .as("after a write, %d window(s)", windows)
+          .contains(window.multipliedBy(windows).minusMillis(1));
+      assertThat(coalescing.deferral(object, false)).isEmpty();
+      last = last.plus(window.multipliedBy(windows));
+      now.set(last);
+      assertThat(coalescing.deferral(object, true)).isEmpty();
+      coalescing.written(object, true);
+    }
+    // A write of anything else: one window again.
+    coalescing.written(object, false);
+    now.set(last.plusMillis(1));
+    assertThat(coalescing.deferral(object, true)).contains(window.minusMillis(1));
   }
 
   @Test

@@ -15,12 +15,16 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Two replicas' leader elections on the real API server: a leader cut off from the API server
- * (requests hang, as in a network partition) gives up before the standby can take its Lease.
+ * (requests hang, as in a network partition) gives up before the standby can take its Lease. The
+ * tests run side by side, each in a namespace of its own: they mostly wait for the Lease's times.
  */
 @WithKubeApiServer
+@Execution(ExecutionMode.CONCURRENT)
 class LeaderElectionTest {
   private static final String LEASE = "election-test-leader";
 
@@ -37,6 +41,7 @@ class LeaderElectionTest {
               namespace,
               LEASE,
               identity,
+              LeaseTiming.DEFAULT,
               () -> ledAt.set(Instant.now()),
               () -> gaveUpAt.set(Instant.now()));
       election.start();
@@ -60,14 +65,14 @@ class LeaderElectionTest {
         try (Replica standby =
             new Replica(Config.fromKubeconfig(env.kubeConfigYaml()), namespace, "replica-b")) {
           // A few renew periods: the standby keeps waiting while the leader renews.
-          Thread.sleep(3 * LeaderElection.RETRY_PERIOD.toMillis());
+          Thread.sleep(3 * LeaseTiming.DEFAULT.retryPeriod().toMillis());
           assertThat(standby.ledAt.get()).as("standby led while the leader renewed").isNull();
 
           link.cut();
           Instant cut = Instant.now();
           await(
               "replica-b takes the Lease",
-              LeaderElection.LEASE_DURATION.multipliedBy(3),
+              LeaseTiming.DEFAULT.leaseDuration().multipliedBy(3),
               () -> standby.ledAt.get() != null);
           ZonedDateTime lastRenew = lease(env, namespace).getSpec().getRenewTime();
           await("replica-a gives up", Duration.ofSeconds(5), () -> leader.gaveUpAt.get() != null);
@@ -84,7 +89,7 @@ class LeaderElectionTest {
           assertThat(gaveUp).as("the leader gives up before the standby leads").isBefore(led);
           assertThat(Duration.between(cut, gaveUp))
               .as("the leader gives up within the renew deadline of its last renew before the cut")
-              .isLessThan(LeaderElection.RENEW_DEADLINE.plusSeconds(1));
+              .isLessThan(LeaseTiming.DEFAULT.renewDeadline().plusSeconds(1));
           assertThat(lastRenew.toInstant()).as("the standby renews").isAfter(cut);
         }
       }
@@ -109,7 +114,7 @@ class LeaderElectionTest {
         link.delayResponses(SLOW_ANSWERS);
         Instant slowed = Instant.now();
         List<Instant> renewals = new ArrayList<>();
-        Duration watched = LeaderElection.LEASE_DURATION.plusSeconds(5);
+        Duration watched = LeaseTiming.DEFAULT.leaseDuration().plusSeconds(5);
         while (Instant.now().isBefore(slowed.plus(watched)) && leader.gaveUpAt.get() == null) {
           Instant renewed = lease(env, namespace).getSpec().getRenewTime().toInstant();
           if (renewed.isAfter(slowed) && (renewals.isEmpty() || !renewals.contains(renewed))) {

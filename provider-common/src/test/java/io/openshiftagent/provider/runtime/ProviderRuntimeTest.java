@@ -87,8 +87,8 @@ class ProviderRuntimeTest {
             "--watch-filter=team-a",
             "--leader-elect=true",
             "--leader-election-namespace=" + watched,
-            "--metrics-port=" + FreePorts.next(),
-            "--health-port=" + FreePorts.next());
+            "--metrics-bind-address=127.0.0.1:" + FreePorts.next(),
+            "--health-probe-bind-address=127.0.0.1:" + FreePorts.next());
 
     try (ProviderRuntime runtime = ProviderRuntime.start(provider, options)) {
       await(() -> get(runtime.healthPort(), "/readyz").statusCode() == 200);
@@ -104,9 +104,19 @@ class ProviderRuntimeTest {
           () ->
               get(runtime.metricsPort(), "/metrics")
                   .body()
-                  .contains("reconciliations_success_total{controller_name=\"recorder\""));
+                  .contains(
+                      "controller_runtime_reconcile_total{controller=\"recorder\",result=\"success\"} "));
       String metrics = get(runtime.metricsPort(), "/metrics").body();
-      assertThat(metrics).contains("recorder");
+      assertThat(metrics)
+          .contains(
+              "controller_runtime_reconcile_total{controller=\"recorder\",result=\"error\"} 0.0",
+              "controller_runtime_reconcile_errors_total{controller=\"recorder\"} 0.0",
+              "workqueue_depth{controller=\"recorder\",name=\"recorder\"} 0.0",
+              "controller_runtime_active_workers{controller=\"recorder\"} 0.0")
+          .containsPattern(
+              "controller_runtime_reconcile_time_seconds_count\\{controller=\"recorder\"} [1-9]")
+          .containsPattern(
+              "workqueue_adds_total\\{controller=\"recorder\",name=\"recorder\"} [1-9]");
       assertThat(metrics).contains("jvm_memory_used_bytes");
 
       Lease lease = client.leases().inNamespace(watched).withName("test-provider-leader").get();

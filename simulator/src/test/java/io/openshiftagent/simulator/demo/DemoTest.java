@@ -28,8 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -40,7 +38,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * applied with kubectl as its user would.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
-@Execution(ExecutionMode.CONCURRENT)
+// One cluster at a time: the shared world's two cores already carry the other classes' clusters.
 class DemoTest {
   @RegisterExtension static final E2eWorld world = new E2eWorld();
 
@@ -126,6 +124,12 @@ class DemoTest {
     cluster.awaitInstalled(4);
 
     world.world().bareMetalOperator(namespace);
+    // Read from the installed cluster's ClusterVersion at the control plane's next look at it.
+    cluster.await(
+        "the installed OpenShift version reported",
+        () ->
+            USER_RELEASE.equals(
+                Fields.string(cluster.controlPlane(), "status", "distributionVersion")));
     GenericKubernetesResource controlPlane = cluster.controlPlane();
     assertThat(controlPlane.getMetadata().getAnnotations())
         .as("the user's annotations: none (kubectl apply keeps its own)")

@@ -451,7 +451,8 @@ public final class ClusterScenario {
         throw new AssertionError("timed out after " + timeout + " waiting for " + what);
       }
       try {
-        Thread.sleep(250);
+        // Each look is several reads of the hub, which a dozen classes share.
+        Thread.sleep(500);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for " + what, e);

@@ -222,36 +222,43 @@ class DayTwoOperationsTest {
   @Test
   @Order(5)
   void pauseStopsAllOurWritesAndResumeContinues() throws InterruptedException {
-    setPaused(true);
     GenericKubernetesResource agent = cluster.list(ApiVersions.AGENT_INSTALL, "Agent").get(0);
     String hostname = string(agent, "spec", "hostname");
-    // What would make our providers write if they were not paused: an upgrade requested, and an
-    // Agent's hostname changed behind the bootstrap provider's back.
-    setDistributionVersion("4.21.1");
-    cluster.setSpec(
-        ApiVersions.AGENT_INSTALL, "Agent", name(agent), "hostname", "changed-while-paused");
-    // Once paused, each object's Paused condition is all that is written (Cluster API's contract:
-    // it describes the object's current generation), by us on ours, by Cluster API on its own.
-    cluster.await(
-        "Paused on the control plane (at its new generation), every config and every Machine",
-        () ->
-            pausedAtCurrentGeneration(cluster.controlPlane())
-                && cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig").stream()
-                    .allMatch(c -> conditionTrue(c, "Paused"))
-                && cluster.machines().stream().allMatch(m -> conditionTrue(m, "Paused")));
-    Map<String, String> before = resourceVersionsOfWhatWeWrite();
-    String desiredBefore = string(clusterVersion(), "spec", "desiredUpdate", "image");
-    // A claim that nothing happens needs a window: longer than the control plane's look at the
-    // installed cluster (5 s in the world) and than any event delivery.
-    Thread.sleep(Duration.ofSeconds(10).toMillis());
-    assertThat(resourceVersionsOfWhatWeWrite()).isEqualTo(before);
-    assertThat(string(clusterVersion(), "spec", "desiredUpdate", "image")).isEqualTo(desiredBefore);
-    assertThat(
-            string(
-                cluster.get(ApiVersions.AGENT_INSTALL, "Agent", name(agent)), "spec", "hostname"))
-        .isEqualTo("changed-while-paused");
-
-    setPaused(false);
+    setPaused(true);
+    try {
+      // Once paused, each object's Paused condition is all that is written (Cluster API's contract:
+      // it describes the object's current generation), by us on ours, by Cluster API on its own.
+      cluster.await(
+          "Paused on the control plane, every config and every Machine",
+          () ->
+              conditionTrue(cluster.controlPlane(), "Paused")
+                  && cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig").stream()
+                      .allMatch(c -> conditionTrue(c, "Paused"))
+                  && cluster.machines().stream().allMatch(m -> conditionTrue(m, "Paused")));
+      // What would make our providers write if they were not paused, made once they show they saw
+      // the pause (a change made at the same time may reach a provider before the pause does): an
+      // upgrade requested, and an Agent's hostname changed behind the bootstrap provider's back.
+      setDistributionVersion("4.21.1");
+      cluster.setSpec(
+          ApiVersions.AGENT_INSTALL, "Agent", name(agent), "hostname", "changed-while-paused");
+      cluster.await(
+          "Paused on the control plane at its new generation",
+          () -> pausedAtCurrentGeneration(cluster.controlPlane()));
+      Map<String, String> before = resourceVersionsOfWhatWeWrite();
+      String desiredBefore = string(clusterVersion(), "spec", "desiredUpdate", "image");
+      // A claim that nothing happens needs a window: longer than the control plane's look at the
+      // installed cluster (5 s in the world) and than any event delivery.
+      Thread.sleep(Duration.ofSeconds(10).toMillis());
+      assertThat(resourceVersionsOfWhatWeWrite()).isEqualTo(before);
+      assertThat(string(clusterVersion(), "spec", "desiredUpdate", "image"))
+          .isEqualTo(desiredBefore);
+      assertThat(
+              string(
+                  cluster.get(ApiVersions.AGENT_INSTALL, "Agent", name(agent)), "spec", "hostname"))
+          .isEqualTo("changed-while-paused");
+    } finally {
+      setPaused(false); // should the above fail, no cluster left paused to delete
+    }
     cluster.await(
         "the providers to resume: the Agent's hostname set back, the upgrade to 4.21.1 done",
         () ->

@@ -6,14 +6,15 @@ import io.openshiftagent.simulator.WorldProcess;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.SecretScanner;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
-import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,20 +24,22 @@ import org.slf4j.LoggerFactory;
  * E2eWorld();}). When a test fails, the failure carries a dump of every cluster the class applied,
  * so it says why.
  *
- * <p>Two kinds of world, because every world's controllers reconcile every namespace of the one
- * hub, so two worlds must never run at once:
+ * <p>Two kinds of world:
  *
  * <ul>
- *   <li>{@code new E2eWorld()}: the world shared by every such class of the JVM (default options),
- *       started by the first and stopped when the JVM exits. Its classes run side by side, each
+ *   <li>{@code new E2eWorld()}: the world shared by every such class of the JVM (default options)
+ *       on the JVM's shared hub, started by the first and stopped when the JVM exits. Every world's
+ *       controllers reconcile every namespace of their hub, so its classes run side by side, each
  *       cluster in a namespace of its own: they carry {@code @ResourceLock(value = WORLD, mode =
  *       READ)}, or {@code @ResourceLock(WORLD)} to run alone on it (e.g. killing its processes).
- *   <li>{@code new E2eWorld(options -> ...)}: a world of its own for a class that needs other
- *       options, started after the shared one is stopped, stopped after the class's last test. Its
- *       class runs alone: {@code @ResourceLock(WORLD)}.
+ *   <li>{@code new E2eWorld(options -> ...)}: a world of its own, on a hub of its own, for a class
+ *       that needs other options or stops the world's processes; started before the class's first
+ *       test and stopped after its last. Nothing is shared, so it takes no lock; it carries
+ *       {@code @Tag(HUB_OF_ITS_OWN)}, by which the build runs such classes together after the
+ *       others.
  * </ul>
  *
- * The lock is checked: a class without the right one fails at once.
+ * Both are checked: a class without the right annotations fails at once.
  */
 public final class E2eWorld
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
@@ -45,8 +48,18 @@ public final class E2eWorld
   private final List<ClusterScenario> scenarios = new CopyOnWriteArrayList<>();
   private final SecretLeaks secrets = new SecretLeaks();
 
-  /** The JUnit resource every class with a world locks. */
+  /** The JUnit resource every class on the shared world locks. */
   public static final String WORLD = "world";
+
+  /** The tag of every class with a world of its own (on a hub of its own). */
+  public static final String HUB_OF_ITS_OWN = "hub-of-its-own";
+
+  /**
+   * The tag of a class with a world of its own whose own work needs the machine to itself (each of
+   * CrashAnywhereTest's 60 provider restarts is a JVM start, which on a machine saturated by other
+   * worlds took over a minute): the build runs it after the others.
+   */
+  public static final String MACHINE_ALONE = "machine-alone";
 
   private static final Path SHARED_WORK_DIR = Path.of("target", "world", "shared");
   private static World shared;
@@ -60,22 +73,27 @@ public final class E2eWorld
     this.options = null;
   }
 
+  /** A world of its own on a hub of its own, with the shared world's options. */
+  public static E2eWorld ofItsOwn() {
+    return new E2eWorld(UnaryOperator.identity());
+  }
+
   /**
-   * A world of its own, whose options (durations, workload API servers...) {@code options} changes.
+   * A world of its own on a hub of its own, whose options (durations, workload API servers...)
+   * {@code options} changes.
    */
   public E2eWorld(UnaryOperator<World.Options> options) {
-    this.options = options;
+    this.options = base -> options.apply(base).withHubOfItsOwn();
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     Class<?> testClass = context.getRequiredTestClass();
-    requireLock(testClass, options == null);
+    requireAnnotations(testClass, options == null);
     if (options == null) {
       workDir = SHARED_WORK_DIR;
       world = sharedWorld();
     } else {
-      stopSharedWorld();
       workDir = Path.of("target", "world", testClass.getSimpleName());
       world = World.start(options.apply(World.Options.of(SimulatedDurations.nearZero(), workDir)));
     }
@@ -89,31 +107,24 @@ public final class E2eWorld
     return shared;
   }
 
-  /**
-   * Stops the shared world, if it runs, before a world of another kind starts on the hub (the next
-   * class that needs it starts it again).
-   */
-  public static synchronized void stopSharedWorld() {
-    if (shared != null) {
-      shared.close();
-      shared = null;
-    }
-  }
-
-  private static void requireLock(Class<?> testClass, boolean sharedWorld) {
+  private static void requireAnnotations(Class<?> testClass, boolean sharedWorld) {
     ResourceLock lock = testClass.getAnnotation(ResourceLock.class);
-    boolean ok =
-        lock != null
-            && WORLD.equals(lock.value())
-            && (sharedWorld || lock.mode() == ResourceAccessMode.READ_WRITE);
-    if (!ok) {
+    boolean locked = lock != null && WORLD.equals(lock.value());
+    boolean tagged =
+        Arrays.stream(testClass.getAnnotationsByType(Tag.class))
+            .anyMatch(tag -> HUB_OF_ITS_OWN.equals(tag.value()));
+    if (sharedWorld && (!locked || tagged)) {
       throw new IllegalStateException(
           testClass.getSimpleName()
-              + " must carry @ResourceLock(value = E2eWorld.WORLD"
-              + (sharedWorld
-                  ? ", mode = READ) to share the world with other classes, or"
-                      + " @ResourceLock(E2eWorld.WORLD) to run alone on it"
-                  : ") (a world of its own runs alone)"));
+              + " shares the world: it must carry @ResourceLock(value = E2eWorld.WORLD, mode ="
+              + " READ) to run beside other classes, or @ResourceLock(E2eWorld.WORLD) to run alone"
+              + " on it, and not @Tag(E2eWorld.HUB_OF_ITS_OWN)");
+    }
+    if (!sharedWorld && (locked || !tagged)) {
+      throw new IllegalStateException(
+          testClass.getSimpleName()
+              + " has a world of its own: it must carry @Tag(E2eWorld.HUB_OF_ITS_OWN), and no"
+              + " lock on E2eWorld.WORLD");
     }
   }
 

@@ -24,8 +24,8 @@ import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * off this flow need and the few in {@link #BY_TIMING} whose use depends on timing (a write
  * conflict, a rewrite by assisted-service): nothing else is granted that the providers do not use.
  */
-@ResourceLock(E2eWorld.WORLD)
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
 
@@ -51,52 +51,70 @@ class LeastPrivilegeTest {
       new EnumMap<>(
           Map.of(
               ProviderJar.BOOTSTRAP,
-              Map.of(
-                  "bootstrap.cluster.x-k8s.io openshiftassistedconfigs/finalizers update",
-                  "owner references to the config (admission check)",
-                  "agent-install.openshift.io agents get",
-                  "whether another Agent already holds a hostname",
-                  "core secrets patch",
-                  "our labels on the data Secret of a config taken over from the Go provider",
-                  "agent-install.openshift.io infraenvs patch",
-                  "the boot mode, agent labels and approval claim of an InfraEnv taken over from"
-                      + " the Go provider"),
+              withMetricsServer(
+                  Map.of(
+                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigs/finalizers update",
+                      "owner references to the config (admission check)",
+                      "agent-install.openshift.io agents get",
+                      "whether another Agent already holds a hostname",
+                      "core secrets patch",
+                      "our labels on the data Secret of a config taken over from the Go provider",
+                      "agent-install.openshift.io infraenvs patch",
+                      "the boot mode, agent labels and approval claim of an InfraEnv taken over from"
+                          + " the Go provider")),
               ProviderJar.CONTROLPLANE,
-              Map.ofEntries(
-                  Map.entry(
-                      "controlplane.cluster.x-k8s.io openshiftassistedcontrolplanes/finalizers update",
-                      "owner references to the control plane (admission check)"),
-                  Map.entry(
-                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigs delete",
-                      "a Machine whose creation failed halfway: its config is rolled back"),
-                  Map.entry(
-                      "infrastructure.cluster.x-k8s.io * delete",
-                      "the same rollback for the cloned infrastructure machine"),
-                  Map.entry(
-                      "bootstrap.cluster.x-k8s.io openshiftassistedconfigs patch",
-                      "a change of the control plane's or its machine template's labels and"
-                          + " annotations, propagated in place"),
-                  Map.entry(
-                      "infrastructure.cluster.x-k8s.io * patch",
-                      "a change of the machine template's labels and annotations, propagated in"
-                          + " place"),
-                  Map.entry(
-                      "cluster.x-k8s.io machines get",
-                      "orphan configs and infrastructure machines"),
-                  Map.entry(
-                      "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
-                  Map.entry(
-                      "hive.openshift.io clusterdeployments patch",
-                      "re-linking a ClusterDeployment to its AgentClusterInstall, or a"
-                          + " spec.config change before the installation"),
-                  Map.entry(
-                      "extensions.hive.openshift.io agentclusterinstalls patch",
-                      "day-2 changes of the installation (scale, API VIPs, manifests)"),
-                  Map.entry(
-                      "core configmaps get",
-                      "the mirror-registry input (spec.config.imageRegistryRef)"),
-                  Map.entry("core configmaps create", "the mirror-registry manifests"),
-                  Map.entry("core configmaps update", "changed mirror-registry input"))));
+              withMetricsServer(
+                  Map.ofEntries(
+                      Map.entry(
+                          "controlplane.cluster.x-k8s.io openshiftassistedcontrolplanes/finalizers update",
+                          "owner references to the control plane (admission check)"),
+                      Map.entry(
+                          "bootstrap.cluster.x-k8s.io openshiftassistedconfigs delete",
+                          "a Machine whose creation failed halfway: its config is rolled back"),
+                      Map.entry(
+                          "infrastructure.cluster.x-k8s.io * delete",
+                          "the same rollback for the cloned infrastructure machine"),
+                      Map.entry(
+                          "bootstrap.cluster.x-k8s.io openshiftassistedconfigs patch",
+                          "a change of the control plane's or its machine template's labels and"
+                              + " annotations, propagated in place"),
+                      Map.entry(
+                          "infrastructure.cluster.x-k8s.io * patch",
+                          "a change of the machine template's labels and annotations, propagated in"
+                              + " place"),
+                      Map.entry(
+                          "cluster.x-k8s.io machines get",
+                          "orphan configs and infrastructure machines"),
+                      Map.entry(
+                          "hive.openshift.io clusterimagesets patch", "an upgrade's release image"),
+                      Map.entry(
+                          "hive.openshift.io clusterdeployments patch",
+                          "re-linking a ClusterDeployment to its AgentClusterInstall, or a"
+                              + " spec.config change before the installation"),
+                      Map.entry(
+                          "extensions.hive.openshift.io agentclusterinstalls patch",
+                          "day-2 changes of the installation (scale, API VIPs, manifests)"),
+                      Map.entry(
+                          "core configmaps get",
+                          "the mirror-registry input (spec.config.imageRegistryRef)"),
+                      Map.entry("core configmaps create", "the mirror-registry manifests"),
+                      Map.entry("core configmaps update", "changed mirror-registry input")))));
+
+  /**
+   * The metrics server's grants, in both providers: the world's providers serve their metrics over
+   * plain HTTP (the tests read them without a token) on a hub that is not OpenShift.
+   */
+  private static Map<String, String> withMetricsServer(Map<String, String> grants) {
+    Map<String, String> all = new LinkedHashMap<>(grants);
+    all.put(
+        "authentication.k8s.io tokenreviews create", "a scrape of /metrics with a bearer token");
+    all.put(
+        "authorization.k8s.io subjectaccessreviews create",
+        "whether that scraper may get /metrics");
+    all.put("config.openshift.io apiservers list", "an OpenShift hub's TLS profile");
+    all.put("config.openshift.io apiservers watch", "a change of that profile");
+    return all;
+  }
 
   /**
    * Granted rules whose use in this flow depends on timing, so they may be used or not: a write
@@ -128,16 +146,16 @@ class LeastPrivilegeTest {
 
   @BeforeAll
   static void startWorld() throws Exception {
-    E2eWorld.stopSharedWorld();
     world =
         World.start(
             World.Options.of(
                     SimulatedDurations.nearZero(),
                     Path.of("target", "world", LeastPrivilegeTest.class.getSimpleName()))
-                .withLeaderElection(true));
+                .withLeaderElection(true)
+                .withHubOfItsOwn());
   }
 
-  /** Deletes what a failed test left, so that the next class's world does not reconcile it. */
+  /** Deletes what a failed test left, then stops the world and its hub. */
   @AfterAll
   static void stopWorld() {
     try {
@@ -173,7 +191,7 @@ class LeastPrivilegeTest {
       cluster.deleteCluster();
     }
     // Both give up their leader Lease on a clean stop: that is part of their use of the Lease.
-    world.close();
+    world.stopProviders();
 
     List<AuditLog.Request> requests = AuditLog.read(world.hubAuditLog());
     Map<ProviderJar, Set<String>> unused = new EnumMap<>(ProviderJar.class);

@@ -13,9 +13,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,13 +28,13 @@ import org.slf4j.LoggerFactory;
  * both are back, the installation finishes by itself with the same InfraEnvs and Agents (nothing
  * the service or the hub held is lost, nothing is made twice).
  *
- * <p>It stops the world's one service, so it runs alone on the shared world.
+ * <p>It stops the world's one service, so it has a world of its own.
  */
-@ResourceLock(E2eWorld.WORLD)
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
 class AssistedServiceFaultsTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceFaultsTest.class);
 
-  @RegisterExtension static final E2eWorld world = new E2eWorld();
+  @RegisterExtension static final E2eWorld world = E2eWorld.ofItsOwn();
 
   /** How long the database stays down under the running service. */
   private static final Duration DATABASE_OUTAGE = Duration.ofSeconds(5);

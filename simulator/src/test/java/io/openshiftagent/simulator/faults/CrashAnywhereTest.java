@@ -31,9 +31,9 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * logged), {@code crashAnywhere.kills} (per provider, default 30), {@code crashAnywhere.maxDelayMs}
  * (longest wait before a kill, default 2500).
  */
-@ResourceLock(E2eWorld.WORLD)
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
+@Tag(E2eWorld.MACHINE_ALONE)
 class CrashAnywhereTest {
   private static final Logger LOG = LoggerFactory.getLogger(CrashAnywhereTest.class);
 
@@ -89,7 +90,7 @@ class CrashAnywhereTest {
   /** A provider's write within this before its kill: the kill landed while it had work. */
   private static final Duration WORK_IN_FLIGHT = Duration.ofSeconds(1);
 
-  @RegisterExtension static final E2eWorld world = new E2eWorld();
+  @RegisterExtension static final E2eWorld world = E2eWorld.ofItsOwn();
 
   @Test
   void installsAnHaClusterWhileEachProviderIsKilledAtRandomMoments() throws Exception {

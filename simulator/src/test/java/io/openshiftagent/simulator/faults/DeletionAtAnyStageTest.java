@@ -33,9 +33,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * those from before. Logs, per stage, what existed when the deletion was requested and how long the
  * deletion took.
  */
-@ResourceLock(E2eWorld.WORLD)
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
 class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);
 

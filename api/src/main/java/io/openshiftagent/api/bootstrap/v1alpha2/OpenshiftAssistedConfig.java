@@ -9,13 +9,14 @@ import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.openshiftagent.api.common.Clusterctl;
 
 /** The bootstrap configuration of one Machine. */
 @Group(BootstrapGroup.GROUP)
 @Version(BootstrapGroup.VERSION)
 @ShortNames({"oac", "oacs"})
 @Categories({"cluster-api"})
-@Labels({BootstrapGroup.CONTRACT_LABEL})
+@Labels({BootstrapGroup.CONTRACT_LABEL, Clusterctl.MOVE_HIERARCHY_LABEL})
 @AdditionalPrinterColumn(
     name = "Cluster",
     jsonPath = ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']",

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.openshiftagent.api.common.Clusterctl;
 import io.openshiftagent.api.common.ObjectMetaTemplate;
 
 /** A template Cluster API clones into one OpenshiftAssistedConfig per worker Machine. */
@@ -18,7 +19,7 @@ import io.openshiftagent.api.common.ObjectMetaTemplate;
 @Version(BootstrapGroup.VERSION)
 @ShortNames({"oact"})
 @Categories({"cluster-api"})
-@Labels({BootstrapGroup.CONTRACT_LABEL})
+@Labels({BootstrapGroup.CONTRACT_LABEL, Clusterctl.MOVE_HIERARCHY_LABEL})
 @AdditionalPrinterColumn(
     name = "Boot Mode",
     jsonPath = ".spec.template.spec.bootMode",

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.openshiftagent.api.common.Clusterctl;
 
 /**
  * An OpenShift control plane installed by the assisted installer.
@@ -22,7 +23,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ControlPlaneGroup.VERSION)
 @ShortNames({"oacp", "oacps"})
 @Categories({"cluster-api"})
-@Labels({ControlPlaneGroup.CONTRACT_LABEL})
+@Labels({ControlPlaneGroup.CONTRACT_LABEL, Clusterctl.MOVE_HIERARCHY_LABEL})
 @AdditionalPrinterColumn(
     name = "Cluster",
     jsonPath = ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']",

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
+import io.openshiftagent.api.common.Clusterctl;
 import io.openshiftagent.api.common.ListMapKeys;
 import io.openshiftagent.api.common.MachineDeletionSpec;
 import io.openshiftagent.api.common.MachineTaint;
@@ -33,7 +34,7 @@ import java.util.List;
 @Version(ControlPlaneGroup.VERSION)
 @ShortNames({"oacpt"})
 @Categories({"cluster-api"})
-@Labels({ControlPlaneGroup.CONTRACT_LABEL})
+@Labels({ControlPlaneGroup.CONTRACT_LABEL, Clusterctl.MOVE_HIERARCHY_LABEL})
 @AdditionalPrinterColumn(
     name = "Distribution Version",
     jsonPath = ".spec.template.spec.distributionVersion",

@@ -20,8 +20,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Two shards of each provider side by side on one hub, each with {@code --watch-filter} of its own
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * stand-ins ({@link ScaleWorld}): what is shown is how the providers divide the hub, which the
  * stand-ins do not decide.
  */
-@ResourceLock(E2eWorld.WORLD) // four more provider processes: alone, as the world's classes run
+@Tag(E2eWorld.HUB_OF_ITS_OWN) // with the other worlds of their own, after the shared world's classes
 class ShardedProvidersTest {
   private static final Map<Integer, String> SHARD_OF =
       Map.of(1, "shard-a", 2, "shard-a", 3, "shard-b", 4, "shard-b");
@@ -40,9 +40,7 @@ class ShardedProvidersTest {
   void eachShardInstallsItsOwnClustersAndNoObjectIsWrittenByBoth() throws Exception {
     Path dir = Path.of("target", "shards").toAbsolutePath();
     Path audit = dir.resolve("kube-apiserver").resolve("audit.log");
-    List<String> flags = new ArrayList<>(AuditLog.apiServerFlags(audit));
-    flags.addAll(List.of("--enable-admission-plugins", "OwnerReferencesPermissionEnforcement"));
-    try (KubeApiServerEnvironment hub = KubeApiServerEnvironment.startHub(flags);
+    try (KubeApiServerEnvironment hub = KubeApiServerEnvironment.startHub(audit.getParent());
         ScaleWorld world =
             ScaleWorld.start(
                 hub, dir, Pace.fast(), List.of(Optional.of("shard-a"), Optional.of("shard-b")))) {

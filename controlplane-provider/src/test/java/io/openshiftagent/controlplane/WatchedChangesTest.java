@@ -1,0 +1,51 @@
+package io.openshiftagent.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
+import io.openshiftagent.api.external.assisted.DebugInfo;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Which AgentClusterInstall updates wake the control plane. */
+class WatchedChangesTest {
+  @ParameterizedTest(name = "{0}/{1} -> {2}/{3}: {4}")
+  @CsvSource({
+    // A stay the service may have missed begins while the state stays ready.
+    "ready, UnapprovedAgents, ready, UnsyncedAgents, true",
+    "ready, UnapprovedAgents, ready, ClusterIsReady, true",
+    "ready, UnsyncedAgents, ready, ClusterIsReady, true",
+    "ready, UnsyncedAgents, ready, UnapprovedAgents, true",
+    // Reasons that change nothing we decide.
+    "ready, UnapprovedAgents, ready, InsufficientAgents, false",
+    "insufficient, ClusterNotReady, insufficient, InsufficientAgents, false",
+    "ready, UnsyncedAgents, ready, UnsyncedAgents, false",
+    // A change of state always counts.
+    "ready, UnsyncedAgents, installing, ClusterAlreadyInstalling, true",
+  })
+  void aClusterInstallWakesTheControlPlaneWhenWhatItWaitsForMatters(
+      String oldState, String oldReason, String newState, String newReason, boolean wakes) {
+    assertThat(
+            WatchedChanges.clusterInstall(
+                clusterInstall(newState, newReason), clusterInstall(oldState, oldReason)))
+        .isEqualTo(wakes);
+  }
+
+  private static AgentClusterInstall clusterInstall(String state, String requirementsReason) {
+    AgentClusterInstall aci = new AgentClusterInstall();
+    aci.getMetadata().setName("cp");
+    aci.getMetadata().setNamespace("ns");
+    aci.setStatus(new AgentClusterInstallStatus());
+    aci.getStatus().debugInfo = new DebugInfo();
+    aci.getStatus().debugInfo.state = state;
+    aci.getStatus().conditions =
+        List.of(
+            new ConditionBuilder(Fixtures.requirementsMet(requirementsReason))
+                .withMessage("the service's words for " + requirementsReason)
+                .build());
+    return aci;
+  }
+}
