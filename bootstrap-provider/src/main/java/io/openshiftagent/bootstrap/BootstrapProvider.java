@@ -3,6 +3,7 @@ package io.openshiftagent.bootstrap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
+import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.bootstrap.agent.AgentReconciler;
 import io.openshiftagent.bootstrap.config.OpenshiftAssistedConfigReconciler;
 import io.openshiftagent.bootstrap.ignition.DiscoveryIgnitionSource;
@@ -21,8 +22,9 @@ public final class BootstrapProvider {
    *
    * @param defaultBootMode the boot mode of configs that name none
    * @param instance the reporting instance of Events, e.g. the pod name
-   * @param scope the namespaces and watch filter of this process; Agents, which never carry the
-   *     watch-filter label, are scoped by namespace only
+   * @param scope the namespaces and watch filter of this process; Agents carry the watch-filter
+   *     label of their config (through their InfraEnv), and each controller's caches hold the
+   *     objects of its scope only
    */
   public static void register(
       Operator operator,
@@ -34,9 +36,12 @@ public final class BootstrapProvider {
     EventRecorder events = new EventRecorder(client, REPORTING_CONTROLLER, instance);
     ProviderOperator.register(
         operator,
-        new OpenshiftAssistedConfigReconciler(client, discoveryIgnition, defaultBootMode, events),
+        new OpenshiftAssistedConfigReconciler(
+            client, discoveryIgnition, defaultBootMode, events, scope),
         scope.apply());
     ProviderOperator.register(
-        operator, new AgentReconciler(client, events), scope.applyNamespaces());
+        operator,
+        new AgentReconciler(client, events, scope),
+        scope.<Agent>apply().andThen(o -> o.withItemStore(AgentReconciler.cacheStore())));
   }
 }

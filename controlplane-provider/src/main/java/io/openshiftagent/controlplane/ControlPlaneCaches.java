@@ -23,10 +23,12 @@ import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -41,14 +43,24 @@ import java.util.stream.Collectors;
  * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
  * MachineDeployments (through the Cluster their label names) and the
  * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #cached} is what a control
- * plane's scope holds of them.
+ * plane's scope holds of them. Each cache keeps what {@link CachedObjects} leaves of its objects.
  */
 final class ControlPlaneCaches implements MachineWrites.MachineCache {
+  private final ControllerScope scope;
   private InformerEventSource<Cluster, OpenshiftAssistedControlPlane> clusters;
   private InformerEventSource<Machine, OpenshiftAssistedControlPlane> machines;
   private InformerEventSource<MachineDeployment, OpenshiftAssistedControlPlane> machineDeployments;
   private InformerEventSource<OpenshiftAssistedConfigTemplate, OpenshiftAssistedControlPlane>
       workerTemplates;
+
+  /**
+   * @param scope what this process manages: with a watch filter, every watch here selects its label
+   *     (the user puts it on the Cluster, its MachineDeployments and templates, this provider on
+   *     what it makes)
+   */
+  ControlPlaneCaches(ControllerScope scope) {
+    this.scope = scope;
+  }
 
   List<EventSource<?, OpenshiftAssistedControlPlane>> eventSources(
       EventSourceContext<OpenshiftAssistedControlPlane> context) {
@@ -56,27 +68,31 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     Cluster.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(
                     cluster -> controlPlaneOf(cluster).map(Set::of).orElse(Set.of()))
                 .withOnUpdateFilter(WatchedChanges::cluster)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     machines =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     Machine.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
+                .withLabelSelector(scope.selector(ExternalKinds.CONTROL_PLANE_LABEL))
                 .withSecondaryToPrimaryMapper(ownedBy(true))
                 .withOnUpdateFilter(WatchedChanges::machine)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     machineDeployments =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     MachineDeployment.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
+                .withLabelSelector(scope.selector(ExternalKinds.CLUSTER_NAME_LABEL))
                 .withSecondaryToPrimaryMapper(this::controlPlaneOfClusterMember)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     // The workers' architectures (the release image's): rarely changed, so watched, not read.
@@ -84,8 +100,10 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfigTemplate.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(this::controlPlanesUsing)
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context);
     return List.of(
@@ -96,23 +114,28 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
-                .withLabelSelector(ExternalKinds.CONTROL_PLANE_LABEL)
+                .withLabelSelector(scope.selector(ExternalKinds.CONTROL_PLANE_LABEL))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context),
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     ClusterDeployment.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context),
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(
                     AgentClusterInstall.class, OpenshiftAssistedControlPlane.class)
+                .withLabelSelector(scope.selector(null))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
                 .withOnUpdateFilter(WatchedChanges::clusterInstall)
+                .withItemStore(CachedObjects.store())
                 .build(),
             context));
   }

@@ -53,7 +53,9 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
         Environment:
           WORKLOAD_POLL_INTERVAL       how often an installed cluster's versions and upgrade progress are
                                        looked at (nothing there can be watched from the hub), e.g. 30s,
-                                       5m (default 1m)
+                                       5m (default 1m); a settled cluster (no upgrade under way) is
+                                       looked at half as often after each look, down to once every 16
+                                       intervals
           REGISTRY_CA_BUNDLE_FILE      a PEM file of certificate authorities to trust, besides the JVM's,
                                        when resolving release images to digests (the hub's trusted CA
                                        bundle; docs/release-images.md)
@@ -114,7 +116,8 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
       ControllerScope scope) {
     return ProviderOperator.register(
         operator,
-        new OpenshiftAssistedControlPlaneReconciler(workloadPollInterval, hubRegistries, instance),
+        new OpenshiftAssistedControlPlaneReconciler(
+            workloadPollInterval, hubRegistries, instance, scope),
         scope.apply());
   }
 

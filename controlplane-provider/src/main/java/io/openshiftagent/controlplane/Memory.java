@@ -6,8 +6,8 @@ import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.cluster.PublishedKubeconfig;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.controlplane.machines.MachinesReport;
+import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -24,8 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Memory {
   /** What is remembered of one control plane. */
   static final class Remembered {
-    /** When its installed cluster was last looked at. */
-    Optional<Instant> lastWorkloadLook = Optional.empty();
+    /** This process's last look at its installed cluster. */
+    Optional<WorkloadLooks.Look> lastWorkloadLook = Optional.empty();
 
     /** The kubeconfig as this process last published or compared it. */
     Optional<PublishedKubeconfig> kubeconfig = Optional.empty();

@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -33,6 +34,7 @@ import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +67,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final HubRegistries hubRegistries;
   private final Clock clock = Clock.systemUTC();
   private final String instance;
-  private final ControlPlaneCaches caches = new ControlPlaneCaches();
+  private final ControlPlaneCaches caches;
   private final Memory memory = new Memory();
   private final StatusWriter status = new StatusWriter(clock);
 
@@ -93,9 +95,14 @@ public class OpenshiftAssistedControlPlaneReconciler
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
    *     watched from the hub)
    * @param hubRegistries the hub's trusted CA bundle and mirrors, for registries
+   * @param scope what this process manages: its caches hold that only
    */
   public OpenshiftAssistedControlPlaneReconciler(
-      Duration workloadPollInterval, HubRegistries hubRegistries, String instance) {
+      Duration workloadPollInterval,
+      HubRegistries hubRegistries,
+      String instance,
+      ControllerScope scope) {
+    this.caches = new ControlPlaneCaches(scope);
     this.workloadPollInterval = workloadPollInterval;
     this.hubRegistries = hubRegistries;
     this.instance = instance;
@@ -190,14 +197,14 @@ public class OpenshiftAssistedControlPlaneReconciler
         clusterObjects.describe(observed, release.outcome(), remembered.imageSet);
     // A release just resolved may be the upgrade the last look could not request yet.
     boolean lookDue =
-        WorkloadLooks.due(cp, remembered.lastWorkloadLook, workloadPollInterval, observed.now())
+        WorkloadLooks.due(cp, remembered.lastWorkloadLook, observed.now())
             || release.outcome() instanceof ReleaseImageResolution.Use use && use.newlyResolved();
     Kubeconfig.Result published = kubeconfig.reconcile(cluster.scope(), remembered.kubeconfig);
     remembered.kubeconfig = published.copy();
     ControlPlaneScope scope = cluster.scope().withKubeconfig(published.kubeconfig());
     boolean initialized = scope.initialized() || published.found() instanceof Kubeconfig.Published;
-    MachinesReport machineReport =
-        machines.reconcile(scope, Lifecycle.of(scope, initialized, lookDue), remembered.machines);
+    Lifecycle lifecycle = Lifecycle.of(scope, initialized, lookDue);
+    MachinesReport machineReport = machines.reconcile(scope, lifecycle, remembered.machines);
     remembered.machines = machineReport.memory();
     remembered.deleted(machineReport.deleted());
     ClusterObjects.Described described = cluster.await();
@@ -210,7 +217,15 @@ public class OpenshiftAssistedControlPlaneReconciler
     Optional<Upgrades.Looked> upgrade = Optional.empty();
     if (initialized && lookDue) {
       upgrade = upgrades.reconcile(scope, release.outcome());
-      remembered.lastWorkloadLook = Optional.of(scope.now());
+      boolean settled =
+          lifecycle.upgrading().isEmpty()
+              && upgrade
+                  .filter(u -> Conditions.TRUE.equals(u.upgradeCompleted().status()))
+                  .isPresent();
+      remembered.lastWorkloadLook =
+          Optional.of(
+              WorkloadLooks.looked(
+                  remembered.lastWorkloadLook, settled, workloadPollInterval, scope.now()));
     }
 
     Optional<Duration> statusLater =
@@ -229,9 +244,12 @@ public class OpenshiftAssistedControlPlaneReconciler
     // The workload cluster, infrastructure templates, admission refusals and registries cannot be
     // watched from here: look again later.
     Optional<Duration> later =
-        initialized || machineReport.creationBlocked()
+        machineReport.creationBlocked()
             ? Optional.of(workloadPollInterval)
-            : Optional.empty();
+            : initialized
+                ? Optional.of(
+                    WorkloadLooks.interval(remembered.lastWorkloadLook, workloadPollInterval))
+                : Optional.empty();
     if (release.outcome() instanceof ReleaseImageResolution.Wait wait) {
       // A registry's failure at its back-off; a missing or bad pull secret or mirror
       // configuration (not watched) at the poll interval.

@@ -75,6 +75,31 @@ class ClusterObjectsTest {
   }
 
   @Test
+  void whatItMakesCarriesTheControlPlanesWatchFilterLabel() {
+    TestCluster c = TestCluster.provisioned(env, "shard");
+    OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
+    cp.getMetadata().setLabels(Map.of(ExternalKinds.WATCH_FILTER_LABEL, "shard-a"));
+    c.createControlPlane(cp);
+
+    // A replica sharded by the label (--watch-filter) selects what it made by it.
+    eventually(() -> assertThat(c.machines()).hasSize(1));
+    assertThat(c.clusterDeployment("cp").getMetadata().getLabels())
+        .containsEntry(ExternalKinds.WATCH_FILTER_LABEL, "shard-a");
+    assertThat(c.clusterInstall("cp").getMetadata().getLabels())
+        .containsEntry(ExternalKinds.WATCH_FILTER_LABEL, "shard-a");
+    assertThat(
+            client
+                .resources(ClusterImageSet.class)
+                .withName(c.ns + ".cp")
+                .get()
+                .getMetadata()
+                .getLabels())
+        .containsEntry(ExternalKinds.WATCH_FILTER_LABEL, "shard-a");
+    assertThat(c.machines().get(0).getMetadata().getLabels())
+        .containsEntry(ExternalKinds.WATCH_FILTER_LABEL, "shard-a");
+  }
+
+  @Test
   void createsTheDeploymentInstallAndImageSetWithEveryField() {
     TestWorld c = Fixtures.provisioned(env, "objects");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 3);

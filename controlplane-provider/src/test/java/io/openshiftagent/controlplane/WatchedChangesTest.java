@@ -2,11 +2,14 @@ package io.openshiftagent.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -55,14 +58,12 @@ class WatchedChangesTest {
 
   private static AgentClusterInstall withValidation(String status, String message) {
     AgentClusterInstall aci = clusterInstall("pending-for-input", "ClusterNotReady");
-    aci.getStatus()
-        .setUnknownField(
-            "validationsInfo",
-            java.util.Map.of(
+    aci.getStatus().validationsInfo =
+        validations(
+            Map.of(
                 "network",
                 List.of(
-                    java.util.Map.of(
-                        "id", "machine-cidr-defined", "status", status, "message", message))));
+                    Map.of("id", "machine-cidr-defined", "status", status, "message", message))));
     return aci;
   }
 
@@ -79,5 +80,10 @@ class WatchedChangesTest {
                 .withMessage("the service's words for " + requirementsReason)
                 .build());
     return aci;
+  }
+
+  private static Map<String, List<AgentClusterInstallStatus.Validation>> validations(
+      Map<String, ?> raw) {
+    return Serialization.jsonMapper().convertValue(raw, new TypeReference<>() {});
   }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * then SIGKILL to what is left 10 s later. {@link World#close()} stops its parts in order first;
  * this is the net under it, e.g. when a world fails to start or the JVM is told to stop mid-test.
  */
-final class ChildProcesses {
+public final class ChildProcesses {
   private static final Thread HOOK = new Thread(ChildProcesses::stopAll, "world-children-stop");
 
   static {
@@ -20,7 +20,7 @@ final class ChildProcesses {
   private ChildProcesses() {}
 
   /** Makes sure the hook is installed (once per JVM). */
-  static void stopAllWhenTheJvmExits() {
+  public static void stopAllWhenTheJvmExits() {
     // The static initializer did it.
   }
 

@@ -48,7 +48,7 @@ public final class World implements AutoCloseable {
    * What the JVM would size itself from in the chart's default container (limits: 512Mi memory, 1
    * CPU), added to the image's {@code JAVA_TOOL_OPTIONS}.
    */
-  static final String CONTAINER_LIMITS = "-XX:MaxRAM=512m -XX:ActiveProcessorCount=1";
+  public static final String CONTAINER_LIMITS = "-XX:MaxRAM=512m -XX:ActiveProcessorCount=1";
 
   /** The user agent of the simulated systems' requests, in the hub's audit log. */
   public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";

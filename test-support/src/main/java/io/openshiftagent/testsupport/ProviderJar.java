@@ -32,9 +32,19 @@ public enum ProviderJar {
     this.userAgentPrefix = userAgentPrefix;
   }
 
+  /**
+   * Where a run takes the jars from instead of the modules' {@code target/} (system property): a
+   * copy that a build during a long run cannot replace under it.
+   */
+  public static final String JAR_DIRECTORY_PROPERTY = "openshift-agent.provider-jars";
+
   /** The jar; fails with what to run when it has not been built. */
   public Path path() {
-    Path jar = TestPaths.repoRoot().resolve(command).resolve("target").resolve(command + ".jar");
+    String directory = System.getProperty(JAR_DIRECTORY_PROPERTY, "");
+    Path jar =
+        directory.isBlank()
+            ? TestPaths.repoRoot().resolve(command).resolve("target").resolve(command + ".jar")
+            : Path.of(directory).resolve(command + ".jar");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           jar

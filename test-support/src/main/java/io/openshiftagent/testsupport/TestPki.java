@@ -78,6 +78,14 @@ public final class TestPki {
 
   /** A server TLS context whose certificate, signed by this CA, is valid for 127.0.0.1 only. */
   public SSLContext serverContextFor127001() throws Exception {
+    return serverContextFor127001(false);
+  }
+
+  /**
+   * The same, trusting this CA's client certificates too: a server that asks for one (as a
+   * kube-apiserver does) verifies it.
+   */
+  public SSLContext serverContextFor127001(boolean trustClients) throws Exception {
     KeyPair keys = newKeyPair();
     X509Certificate certificate = serverCertificateFor127001(keys, "fake assisted-service");
 
@@ -89,8 +97,17 @@ public final class TestPki {
     KeyManagerFactory keyManagers =
         KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     keyManagers.init(store, password);
+    TrustManagerFactory trust = null;
+    if (trustClients) {
+      KeyStore clients = KeyStore.getInstance("PKCS12");
+      clients.load(null, null);
+      clients.setCertificateEntry("ca", caCertificate);
+      trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(clients);
+    }
     SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keyManagers.getKeyManagers(), null, null);
+    context.init(
+        keyManagers.getKeyManagers(), trust == null ? null : trust.getTrustManagers(), null);
     return context;
   }
 

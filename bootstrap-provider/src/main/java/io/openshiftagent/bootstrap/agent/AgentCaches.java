@@ -4,6 +4,9 @@ import static io.openshiftagent.provider.reconcile.Informers.cached;
 import static io.openshiftagent.provider.reconcile.Informers.indexed;
 import static io.openshiftagent.provider.reconcile.Informers.informer;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -12,21 +15,26 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.Agent;
+import io.openshiftagent.api.external.assisted.AgentStatus;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.BareMetalHost;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
+import io.openshiftagent.api.external.metal3.Metal3MachineStatus;
 import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -49,11 +57,28 @@ final class AgentCaches {
   private InformerEventSource<OpenshiftAssistedConfig, Agent> configs;
   private InformerEventSource<Cluster, Agent> clusters;
   private IndexerResourceCache<Agent> agents;
+  private final ControllerScope scope;
+
+  /**
+   * @param scope what this process manages: with a watch filter, every watch here but the hosts'
+   *     selects its label
+   */
+  AgentCaches(ControllerScope scope) {
+    this.scope = scope;
+  }
 
   List<EventSource<?, Agent>> eventSources(EventSourceContext<Agent> context) {
     agents = context.getPrimaryCache();
     Informers.indexByLabel(agents, AGENTS_BY_CONFIG, Names.CONFIG_LABEL);
-    machines = informer(context, Machine.class, "machines", machine -> Set.of());
+    // Neither the Machines', the hosts', the InfraEnvs', the Clusters' nor the configs' status is
+    // read here: their caches keep none.
+    machines =
+        informer(
+            context,
+            Machine.class,
+            "machines",
+            machine -> Set.of(),
+            scoped(o -> o.withItemStore(CachedObjects.storeWithoutStatus())));
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     metal3Machines =
         informer(
@@ -61,7 +86,11 @@ final class AgentCaches {
             Metal3Machine.class,
             "metal3machines",
             m3m -> agentsOf(agents, m3m),
-            options -> options.withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged));
+            scoped(
+                options ->
+                    options
+                        .withOnUpdateFilter(AgentCaches::hostOrMetaDataChanged)
+                        .withItemStore(CachedObjects.store(AgentCaches::metaDataOnly))));
     metal3Machines.addIndexers(
         Map.of(
             METAL3_MACHINES_BY_HOST,
@@ -79,14 +108,18 @@ final class AgentCaches {
             options ->
                 options
                     .withLabelSelector(ExternalKinds.CLUSTER_NAME_LABEL)
-                    .withOnUpdateFilter(RelevantChange::ofMetadata));
+                    .withOnUpdateFilter(RelevantChange::ofMetadata)
+                    .withItemStore(CachedObjects.storeWithoutStatus()));
     infraEnvs =
         informer(
             context,
             InfraEnv.class,
             "infraenvs",
             infraEnv -> Set.of(),
-            options -> options.withLabelSelector(Names.CONFIG_LABEL));
+            options ->
+                options
+                    .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
+                    .withItemStore(CachedObjects.storeWithoutStatus()));
     Informers.indexByLabel(agents, AGENTS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
     // Pause ends with an event of the Cluster (spec.paused) or of the config (annotation): the
     // Agents then get what they missed while paused. A config's spec and annotations are what its
@@ -98,14 +131,14 @@ final class AgentCaches {
             Cluster.class,
             "clusters",
             cluster -> indexed(agents, AGENTS_BY_CLUSTER, Metadata.key(cluster)),
-            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
+            scoped(metadataOnly()));
     configs =
         informer(
             context,
             OpenshiftAssistedConfig.class,
             "configs",
             config -> indexed(agents, AGENTS_BY_CONFIG, Metadata.key(config)),
-            options -> options.withOnUpdateFilter(RelevantChange::ofMetadata));
+            scoped(metadataOnly()));
     return List.of(machines, metal3Machines, hosts, infraEnvs, clusters, configs);
   }
 
@@ -146,6 +179,52 @@ final class AgentCaches {
    */
   void written(OpenshiftAssistedConfig before, OpenshiftAssistedConfig patched) {
     configs.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, before);
+  }
+
+  /** Woken by changes of the metadata and spec, and keeping no status. */
+  private static <R extends HasMetadata>
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> metadataOnly() {
+    return options ->
+        options
+            .withOnUpdateFilter(RelevantChange::ofMetadata)
+            .withItemStore(CachedObjects.storeWithoutStatus());
+  }
+
+  /** {@code options} with this process's watch filter, if it has one. */
+  private <R extends HasMetadata> UnaryOperator<InformerEventSourceConfiguration.Builder<R>> scoped(
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> options) {
+    String selector = scope.selector(null);
+    return selector == null ? options : o -> options.apply(o).withLabelSelector(selector);
+  }
+
+  /**
+   * The Agents' cache: of an Agent's status, only its install stage is read (whether the host boots
+   * from its disk).
+   */
+  static ItemStore<Agent> agentStore() {
+    return CachedObjects.store(
+        agent -> {
+          AgentStatus read = agent.getStatus();
+          if (read != null) {
+            AgentStatus kept = new AgentStatus();
+            if (read.progress != null) {
+              kept.progress = new AgentStatus.Progress();
+              kept.progress.currentStage = read.progress.currentStage;
+            }
+            agent.setStatus(kept);
+          }
+          return agent;
+        });
+  }
+
+  /** Of a Metal3Machine's status, only its metaData Secret is read here. */
+  private static Metal3Machine metaDataOnly(Metal3Machine m3m) {
+    if (m3m.getStatus() != null) {
+      Metal3MachineStatus kept = new Metal3MachineStatus();
+      kept.metaData = m3m.getStatus().metaData;
+      m3m.setStatus(kept);
+    }
+    return m3m;
   }
 
   /** Only the host a Metal3Machine names, and its metaData Secret, matter here. */

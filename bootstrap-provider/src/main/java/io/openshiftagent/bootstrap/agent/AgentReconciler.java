@@ -2,6 +2,7 @@ package io.openshiftagent.bootstrap.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -23,6 +24,7 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Pause;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.reconcile.Writes;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -64,7 +66,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final HostDetachment hosts;
-  private final AgentCaches caches = new AgentCaches();
+  private final AgentCaches caches;
 
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
@@ -94,7 +96,13 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
   }
 
-  public AgentReconciler(KubernetesClient client, EventRecorder events) {
+  /** The store of this controller's cache of Agents: what it reads of them, no more. */
+  public static ItemStore<Agent> cacheStore() {
+    return AgentCaches.agentStore();
+  }
+
+  public AgentReconciler(KubernetesClient client, EventRecorder events, ControllerScope scope) {
+    this.caches = new AgentCaches(scope);
     this.client = client;
     this.events = events;
     this.hosts = new HostDetachment(client);

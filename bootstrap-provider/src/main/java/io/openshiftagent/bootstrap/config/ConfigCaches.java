@@ -6,6 +6,7 @@ import static io.openshiftagent.provider.reconcile.Informers.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -15,11 +16,16 @@ import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
+import io.openshiftagent.api.external.assisted.DebugInfo;
 import io.openshiftagent.api.external.assisted.InfraEnv;
+import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.capi.Cluster;
+import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
@@ -27,10 +33,12 @@ import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.names.Names;
 import io.openshiftagent.provider.contract.InstallerStates;
 import io.openshiftagent.provider.contract.Kinds;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.Informers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +65,16 @@ final class ConfigCaches {
   private InformerEventSource<AgentClusterInstall, OpenshiftAssistedConfig> installs;
   private InformerEventSource<InfraEnv, OpenshiftAssistedConfig> infraEnvs;
   private InformerEventSource<Secret, OpenshiftAssistedConfig> secrets;
+  private final ControllerScope scope;
+
+  /**
+   * @param scope what this process manages: with a watch filter, every watch here selects its label
+   *     (Cluster API puts it on the Machines and the infrastructure machines, the control plane on
+   *     what it creates, this provider on what it creates)
+   */
+  ConfigCaches(ControllerScope scope) {
+    this.scope = scope;
+  }
 
   List<EventSource<?, OpenshiftAssistedConfig>> eventSources(
       EventSourceContext<OpenshiftAssistedConfig> context) {
@@ -64,7 +82,8 @@ final class ConfigCaches {
     Informers.indexByLabel(configs, CONFIGS_BY_CLUSTER, ExternalKinds.CLUSTER_NAME_LABEL);
 
     machines =
-        informer(context, Machine.class, "machines", ConfigCaches::configOf, metadataChanges());
+        informer(
+            context, Machine.class, "machines", ConfigCaches::configOf, scoped(metadataChanges()));
     machines.addIndexers(Map.of(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts::infrastructureKey));
     // The Metal3Machine is made after the Machine; the live ISO is set on it once it exists.
     metal3Machines =
@@ -76,7 +95,7 @@ final class ConfigCaches {
                 machines.byIndex(Hosts.MACHINES_BY_INFRASTRUCTURE, Hosts.key(m3m)).stream()
                     .flatMap(machine -> configOf(machine).stream())
                     .collect(Collectors.toSet()),
-            metadataChanges());
+            scoped(metadataChanges()));
     clusters =
         informer(
             context,
@@ -84,11 +103,14 @@ final class ConfigCaches {
             "clusters",
             cluster ->
                 configsOf(configs, cluster.getMetadata().getNamespace(), Metadata.name(cluster)),
-            options ->
-                options.withOnUpdateFilter(
-                    (updated, old) ->
-                        RelevantChange.ofMetadataOr(
-                            updated, old, ClusterRefs::infrastructureProvisioned)));
+            scoped(
+                options ->
+                    options
+                        .withOnUpdateFilter(
+                            (updated, old) ->
+                                RelevantChange.ofMetadataOr(
+                                    updated, old, ClusterRefs::infrastructureProvisioned))
+                        .withItemStore(CachedObjects.store(ConfigCaches::initializationOnly))));
     clusters.addIndexers(
         Map.of(
             CLUSTERS_BY_CONTROL_PLANE,
@@ -103,26 +125,36 @@ final class ConfigCaches {
             ClusterDeployment.class,
             "clusterdeployments",
             cd -> configsOfControlPlane(configs, cd),
-            metadataChanges());
+            scoped(metadataChanges()));
     installs =
         informer(
             context,
             AgentClusterInstall.class,
             "agentclusterinstalls",
             aci -> configsOfControlPlane(configs, aci),
-            options ->
-                options.withOnUpdateFilter(
-                    (updated, old) ->
-                        RelevantChange.ofMetadataOr(updated, old, InstallerStates::of)));
+            scoped(
+                options ->
+                    options
+                        .withOnUpdateFilter(
+                            (updated, old) ->
+                                RelevantChange.ofMetadataOr(updated, old, InstallerStates::of))
+                        .withItemStore(CachedObjects.store(ConfigCaches::installerStateOnly))));
     infraEnvs =
         ours(
             context,
             InfraEnv.class,
             "infraenvs",
             (updated, old) ->
-                RelevantChange.ofMetadataOr(updated, old, DiscoveryImage::readBySteps));
-    // Only whether the data Secret exists is read.
-    secrets = ours(context, Secret.class, "secrets", RelevantChange::ofMetadata);
+                RelevantChange.ofMetadataOr(updated, old, DiscoveryImage::readBySteps),
+            CachedObjects.store(ConfigCaches::imageUrlsAndRefusalOnly));
+    // Only whether the data Secret exists is read: its data is not cached.
+    secrets =
+        ours(
+            context,
+            Secret.class,
+            "secrets",
+            RelevantChange::ofMetadata,
+            CachedObjects.metadataOnlySecrets());
     return List.of(
         machines, metal3Machines, clusters, clusterDeployments, installs, infraEnvs, secrets);
   }
@@ -190,22 +222,89 @@ final class ConfigCaches {
   }
 
   /** What we create for a config: labelled with it, and owned by it. */
-  private static <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
+  private <R extends HasMetadata> InformerEventSource<R, OpenshiftAssistedConfig> ours(
       EventSourceContext<OpenshiftAssistedConfig> context,
       Class<R> kind,
       String name,
-      OnUpdateFilter<R> relevant) {
+      OnUpdateFilter<R> relevant,
+      ItemStore<R> store) {
     return informer(
         context,
         kind,
         name,
         Mappers.fromOwnerReferences(OpenshiftAssistedConfig.class),
-        options -> options.withLabelSelector(Names.CONFIG_LABEL).withOnUpdateFilter(relevant));
+        options ->
+            options
+                .withLabelSelector(scope.selector(Names.CONFIG_LABEL))
+                .withOnUpdateFilter(relevant)
+                .withItemStore(store));
   }
 
-  /** Only a change of the metadata or spec wakes the configs: the status is not read. */
+  /** Of a Cluster's status, the steps read its initialization only. */
+  private static Cluster initializationOnly(Cluster cluster) {
+    if (cluster.getStatus() != null) {
+      ClusterStatus kept = new ClusterStatus();
+      kept.initialization = cluster.getStatus().initialization;
+      cluster.setStatus(kept);
+    }
+    return cluster;
+  }
+
+  /** Of an AgentClusterInstall's status, the steps read the installer's state only. */
+  private static AgentClusterInstall installerStateOnly(AgentClusterInstall install) {
+    if (install.getStatus() != null) {
+      DebugInfo read = install.getStatus().debugInfo;
+      AgentClusterInstallStatus kept = new AgentClusterInstallStatus();
+      if (read != null) {
+        kept.debugInfo = new DebugInfo();
+        kept.debugInfo.state = read.state;
+        kept.debugInfo.stateInfo = read.stateInfo;
+      }
+      install.setStatus(kept);
+    }
+    return install;
+  }
+
+  /**
+   * Of an InfraEnv's status, the steps read the URLs of its image and its ImageCreated condition (a
+   * refusal) only.
+   */
+  private static InfraEnv imageUrlsAndRefusalOnly(InfraEnv infraEnv) {
+    InfraEnvStatus read = infraEnv.getStatus();
+    if (read != null) {
+      InfraEnvStatus kept = new InfraEnvStatus();
+      kept.isoDownloadURL = read.isoDownloadURL;
+      if (read.bootArtifacts != null) {
+        kept.bootArtifacts = new InfraEnvStatus.BootArtifacts();
+        kept.bootArtifacts.discoveryIgnitionURL = read.bootArtifacts.discoveryIgnitionURL;
+      }
+      if (read.debugInfo != null) {
+        kept.debugInfo = new InfraEnvStatus.DebugInfo();
+        kept.debugInfo.eventsURL = read.debugInfo.eventsURL;
+      }
+      kept.conditions =
+          Conditions.find(read.conditions, DiscoveryImage.IMAGE_CREATED).map(List::of).orElse(null);
+      infraEnv.setStatus(kept);
+    }
+    return infraEnv;
+  }
+
+  /** {@code options} with this process's watch filter, if it has one. */
+  private <R extends HasMetadata> UnaryOperator<InformerEventSourceConfiguration.Builder<R>> scoped(
+      UnaryOperator<InformerEventSourceConfiguration.Builder<R>> options) {
+    String selector = scope.selector(null);
+    return selector == null ? options : o -> options.apply(o).withLabelSelector(selector);
+  }
+
+  /**
+   * Only a change of the metadata or spec wakes the configs, and the status is not cached: it is
+   * not read.
+   */
   private static <R extends HasMetadata>
       UnaryOperator<InformerEventSourceConfiguration.Builder<R>> metadataChanges() {
-    return options -> options.withOnUpdateFilter(RelevantChange::ofMetadata);
+    return options ->
+        options
+            .withOnUpdateFilter(RelevantChange::ofMetadata)
+            .withItemStore(CachedObjects.storeWithoutStatus());
   }
 }

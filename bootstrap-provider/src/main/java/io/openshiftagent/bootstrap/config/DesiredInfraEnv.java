@@ -12,7 +12,9 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvSpec;
 import io.openshiftagent.api.external.assisted.Proxy;
 import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -91,13 +93,20 @@ public final class DesiredInfraEnv {
     return spec;
   }
 
-  /** The labels of everything we create for a config. */
+  /**
+   * The labels of everything we create for a config; the config's Cluster API watch-filter label
+   * too, so that a provider sharded by it ({@code --watch-filter}) sees what it made, and its
+   * Agents (assisted-service copies the InfraEnv's agent labels to them).
+   */
   public static Map<String, String> labels(OpenshiftAssistedConfig config, String clusterName) {
-    return Map.of(
-        ExternalKinds.CLUSTER_NAME_LABEL,
-        clusterName,
-        Names.CONFIG_LABEL,
-        Names.labelValue(config.getMetadata().getName()));
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(ExternalKinds.CLUSTER_NAME_LABEL, clusterName);
+    labels.put(Names.CONFIG_LABEL, Names.labelValue(config.getMetadata().getName()));
+    String shard = Metadata.label(config, ExternalKinds.WATCH_FILTER_LABEL);
+    if (shard != null) {
+      labels.put(ExternalKinds.WATCH_FILTER_LABEL, shard);
+    }
+    return Map.copyOf(labels);
   }
 
   private static Proxy proxy(io.openshiftagent.api.bootstrap.v1alpha2.Proxy source) {

@@ -30,6 +30,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.RelevantChange;
+import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Instant;
 import java.util.List;
 
@@ -82,7 +83,7 @@ public class OpenshiftAssistedConfigReconciler
   static final int MAX_STEPS = 8;
 
   private final KubernetesClient client;
-  private final ConfigCaches caches = new ConfigCaches();
+  private final ConfigCaches caches;
   private final DiskImageBoot diskImage;
   private final ConfigWrites writes;
   private final GoProviderAdoption adoption;
@@ -92,13 +93,16 @@ public class OpenshiftAssistedConfigReconciler
 
   /**
    * @param defaultBootMode the boot mode of configs that name none (DEFAULT_BOOT_MODE)
+   * @param scope what this process manages: its caches hold that only
    */
   public OpenshiftAssistedConfigReconciler(
       KubernetesClient client,
       DiscoveryIgnitionSource discoveryIgnition,
       BootMode defaultBootMode,
-      EventRecorder events) {
+      EventRecorder events,
+      ControllerScope scope) {
     this.client = client;
+    this.caches = new ConfigCaches(scope);
     this.defaultBootMode = defaultBootMode;
     this.diskImage = new DiskImageBoot(discoveryIgnition);
     this.writes =

@@ -99,4 +99,37 @@ class DesiredInfraEnvTest {
     assertThat(s.ignitionConfigOverride).isNull();
     assertThat(s.pullSecretRef.getName()).isEqualTo("placeholder");
   }
+
+  @Test
+  void aConfigsWatchFilterLabelGoesToTheInfraEnvAndItsAgents() {
+    OpenshiftAssistedConfig config = Fixtures.config("m-0", Fixtures.fullSpec());
+    config.getMetadata().setLabels(Map.of("cluster.x-k8s.io/watch-filter", "shard-a"));
+
+    InfraEnv infraEnv =
+        DesiredInfraEnv.build(
+            config, machine, cluster, "ocp1", "my-cp", "ps", null, BootMode.LIVE_ISO);
+
+    assertThat(infraEnv.getMetadata().getLabels())
+        .containsEntry("cluster.x-k8s.io/watch-filter", "shard-a");
+    // assisted-service copies the agent labels to the Agents: a shard's Agent controller sees them.
+    assertThat(infraEnv.getSpec().agentLabels)
+        .containsEntry("cluster.x-k8s.io/watch-filter", "shard-a")
+        .containsEntry(Names.CONFIG_LABEL, "m-0");
+  }
+
+  @Test
+  void withoutAWatchFilterNoneIsAdded() {
+    InfraEnv infraEnv =
+        DesiredInfraEnv.build(
+            Fixtures.config("m-0", Fixtures.fullSpec()),
+            machine,
+            cluster,
+            "ocp1",
+            "my-cp",
+            "ps",
+            null,
+            BootMode.LIVE_ISO);
+
+    assertThat(infraEnv.getSpec().agentLabels).doesNotContainKey("cluster.x-k8s.io/watch-filter");
+  }
 }

@@ -2,13 +2,13 @@ package io.openshiftagent.controlplane.cluster;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.OwnedFieldsPatch;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Writes;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -105,7 +105,9 @@ public final class ClusterImageSets {
 
   /** The labels that make a set this control plane's. */
   private static Map<String, String> labels(ControlPlaneScope scope) {
-    return Map.of(
-        ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName(), NAMESPACE_LABEL, scope.namespace());
+    Map<String, String> labels =
+        new LinkedHashMap<>(Names.ownLabels(scope.cp(), scope.clusterName()));
+    labels.put(NAMESPACE_LABEL, scope.namespace());
+    return labels;
   }
 }

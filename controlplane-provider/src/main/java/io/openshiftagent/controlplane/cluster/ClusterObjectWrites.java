@@ -143,7 +143,7 @@ final class ClusterObjectWrites {
         new ObjectMetaBuilder()
             .withName(Names.clusterDeployment(cp))
             .withNamespace(scope.namespace())
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .addToLabels(Names.ownLabels(scope.cp(), scope.clusterName()))
             .withOwnerReferences(OwnerReferences.plain(cp))
             .build());
     ClusterDeploymentSpec spec = new ClusterDeploymentSpec();
@@ -165,7 +165,7 @@ final class ClusterObjectWrites {
         new ObjectMetaBuilder()
             .withName(Names.clusterDeployment(scope.cp()))
             .withNamespace(scope.namespace())
-            .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+            .addToLabels(Names.ownLabels(scope.cp(), scope.clusterName()))
             .addToLabels(ACI_CONSUMER_LABEL, Kinds.OPENSHIFT_ASSISTED_CONTROL_PLANE)
             .withOwnerReferences(OwnerReferences.plain(scope.cp()));
     overrides.ifPresent(
@@ -189,7 +189,7 @@ final class ClusterObjectWrites {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(scope.namespace())
-        .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+        .addToLabels(Names.ownLabels(scope.cp(), scope.clusterName()))
         .withOwnerReferences(OwnerReferences.controller(scope.cp()))
         .build();
   }

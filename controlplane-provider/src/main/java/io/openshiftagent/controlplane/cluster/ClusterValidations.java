@@ -1,10 +1,10 @@
 package io.openshiftagent.controlplane.cluster;
 
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -51,25 +51,19 @@ final class ClusterValidations {
    */
   static List<Failing> needingUser(AgentClusterInstall install) {
     List<Failing> failing = new ArrayList<>();
-    Object info =
-        install.getStatus() == null
-            ? null
-            : install.getStatus().unknownFields().get("validationsInfo");
-    if (!(info instanceof Map<?, ?> categories)) {
+    if (install.getStatus() == null || install.getStatus().validationsInfo == null) {
       return failing;
     }
-    for (Object category : categories.values()) {
-      if (!(category instanceof List<?> validations)) {
-        continue;
-      }
-      for (Object validation : validations) {
-        if (validation instanceof Map<?, ?> v
-            && v.get("id") instanceof String id
-            && ("failure".equals(v.get("status")) || "error".equals(v.get("status")))
-            && !HOST_PROGRESS.contains(id)) {
-          String message = v.get("message") instanceof String m ? m : "";
+    for (List<AgentClusterInstallStatus.Validation> category :
+        install.getStatus().validationsInfo.values()) {
+      for (AgentClusterInstallStatus.Validation v :
+          category == null ? List.<AgentClusterInstallStatus.Validation>of() : category) {
+        if (v.id != null
+            && ("failure".equals(v.status) || "error".equals(v.status))
+            && !HOST_PROGRESS.contains(v.id)) {
+          String message = v.message == null ? "" : v.message;
           if (!NOT_VERIFIED_YET.matcher(message).find()) {
-            failing.add(new Failing(id, firstWords(message)));
+            failing.add(new Failing(v.id, firstWords(message)));
           }
         }
       }

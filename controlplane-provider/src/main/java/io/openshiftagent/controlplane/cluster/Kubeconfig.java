@@ -117,7 +117,7 @@ public final class Kubeconfig {
                 new ObjectMetaBuilder()
                     .withName(name)
                     .withNamespace(scope.namespace())
-                    .addToLabels(ExternalKinds.CLUSTER_NAME_LABEL, scope.clusterName())
+                    .addToLabels(Names.ownLabels(scope.cp(), scope.clusterName()))
                     .withOwnerReferences(OwnerReferences.controller(scope.cp()))
                     .build())
             .withType(ExternalKinds.CLUSTER_SECRET_TYPE)

@@ -83,10 +83,28 @@ public final class Names {
   /** The Cluster API control-plane labels, on every Machine, config and clone we create. */
   public static Map<String, String> controlPlaneLabels(
       OpenshiftAssistedControlPlane cp, String clusterName) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(ExternalKinds.CLUSTER_NAME_LABEL, clusterName);
+    Map<String, String> labels = ownLabels(cp, clusterName);
     labels.put(ExternalKinds.CONTROL_PLANE_LABEL, "");
     labels.put(ExternalKinds.CONTROL_PLANE_NAME_LABEL, controlPlaneLabelValue(cp));
+    return labels;
+  }
+
+  /**
+   * The labels of everything this provider makes for the control plane: the cluster's name, and the
+   * control plane's Cluster API watch-filter label, so that a replica sharded by it ({@code
+   * --watch-filter}) sees what it made.
+   */
+  public static Map<String, String> ownLabels(
+      OpenshiftAssistedControlPlane cp, String clusterName) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(ExternalKinds.CLUSTER_NAME_LABEL, clusterName);
+    String shard =
+        cp.getMetadata().getLabels() == null
+            ? null
+            : cp.getMetadata().getLabels().get(ExternalKinds.WATCH_FILTER_LABEL);
+    if (shard != null) {
+      labels.put(ExternalKinds.WATCH_FILTER_LABEL, shard);
+    }
     return labels;
   }
 

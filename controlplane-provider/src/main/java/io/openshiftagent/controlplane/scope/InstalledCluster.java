@@ -2,9 +2,8 @@ package io.openshiftagent.controlplane.scope;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.openshiftagent.controlplane.names.Names;
 import java.util.Arrays;
 import java.util.List;
@@ -19,11 +18,25 @@ import java.util.stream.Stream;
 /**
  * The installed cluster as one reconcile reads it, through its published kubeconfig: connected when
  * first asked, each object read at most once, the client closed with the scope. Short timeouts and
- * no retries: a reconcile that cannot reach the cluster reports it and looks again later. Each read
- * throws when the cluster cannot be read (or no kubeconfig is published).
+ * no retries ({@link InstalledClusterClients}): a reconcile that cannot reach the cluster reports
+ * it and looks again later. Each read throws when the cluster cannot be read (or no kubeconfig is
+ * published).
  */
 public final class InstalledCluster {
   static final String CONFIG_API = "config.openshift.io/v1";
+
+  /**
+   * The ClusterVersions' resource named outright: a look's new client would otherwise ask the
+   * cluster's discovery for it first, each time.
+   */
+  private static final ResourceDefinitionContext CLUSTER_VERSIONS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("config.openshift.io")
+          .withVersion("v1")
+          .withKind("ClusterVersion")
+          .withPlural("clusterversions")
+          .withNamespaced(false)
+          .build();
 
   private final Supplier<Optional<String>> kubeconfig;
   private final Map<String, Object> reads = new ConcurrentHashMap<>();
@@ -46,11 +59,7 @@ public final class InstalledCluster {
                   () ->
                       new IllegalStateException(
                           "no kubeconfig of the installed cluster is published yet"));
-      Config config = Config.fromKubeconfig(yaml);
-      config.setConnectionTimeout(5_000);
-      config.setRequestTimeout(10_000);
-      config.setRequestRetryBackoffLimit(0);
-      client = new KubernetesClientBuilder().withConfig(config).build();
+      client = InstalledClusterClients.connect(yaml);
     }
     return client;
   }
@@ -97,10 +106,7 @@ public final class InstalledCluster {
         "clusterversion",
         () ->
             Optional.ofNullable(
-                client()
-                    .genericKubernetesResources(CONFIG_API, "ClusterVersion")
-                    .withName("version")
-                    .get()));
+                client().genericKubernetesResources(CLUSTER_VERSIONS).withName("version").get()));
   }
 
   @SuppressWarnings("unchecked")

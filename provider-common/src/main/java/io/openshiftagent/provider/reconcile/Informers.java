@@ -32,7 +32,10 @@ public final class Informers {
     return informer(context, kind, name, toPrimaries, options -> options);
   }
 
-  /** The same, with {@code options} (a label selector, an event filter) added. */
+  /**
+   * The same, with {@code options} (a label selector, an event filter) added. The cache keeps what
+   * {@link CachedObjects#trim} leaves, unless the options name another store.
+   */
   public static <R extends HasMetadata, P extends HasMetadata> InformerEventSource<R, P> informer(
       EventSourceContext<P> context,
       Class<R> kind,
@@ -44,7 +47,8 @@ public final class Informers {
             .apply(
                 InformerEventSourceConfiguration.from(kind, context.getPrimaryResourceClass())
                     .withName(name)
-                    .withSecondaryToPrimaryMapper(toPrimaries))
+                    .withSecondaryToPrimaryMapper(toPrimaries)
+                    .withItemStore(CachedObjects.store()))
             .build(),
         context);
   }

@@ -20,15 +20,18 @@ public record ControllerScope(Set<String> namespaces, Optional<String> watchFilt
   }
 
   /**
-   * Restricts a controller's primary resources to the watched namespaces only, for kinds Cluster
-   * API's watch filter label never reaches (such as assisted-service's Agents).
+   * {@code base} (a label selector, or null) restricted to the watch filter: how a watch of the
+   * objects this process manages, or of what they are made of, selects; null when there is neither.
+   * With a watch filter, what a controller reads of other kinds must carry the label too (the
+   * secondary caches then hold one shard's objects, not the whole hub's).
    */
-  public <P extends HasMetadata> Consumer<ControllerConfigurationOverrider<P>> applyNamespaces() {
-    return o -> {
-      if (!namespaces.isEmpty()) {
-        o.settingNamespaces(namespaces);
-      }
-    };
+  public String selector(String base) {
+    if (labelSelector().isEmpty()) {
+      return base;
+    }
+    return base == null || base.isEmpty()
+        ? labelSelector().get()
+        : base + "," + labelSelector().get();
   }
 
   /** Restricts a controller's primary resources to this scope. */

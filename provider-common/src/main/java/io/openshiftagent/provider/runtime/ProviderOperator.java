@@ -8,6 +8,7 @@ import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.openshiftagent.provider.reconcile.CachedObjects;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -46,8 +47,8 @@ public final class ProviderOperator {
   }
 
   /**
-   * Registers a controller with our {@link #retry()}, restricted by {@code scope} (see {@link
-   * ControllerScope}).
+   * Registers a controller with our {@link #retry()}, its cache trimmed ({@link CachedObjects}),
+   * restricted by {@code scope} (see {@link ControllerScope}).
    */
   public static <P extends HasMetadata> RegisteredController<P> register(
       Operator operator,
@@ -57,6 +58,7 @@ public final class ProviderOperator {
         reconciler,
         o -> {
           o.withRetry(retry());
+          o.withItemStore(CachedObjects.store());
           scope.accept(o);
         });
   }

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * @param peakHeapUsed the heap in use at its highest, garbage included
  * @param peakLiveHeap the heap in use just after a collection, at its highest
  */
-record Footprint(
+public record Footprint(
     long peakHeapUsed,
     long peakHeapCommitted,
     long peakLiveHeap,
@@ -33,7 +33,7 @@ record Footprint(
       Pattern.compile("(?m)^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} (\\S+)$");
 
   /** Reads the footprint of a running process: its GC log, its /metrics and /proc. */
-  static Footprint of(ProviderProcess process, Path gcLog) throws IOException {
+  public static Footprint of(ProviderProcess process, Path gcLog) throws IOException {
     Footprint collected = fromGcLog(Files.readAllLines(gcLog));
     return new Footprint(
         Math.max(collected.peakHeapUsed(), heapUsedNow(process.metrics())),
@@ -45,7 +45,7 @@ record Footprint(
   }
 
   /** What the collections' lines of a GC log ({@code -Xlog:gc}) say; no RSS. */
-  static Footprint fromGcLog(List<String> lines) {
+  public static Footprint fromGcLog(List<String> lines) {
     long used = 0;
     long committed = 0;
     long live = 0;
@@ -81,11 +81,11 @@ record Footprint(
     };
   }
 
-  static String mib(long bytes) {
+  public static String mib(long bytes) {
     return String.format("%.0f MiB", bytes / 1048576.0);
   }
 
-  List<String> describe() {
+  public List<String> describe() {
     return List.of(
         mib(peakHeapUsed),
         mib(peakHeapCommitted),

@@ -21,7 +21,7 @@ import java.util.Set;
  * moment its write was seen. Everything in between is the provider's own doing: its watch, its
  * queue, its reconcile, its requests.
  */
-final class ProviderStages {
+public final class ProviderStages {
   static final String CAPI = ExternalKinds.CAPI_GROUP + "/" + ExternalKinds.CAPI_VERSION;
   static final String AGENT =
       ExternalKinds.AGENT_INSTALL_GROUP + "/" + ExternalKinds.AGENT_INSTALL_VERSION;
@@ -40,12 +40,13 @@ final class ProviderStages {
       List.of("finalizing", "installed", "adding-hosts");
 
   /** One stage: who acts, on what, and its durations (ms), one per object that went through it. */
-  record Stage(String provider, String name, String waitsFor, String writes, List<Long> millis) {}
+  public record Stage(
+      String provider, String name, String waitsFor, String writes, List<Long> millis) {}
 
   private ProviderStages() {}
 
   /** Watches what the stages need to know, before anything is applied. */
-  static void watch(Timeline timeline) {
+  public static void watch(Timeline timeline) {
     timeline.watch(
         CAPI,
         "Cluster",
@@ -144,7 +145,7 @@ final class ProviderStages {
   }
 
   /** Every stage, with the durations of the objects of {@code namespaces}. */
-  static List<Stage> measure(Timeline t, Set<String> namespaces) {
+  public static List<Stage> measure(Timeline t, Set<String> namespaces) {
     List<Stage> stages = new ArrayList<>();
     stages.add(
         new Stage(

@@ -22,7 +22,7 @@ import java.util.function.Function;
  * the same clock on the same kind of watch, so the difference between two marks is what happened in
  * between, give or take the watch's delivery.
  */
-final class Timeline implements AutoCloseable {
+public final class Timeline implements AutoCloseable {
   private final KubernetesClient hub;
   private final Map<String, Long> firstTimes = new ConcurrentHashMap<>();
   private final Map<String, Map<String, GenericKubernetesResource>> latest =
@@ -34,7 +34,7 @@ final class Timeline implements AutoCloseable {
    * after the write the audit log shows (InfraEnvs created: p95 0.38 s), on its own within 0.15 s;
    * that delay counted in the providers' stages.
    */
-  Timeline(ApiServer hub) {
+  public Timeline(ApiServer hub) {
     this.hub = hub.newClient();
   }
 
@@ -42,7 +42,7 @@ final class Timeline implements AutoCloseable {
    * Watches a kind in all namespaces; {@code marks} names, for an object, the marks true now (e.g.
    * "exists", "state:installing").
    */
-  void watch(
+  public void watch(
       String apiVersion, String kind, Function<GenericKubernetesResource, List<String>> marks) {
     informers.add(
         hub.genericKubernetesResources(apiVersion, kind)
@@ -77,22 +77,22 @@ final class Timeline implements AutoCloseable {
   }
 
   /** When the object first had the mark (epoch milliseconds), if it ever had. */
-  OptionalLong first(String kind, String namespace, String name, String mark) {
+  public OptionalLong first(String kind, String namespace, String name, String mark) {
     Long time = firstTimes.get(kind + "|" + namespace + "/" + name + "|" + mark);
     return time == null ? OptionalLong.empty() : OptionalLong.of(time);
   }
 
   /** The objects of a kind as last seen. */
-  List<GenericKubernetesResource> objects(String kind) {
+  public List<GenericKubernetesResource> objects(String kind) {
     return List.copyOf(latest.getOrDefault(kind, Map.of()).values());
   }
 
-  GenericKubernetesResource object(String kind, String namespace, String name) {
+  public GenericKubernetesResource object(String kind, String namespace, String name) {
     return latest.getOrDefault(kind, Map.of()).get(namespace + "/" + name);
   }
 
   /** Every mark, one per line: epoch ms, kind, namespace/name, mark; in time order. */
-  void write(Path file) throws IOException {
+  public void write(Path file) throws IOException {
     List<String> lines = new ArrayList<>();
     firstTimes.forEach((key, time) -> lines.add(time + "\t" + key.replace('|', '\t')));
     lines.sort(null);
