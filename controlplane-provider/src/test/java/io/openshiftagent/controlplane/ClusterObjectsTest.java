@@ -76,10 +76,10 @@ class ClusterObjectsTest {
 
   @Test
   void whatItMakesCarriesTheControlPlanesWatchFilterLabel() {
-    TestCluster c = TestCluster.provisioned(env, "shard");
+    TestWorld c = Fixtures.provisioned(env, "shard");
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, "cp", 1);
     cp.getMetadata().setLabels(Map.of(ExternalKinds.WATCH_FILTER_LABEL, "shard-a"));
-    c.createControlPlane(cp);
+    c.providers.createControlPlane(cp);
 
     // A replica sharded by the label (--watch-filter) selects what it made by it.
     eventually(() -> assertThat(c.machines()).hasSize(1));
