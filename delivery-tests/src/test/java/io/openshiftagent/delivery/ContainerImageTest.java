@@ -31,6 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ContainerImageTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** e_machine of 64-bit ARM in an ELF header. */
+  private static final int EM_AARCH64 = 183;
+
   @TempDir static Path dir;
   static OciRegistry registry;
   static Crane crane;
@@ -158,8 +161,8 @@ class ContainerImageTest {
    */
   @ParameterizedTest
   @EnumSource(ProviderJar.class)
-  void theManifestListHoldsAnAmd64AndAnArm64ImageAlikeButForTheirArchitecture(
-      ProviderJar provider) throws Exception {
+  void theManifestListHoldsAnAmd64AndAnArm64ImageAlikeButForTheirArchitecture(ProviderJar provider)
+      throws Exception {
     String amd64 = push(provider);
     String list = push(provider, "image-index", "multi");
     String repository = list.substring(0, list.indexOf('@'));
@@ -190,8 +193,13 @@ class ContainerImageTest {
           .as("the labels of the %s image", platform.getKey())
           .isEqualTo(amd64Config.path("config").path("Labels"));
       assertThat(
-              config.path("config").path("Labels").path("org.opencontainers.image.revision").asText())
-          .isEqualTo(Command.of("git", "-C", TestPaths.repoRoot(), "rev-parse", "HEAD").ok().strip());
+              config
+                  .path("config")
+                  .path("Labels")
+                  .path("org.opencontainers.image.revision")
+                  .asText())
+          .isEqualTo(
+              Command.of("git", "-C", TestPaths.repoRoot(), "rev-parse", "HEAD").ok().strip());
     }
     System.out.printf("%s manifest list %s: %s%n", provider.command, list, byPlatform);
   }
@@ -201,13 +209,12 @@ class ContainerImageTest {
    * here): its runtime's executables and libraries and every library beside them are 64-bit ARM ELF
    * files (their headers' e_machine), the dynamic loader its {@code java} names is there and
    * executable, and every library, and the runtime, belongs to a package its dpkg status files list
-   * at the version of the Debian arm64 package (read with dpkg-deb from the .debs hack/build-base-image.sh
-   * downloaded) that holds it.
+   * at the version of the Debian arm64 package (read with dpkg-deb from the .debs
+   * hack/build-base-image.sh downloaded) that holds it.
    */
   @ParameterizedTest
   @EnumSource(ProviderJar.class)
-  void theArm64ImageHoldsAnArm64RuntimeAndListsItsPackages(ProviderJar provider)
-      throws Exception {
+  void theArm64ImageHoldsAnArm64RuntimeAndListsItsPackages(ProviderJar provider) throws Exception {
     String list = push(provider, "image-index", "multi");
     String arm64 = list.substring(0, list.indexOf('@')) + "@" + platforms(list).get("linux/arm64");
     Path root = Files.createDirectories(dir.resolve("arm64-" + provider.command));
@@ -218,7 +225,8 @@ class ContainerImageTest {
     Path launcher = root.resolve("opt/java/bin/java");
     assertThat(elfMachine(launcher)).as("e_machine of /opt/java/bin/java").isEqualTo(EM_AARCH64);
     String interpreter = Command.of("readelf", "-l", launcher).ok();
-    assertThat(interpreter).contains("[Requesting program interpreter: /lib/ld-linux-aarch64.so.1]");
+    assertThat(interpreter)
+        .contains("[Requesting program interpreter: /lib/ld-linux-aarch64.so.1]");
     Path loader = root.resolve("lib/ld-linux-aarch64.so.1");
     assertThat(loader).isRegularFile();
     assertThat(Files.getPosixFilePermissions(loader))
@@ -234,7 +242,9 @@ class ContainerImageTest {
     }
     assertThat(elves).as("ELF files in the arm64 image").hasSizeGreaterThan(40);
     for (Path elf : elves) {
-      assertThat(elfMachine(elf)).as("e_machine of /%s", root.relativize(elf)).isEqualTo(EM_AARCH64);
+      assertThat(elfMachine(elf))
+          .as("e_machine of /%s", root.relativize(elf))
+          .isEqualTo(EM_AARCH64);
     }
 
     Map<String, String[]> packaged = new java.util.HashMap<>();
@@ -284,8 +294,6 @@ class ContainerImageTest {
         "%s arm64 image: %d arm64 ELF files; packages %s%n",
         provider.command, elves.size(), listed.keySet());
   }
-
-  private static final int EM_AARCH64 = 183;
 
   /** The entries of a pushed manifest list (crane manifest), "os/architecture" to digest. */
   private static Map<String, String> platforms(String list) throws Exception {
