@@ -31,6 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ContainerImageTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** e_machine of 64-bit ARM in an ELF header. */
+  private static final int EM_AARCH64 = 183;
+
   @TempDir static Path dir;
   static OciRegistry registry;
   static Crane crane;
@@ -151,6 +154,199 @@ class ContainerImageTest {
   }
 
   /**
+   * The manifest list {@code mvn package} makes of Jib's two images ({@code
+   * target/<module>-image-index.tar}), pushed with crane as one reference: it lists linux/amd64 and
+   * linux/arm64; the amd64 entry is the very image the other tests run, and the arm64 image has the
+   * same labels, user, entry point, environment and ports, with its own architecture in its config.
+   */
+  @ParameterizedTest
+  @EnumSource(ProviderJar.class)
+  void theManifestListHoldsAnAmd64AndAnArm64ImageAlikeButForTheirArchitecture(ProviderJar provider)
+      throws Exception {
+    String amd64 = push(provider);
+    String list = push(provider, "image-index", "multi");
+    String repository = list.substring(0, list.indexOf('@'));
+
+    Map<String, String> byPlatform = platforms(list);
+    assertThat(byPlatform).containsOnlyKeys("linux/amd64", "linux/arm64");
+    assertThat(repository + "@" + byPlatform.get("linux/amd64"))
+        .as("the amd64 entry is the single-platform image")
+        .isEqualTo(amd64);
+
+    JsonNode amd64Config = JSON.readTree(crane.run("config", amd64));
+    for (var platform : byPlatform.entrySet()) {
+      String reference = repository + "@" + platform.getValue();
+      assertThat(JSON.readTree(crane.run("manifest", reference)).path("mediaType").asText())
+          .isEqualTo("application/vnd.oci.image.manifest.v1+json");
+      JsonNode config = JSON.readTree(crane.run("config", reference));
+      assertThat(config.path("os").asText() + "/" + config.path("architecture").asText())
+          .as("the config of the %s entry", platform.getKey())
+          .isEqualTo(platform.getKey());
+      assertThat(config.path("config").path("User").asText()).isEqualTo("185:0");
+      assertThat(strings(config.path("config").path("Entrypoint")))
+          .containsExactly("java", "-cp", "@/app/jib-classpath-file", mainClass(provider));
+      assertThat(config.path("config").path("Env"))
+          .isEqualTo(amd64Config.path("config").path("Env"));
+      assertThat(config.path("config").path("ExposedPorts"))
+          .isEqualTo(amd64Config.path("config").path("ExposedPorts"));
+      assertThat(config.path("config").path("Labels"))
+          .as("the labels of the %s image", platform.getKey())
+          .isEqualTo(amd64Config.path("config").path("Labels"));
+      assertThat(
+              config
+                  .path("config")
+                  .path("Labels")
+                  .path("org.opencontainers.image.revision")
+                  .asText())
+          .isEqualTo(
+              Command.of("git", "-C", TestPaths.repoRoot(), "rev-parse", "HEAD").ok().strip());
+    }
+    System.out.printf("%s manifest list %s: %s%n", provider.command, list, byPlatform);
+  }
+
+  /**
+   * The arm64 image, read as a scanner and a loader would without running it (nothing arm64 runs
+   * here): its runtime's executables and libraries and every library beside them are 64-bit ARM ELF
+   * files (their headers' e_machine), the dynamic loader its {@code java} names is there and
+   * executable, and every library, and the runtime, belongs to a package its dpkg status files list
+   * at the version of the Debian arm64 package (read with dpkg-deb from the .debs
+   * hack/build-base-image.sh downloaded) that holds it.
+   */
+  @ParameterizedTest
+  @EnumSource(ProviderJar.class)
+  void theArm64ImageHoldsAnArm64RuntimeAndListsItsPackages(ProviderJar provider) throws Exception {
+    String list = push(provider, "image-index", "multi");
+    String arm64 = list.substring(0, list.indexOf('@')) + "@" + platforms(list).get("linux/arm64");
+    Path root = Files.createDirectories(dir.resolve("arm64-" + provider.command));
+    Path filesystem = dir.resolve("arm64-" + provider.command + ".tar");
+    crane.run("export", arm64, filesystem.toString());
+    Command.of("tar", "-xf", filesystem, "-C", root).ok();
+
+    Path launcher = root.resolve("opt/java/bin/java");
+    assertThat(elfMachine(launcher)).as("e_machine of /opt/java/bin/java").isEqualTo(EM_AARCH64);
+    String interpreter = Command.of("readelf", "-l", launcher).ok();
+    assertThat(interpreter)
+        .contains("[Requesting program interpreter: /lib/ld-linux-aarch64.so.1]");
+    Path loader = root.resolve("lib/ld-linux-aarch64.so.1");
+    assertThat(loader).isRegularFile();
+    assertThat(Files.getPosixFilePermissions(loader))
+        .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
+
+    List<Path> elves = new ArrayList<>();
+    try (var files = Files.walk(root)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        if (elfMachine(file) != -1) {
+          elves.add(file);
+        }
+      }
+    }
+    assertThat(elves).as("ELF files in the arm64 image").hasSizeGreaterThan(40);
+    for (Path elf : elves) {
+      assertThat(elfMachine(elf))
+          .as("e_machine of /%s", root.relativize(elf))
+          .isEqualTo(EM_AARCH64);
+    }
+
+    Map<String, String[]> packaged = new java.util.HashMap<>();
+    Path debs = TestPaths.toolsBin().getParent().resolve("images/provider-base-arm64/debs");
+    try (var files = Files.list(debs)) {
+      for (Path deb : files.filter(f -> f.toString().endsWith(".deb")).toList()) {
+        String[] packageAndVersion =
+            Command.of("dpkg-deb", "-W", "--showformat=${Package} ${Version}", deb)
+                .ok()
+                .strip()
+                .split(" ");
+        for (String line : Command.of("dpkg-deb", "-c", deb).ok().split("\n")) {
+          String path = line.replaceAll("^.* \\./", "/").replaceAll(" -> .*$", "");
+          packaged.put(path, packageAndVersion);
+        }
+      }
+    }
+    Map<String, Map<String, String>> listed = statusFiles(root);
+    List<String> owned = new ArrayList<>();
+    try (var files = Files.walk(root)) {
+      files
+          .filter(Files::isRegularFile)
+          .map(f -> "/" + root.relativize(f))
+          .filter(f -> f.matches("/(usr/)?lib(64)?/.*"))
+          .forEach(owned::add);
+    }
+    assertThat(owned).as("libraries in the arm64 image").hasSizeGreaterThan(3);
+    String jmod =
+        packaged.keySet().stream()
+            .filter(p -> p.endsWith("/jmods/java.base.jmod"))
+            .findFirst()
+            .orElseThrow();
+    owned.add(jmod);
+    for (String file : owned) {
+      String[] owner = packaged.get(file);
+      assertThat(owner).as("the arm64 package of %s", file).isNotNull();
+      assertThat(listed).as("the package of %s", file).containsKey(owner[0]);
+      assertThat(listed.get(owner[0]))
+          .as("the status of %s", owner[0])
+          .containsEntry("Version", owner[1])
+          .containsEntry("Architecture", "arm64")
+          .containsEntry("Status", "install ok installed");
+    }
+    assertThat(Files.readString(root.resolve("etc/os-release")))
+        .isEqualTo(Files.readString(Path.of("/etc/os-release")));
+    System.out.printf(
+        "%s arm64 image: %d arm64 ELF files; packages %s%n",
+        provider.command, elves.size(), listed.keySet());
+  }
+
+  /** The entries of a pushed manifest list (crane manifest), "os/architecture" to digest. */
+  private static Map<String, String> platforms(String list) throws Exception {
+    JsonNode index = JSON.readTree(crane.run("manifest", list));
+    assertThat(index.path("mediaType").asText())
+        .isEqualTo("application/vnd.oci.image.index.v1+json");
+    Map<String, String> byPlatform = new java.util.TreeMap<>();
+    for (JsonNode entry : index.path("manifests")) {
+      String platform =
+          entry.path("platform").path("os").asText()
+              + "/"
+              + entry.path("platform").path("architecture").asText();
+      assertThat(byPlatform.put(platform, entry.path("digest").asText()))
+          .as("one entry for %s", platform)
+          .isNull();
+    }
+    return byPlatform;
+  }
+
+  /** The e_machine of a 64-bit little-endian ELF file; -1 if it is none. */
+  private static int elfMachine(Path file) throws Exception {
+    byte[] header = new byte[20];
+    try (var in = Files.newInputStream(file)) {
+      if (in.readNBytes(header, 0, header.length) < header.length
+          || header[0] != 0x7f
+          || header[1] != 'E'
+          || header[2] != 'L'
+          || header[3] != 'F') {
+        return -1;
+      }
+    }
+    assertThat(header[4]).as("ELFCLASS64 of %s", file).isEqualTo((byte) 2);
+    assertThat(header[5]).as("little-endian %s", file).isEqualTo((byte) 1);
+    return (header[18] & 0xff) | (header[19] & 0xff) << 8;
+  }
+
+  /** The dpkg status files of an exported image, by package: their fields. */
+  private static Map<String, Map<String, String>> statusFiles(Path root) throws Exception {
+    Map<String, Map<String, String>> listed = new java.util.TreeMap<>();
+    try (var files = Files.list(root.resolve("var/lib/dpkg/status.d"))) {
+      for (Path status : files.toList()) {
+        Map<String, String> fields = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(status)) {
+          int colon = line.indexOf(": ");
+          fields.put(line.substring(0, colon), line.substring(colon + 2));
+        }
+        listed.put(fields.get("Package"), fields);
+      }
+    }
+    return listed;
+  }
+
+  /**
    * A base of the user's choice must be pinned by digest: the build refuses a tag alone (the root
    * pom's enforcer rule, run by the real Maven on the parent alone).
    */
@@ -212,18 +408,25 @@ class ContainerImageTest {
 
   /** Pushes the OCI layout Jib wrote ({@code target/<module>-image.tar}); the pushed reference. */
   private static String push(ProviderJar provider) throws Exception {
+    return push(provider, "image", "test");
+  }
+
+  /**
+   * Pushes {@code target/<module>-<artifact>.tar} (an OCI layout) as {@code :tag} with crane, as
+   * docs/operations.md says; the pushed reference, by digest.
+   */
+  private static String push(ProviderJar provider, String artifact, String tag) throws Exception {
     Path tar =
         TestPaths.repoRoot()
             .resolve(provider.command)
             .resolve("target")
-            .resolve(provider.command + "-image.tar");
-    assertThat(tar).as("mvn package builds the image with Jib").isRegularFile();
-    Path layout = Files.createDirectories(dir.resolve(provider.command + "-layout"));
+            .resolve(provider.command + "-" + artifact + ".tar");
+    assertThat(tar).as("mvn package builds %s", tar.getFileName()).isRegularFile();
+    Path layout = Files.createDirectories(dir.resolve(provider.command + "-" + artifact));
     Command.of("tar", "-xf", tar, "-C", layout).ok();
-    String tag = registry.host() + "/openshift-agent/" + provider.command + ":test";
-    String pushed = crane.run("push", layout.toString(), tag);
-    assertThat(pushed)
-        .startsWith(registry.host() + "/openshift-agent/" + provider.command + "@sha256:");
+    String repository = registry.host() + "/openshift-agent/" + provider.command;
+    String pushed = crane.run("push", layout.toString(), repository + ":" + tag);
+    assertThat(pushed).startsWith(repository + "@sha256:");
     return pushed;
   }
 
