@@ -48,7 +48,8 @@ class HelmChartTest {
   private static final Path CHART = TestPaths.repoRoot().resolve("charts/openshift-agent");
   private static final Duration HELM = Duration.ofSeconds(120);
   private static final String PREVIOUS_CHART = "0.0.9";
-  private static final String OACP_CRD = "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io";
+  private static final String OACP_CRD =
+      "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io";
   // Parses rendered manifests; never talks to a server.
   private static final KubernetesClient PARSER =
       new KubernetesClientBuilder().withConfig(Config.empty()).build();
@@ -445,24 +446,25 @@ class HelmChartTest {
   }
 
   /**
-   * {@code helm upgrade} from the previous chart version, on a hub with a cluster's objects, done as
-   * docs/getting-started.md ("Installing with Helm") says: the chart's CRDs applied with {@code
+   * {@code helm upgrade} from the previous chart version, on a hub with a cluster's objects, done
+   * as docs/getting-started.md ("Installing with Helm") says: the chart's CRDs applied with {@code
    * kubectl apply --server-side --force-conflicts} (Helm created them, so its field manager owns
    * their versions and a plain apply of a changed CRD is refused), then {@code helm upgrade} with
-   * the same values. No older chart of ours exists, so the previous
-   * chart is this one packaged as {@value #PREVIOUS_CHART} (chart version and appVersion, so its
-   * image tags too), with one change: its OpenshiftAssistedControlPlane CRD lacks the {@code
-   * Desired Version} printer column, standing in for a CRD that changed between versions, so that
-   * applying {@code crds/} has something to change on CRDs that Helm created.
+   * the same values. No older chart of ours exists, so the previous chart is this one packaged as
+   * {@value #PREVIOUS_CHART} (chart version and appVersion, so its image tags too), with one
+   * change: its OpenshiftAssistedControlPlane CRD lacks the {@code Desired Version} printer column,
+   * standing in for a CRD that changed between versions, so that applying {@code crds/} has
+   * something to change on CRDs that Helm created.
    *
    * <p>After the upgrade the release is at this chart's version, revision 2, and its Deployments
-   * name this version's images; every object of the release and each of our CRDs keeps its UID (none was
-   * deleted and recreated), our CRDs keep their served and storage versions, and a key OpenShift
-   * injects into the chart's CA bundle ConfigMap survives. The cluster's objects (Cluster, Machine,
-   * our four kinds, their Secrets) keep their UID and resourceVersion, so their spec and status:
-   * the upgrade did not write them. No kubelet or controller runs here, so the providers never run
-   * and no pod is replaced: what this shows is that the upgrade leaves the cluster's objects
-   * untouched, not how a running installation behaves while the providers' pods restart.
+   * name this version's images; every object of the release and each of our CRDs keeps its UID
+   * (none was deleted and recreated), our CRDs keep their served and storage versions, and a key
+   * OpenShift injects into the chart's CA bundle ConfigMap survives. The cluster's objects
+   * (Cluster, Machine, our four kinds, their Secrets) keep their UID and resourceVersion, so their
+   * spec and status: the upgrade did not write them. No kubelet or controller runs here, so the
+   * providers never run and no pod is replaced: what this shows is that the upgrade leaves the
+   * cluster's objects untouched, not how a running installation behaves while the providers' pods
+   * restart.
    */
   @Test
   void upgradeFromThePreviousChartKeepsEveryObjectAndLeavesTheClustersUntouched(@TempDir Path dir)
@@ -502,13 +504,13 @@ class HelmChartTest {
       Await.await(
           "the previous chart's CRDs are established",
           Duration.ofSeconds(30),
-          () ->
-              client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
-                  .filter(c -> c.getMetadata().getName().contains("openshiftassisted"))
-                  .count()
-                  == 4
-              && client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
-                  .allMatch(CrdInstaller::isEstablished));
+          () -> {
+            var ours =
+                client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+                    .filter(c -> c.getMetadata().getName().startsWith("openshiftassisted"))
+                    .toList();
+            return ours.size() == 4 && ours.stream().allMatch(CrdInstaller::isEstablished);
+          });
       for (String provider : List.of("bootstrap", "controlplane")) {
         assertThat(
                 manager(
@@ -519,8 +521,7 @@ class HelmChartTest {
                             .withName("capoa-" + provider)
                             .get())
                     .getImage())
-            .isEqualTo(
-                "quay.io/openshift-agent/" + provider + "-provider:" + PREVIOUS_CHART);
+            .isEqualTo("quay.io/openshift-agent/" + provider + "-provider:" + PREVIOUS_CHART);
       }
       assertThat(printerColumns(client, OACP_CRD)).doesNotContain("Desired Version");
       // What OpenShift's Cluster Network Operator does to the labelled ConfigMap.
@@ -624,7 +625,8 @@ class HelmChartTest {
         }
       }
     }
-    Path crd = copy.resolve("crds/controlplane.cluster.x-k8s.io_openshiftassistedcontrolplanes.yaml");
+    Path crd =
+        copy.resolve("crds/controlplane.cluster.x-k8s.io_openshiftassistedcontrolplanes.yaml");
     String text = Files.readString(crd);
     String column =
         """
@@ -783,7 +785,12 @@ class HelmChartTest {
   }
 
   private static void writeStatus(
-      KubernetesClient client, String ns, String apiVersion, String kind, String name, String json) {
+      KubernetesClient client,
+      String ns,
+      String apiVersion,
+      String kind,
+      String name,
+      String json) {
     client
         .genericKubernetesResources(apiVersion, kind)
         .inNamespace(ns)
@@ -839,17 +846,25 @@ class HelmChartTest {
   /** The objects of release capoa's current revision on the server: kind/name to UID. */
   private static Map<String, String> releaseObjects(KubernetesClient client, Path kubeconfig) {
     String manifest =
-        helm("get", "manifest", "capoa", "--kubeconfig", kubeconfig.toString(), "-n", "capoa-system")
+        helm(
+                "get",
+                "manifest",
+                "capoa",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "-n",
+                "capoa-system")
             .succeeded()
             .stdout();
     Map<String, String> uids = new TreeMap<>();
     for (HasMetadata rendered :
         PARSER.load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).items()) {
       HasMetadata live = client.resource(rendered).get();
-      assertThat(live).as("%s %s", rendered.getKind(), rendered.getMetadata().getName()).isNotNull();
+      assertThat(live)
+          .as("%s %s", rendered.getKind(), rendered.getMetadata().getName())
+          .isNotNull();
       uids.put(
-          rendered.getKind() + "/" + rendered.getMetadata().getName(),
-          live.getMetadata().getUid());
+          rendered.getKind() + "/" + rendered.getMetadata().getName(), live.getMetadata().getUid());
     }
     return uids;
   }
