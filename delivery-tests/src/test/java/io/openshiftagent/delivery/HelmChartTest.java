@@ -2,6 +2,9 @@ package io.openshiftagent.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,6 +19,8 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -30,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -41,6 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
 class HelmChartTest {
   private static final Path CHART = TestPaths.repoRoot().resolve("charts/openshift-agent");
   private static final Duration HELM = Duration.ofSeconds(120);
+  private static final String PREVIOUS_CHART = "0.0.9";
+  private static final String OACP_CRD =
+      "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io";
   // Parses rendered manifests; never talks to a server.
   private static final KubernetesClient PARSER =
       new KubernetesClientBuilder().withConfig(Config.empty()).build();
@@ -434,6 +443,471 @@ class HelmChartTest {
       assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
           .hasSize(4);
     }
+  }
+
+  /**
+   * {@code helm upgrade} from the previous chart version, on a hub with a cluster's objects, done
+   * as docs/getting-started.md ("Installing with Helm") says: the chart's CRDs applied with {@code
+   * kubectl apply --server-side --force-conflicts} (Helm created them, so its field manager owns
+   * their versions and a plain apply of a changed CRD is refused), then {@code helm upgrade} with
+   * the same values. No older chart of ours exists, so the previous chart is this one packaged as
+   * {@value #PREVIOUS_CHART} (chart version and appVersion, so its image tags too), with one
+   * change: its OpenshiftAssistedControlPlane CRD lacks the {@code Desired Version} printer column,
+   * standing in for a CRD that changed between versions, so that applying {@code crds/} has
+   * something to change on CRDs that Helm created.
+   *
+   * <p>After the upgrade the release is at this chart's version, revision 2, and its Deployments
+   * name this version's images; every object of the release and each of our CRDs keeps its UID
+   * (none was deleted and recreated), our CRDs keep their served and storage versions, and a key
+   * OpenShift injects into the chart's CA bundle ConfigMap survives. The cluster's objects
+   * (Cluster, Machine, our four kinds, their Secrets) keep their UID and resourceVersion, so their
+   * spec and status: the upgrade did not write them. No kubelet or controller runs here, so the
+   * providers never run and no pod is replaced: what this shows is that the upgrade leaves the
+   * cluster's objects untouched, not how a running installation behaves while the providers' pods
+   * restart.
+   */
+  @Test
+  void upgradeFromThePreviousChartKeepsEveryObjectAndLeavesTheClustersUntouched(@TempDir Path dir)
+      throws IOException {
+    Map<?, ?> chart = new YAMLMapper().readValue(CHART.resolve("Chart.yaml").toFile(), Map.class);
+    String version = (String) chart.get("version");
+    String appVersion = (String) chart.get("appVersion");
+    Path previous = previousChart(dir);
+    List<String> values =
+        List.of(
+            "--set",
+            "watchFilter=mine",
+            "--set",
+            "controlplane.registryCaBundle.configMap=trusted-ca",
+            "--set",
+            "controlplane.registryCaBundle.create=true");
+
+    // Cluster API's CRDs, not ours: the previous chart creates those.
+    try (KubeApiServerEnvironment env =
+        KubeApiServerEnvironment.startIndependent(
+            List.of(TestPaths.upstreamCrds().resolve("cluster-api")))) {
+      Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), env.kubeConfigYaml());
+      KubernetesClient client = env.client();
+      List<String> install =
+          new ArrayList<>(
+              List.of(
+                  "install",
+                  "capoa",
+                  previous.toString(),
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "-n",
+                  "capoa-system",
+                  "--create-namespace"));
+      install.addAll(values);
+      helm(install.toArray(String[]::new)).succeeded();
+      Await.await(
+          "the previous chart's CRDs are established",
+          Duration.ofSeconds(30),
+          () -> {
+            var ours =
+                client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+                    .filter(c -> c.getMetadata().getName().startsWith("openshiftassisted"))
+                    .toList();
+            return ours.size() == 4 && ours.stream().allMatch(CrdInstaller::isEstablished);
+          });
+      for (String provider : List.of("bootstrap", "controlplane")) {
+        assertThat(
+                manager(
+                        client
+                            .apps()
+                            .deployments()
+                            .inNamespace("capoa-system")
+                            .withName("capoa-" + provider)
+                            .get())
+                    .getImage())
+            .isEqualTo("quay.io/openshift-agent/" + provider + "-provider:" + PREVIOUS_CHART);
+      }
+      assertThat(printerColumns(client, OACP_CRD)).doesNotContain("Desired Version");
+      // What OpenShift's Cluster Network Operator does to the labelled ConfigMap.
+      client
+          .configMaps()
+          .inNamespace("capoa-system")
+          .withName("trusted-ca")
+          .edit(
+              c ->
+                  new ConfigMapBuilder(c)
+                      .addToData("ca-bundle.crt", "-----BEGIN CERTIFICATE-----\n")
+                      .build());
+
+      String ns = env.createNamespace("clusters");
+      Map<String, String> cluster = createCluster(client, kubeconfig, ns);
+      Map<String, String> release = releaseObjects(client, kubeconfig);
+      Map<String, String> crds = crds(client);
+      assertThat(release).containsKeys("Deployment/capoa-bootstrap", "ConfigMap/trusted-ca");
+      assertThat(crds).hasSize(4);
+
+      // Helm created the CRDs and owns their fields (field manager "helm"), so a plain server-side
+      // apply of a changed CRD is refused; the documented procedure forces it, then upgrades.
+      Command.Result refused =
+          kubectl(kubeconfig, "apply", "--server-side", "-f", CHART.resolve("crds")).run();
+      assertThat(refused.exitCode()).isNotZero();
+      assertThat(refused.stderr()).contains("conflict with \"helm\"").contains(".spec.versions");
+      kubectl(
+              kubeconfig,
+              "apply",
+              "--server-side",
+              "--force-conflicts",
+              "-f",
+              CHART.resolve("crds"))
+          .ok();
+      List<String> upgrade =
+          new ArrayList<>(
+              List.of(
+                  "upgrade",
+                  "capoa",
+                  CHART.toString(),
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "-n",
+                  "capoa-system"));
+      upgrade.addAll(values);
+      Command.Result upgraded = helm(upgrade.toArray(String[]::new)).succeeded();
+      assertThat(upgraded.stdout())
+          .contains("openshift-agent " + appVersion + " is installed in capoa-system")
+          .contains("kubectl apply --server-side --force-conflicts -f crds/");
+
+      assertThat(
+              history(kubeconfig).stream()
+                  .map(r -> r.get("revision") + " " + r.get("chart") + " " + r.get("status"))
+                  .toList())
+          .containsExactly(
+              "1 openshift-agent-" + PREVIOUS_CHART + " superseded",
+              "2 openshift-agent-" + version + " deployed");
+      for (String provider : List.of("bootstrap", "controlplane")) {
+        Deployment deployment =
+            client
+                .apps()
+                .deployments()
+                .inNamespace("capoa-system")
+                .withName("capoa-" + provider)
+                .get();
+        assertThat(manager(deployment).getImage())
+            .isEqualTo("quay.io/openshift-agent/" + provider + "-provider:" + appVersion);
+        assertThat(manager(deployment).getArgs()).contains("--watch-filter=mine");
+        assertThat(deployment.getMetadata().getLabels())
+            .containsEntry("app.kubernetes.io/version", appVersion)
+            .containsEntry("helm.sh/chart", "openshift-agent-" + version);
+      }
+      assertThat(releaseObjects(client, kubeconfig)).isEqualTo(release);
+      assertThat(
+              client
+                  .configMaps()
+                  .inNamespace("capoa-system")
+                  .withName("trusted-ca")
+                  .get()
+                  .getData())
+          .containsKey("ca-bundle.crt");
+      assertThat(crds(client)).isEqualTo(crds);
+      assertThat(printerColumns(client, OACP_CRD)).contains("Desired Version");
+      assertThat(objects(client, ns)).isEqualTo(cluster);
+    }
+  }
+
+  /**
+   * This chart packaged as {@link #PREVIOUS_CHART}, its OpenshiftAssistedControlPlane CRD without
+   * the Desired Version printer column; returns the package.
+   */
+  private static Path previousChart(Path dir) throws IOException {
+    Path copy = dir.resolve("previous/openshift-agent");
+    try (Stream<Path> files = Files.walk(CHART)) {
+      for (Path from : files.toList()) {
+        Path to = copy.resolve(CHART.relativize(from).toString());
+        if (Files.isDirectory(from)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(from, to);
+        }
+      }
+    }
+    Path crd =
+        copy.resolve("crds/controlplane.cluster.x-k8s.io_openshiftassistedcontrolplanes.yaml");
+    String text = Files.readString(crd);
+    String column =
+        """
+            - jsonPath: ".spec.distributionVersion"
+              name: "Desired Version"
+              priority: 10
+              type: "string"
+        """;
+    assertThat(text).contains(column);
+    Files.writeString(crd, text.replace(column, ""));
+    helm(
+            "package",
+            copy.toString(),
+            "--version",
+            PREVIOUS_CHART,
+            "--app-version",
+            PREVIOUS_CHART,
+            "--destination",
+            dir.toString())
+        .succeeded();
+    return dir.resolve("openshift-agent-" + PREVIOUS_CHART + ".tgz");
+  }
+
+  /**
+   * Creates an installed single-node cluster's objects in {@code ns} as the providers and Cluster
+   * API leave them (specs applied by kubectl, statuses written); returns {@link #objects}.
+   */
+  private static Map<String, String> createCluster(
+      KubernetesClient client, Path kubeconfig, String ns) {
+    kubectl(kubeconfig, "apply", "--server-side", "-n", ns, "-f", "-")
+        .stdin(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata: {name: pull-secret}
+            type: kubernetes.io/dockerconfigjson
+            stringData: {.dockerconfigjson: '{"auths":{}}'}
+            ---
+            apiVersion: v1
+            kind: Secret
+            metadata: {name: kept-control-plane-0}
+            type: cluster.x-k8s.io/secret
+            stringData: {value: ignition, format: ignition}
+            ---
+            apiVersion: cluster.x-k8s.io/v1beta2
+            kind: Cluster
+            metadata: {name: kept}
+            spec:
+              clusterNetwork:
+                pods: {cidrBlocks: [10.128.0.0/14]}
+                services: {cidrBlocks: [172.30.0.0/16]}
+              controlPlaneRef:
+                {apiGroup: controlplane.cluster.x-k8s.io, kind: OpenshiftAssistedControlPlane, name: kept}
+            ---
+            apiVersion: controlplane.cluster.x-k8s.io/v1alpha3
+            kind: OpenshiftAssistedControlPlane
+            metadata: {name: kept, labels: {cluster.x-k8s.io/cluster-name: kept}}
+            spec:
+              distributionVersion: 4.20.0
+              replicas: 1
+              config: {baseDomain: example.com, pullSecretRef: {name: pull-secret}}
+              openshiftAssistedConfigSpec: {pullSecretRef: {name: pull-secret}}
+              machineTemplate:
+                infrastructureRef:
+                  {apiGroup: infrastructure.cluster.x-k8s.io, kind: Metal3MachineTemplate, name: kept}
+            ---
+            apiVersion: controlplane.cluster.x-k8s.io/v1alpha3
+            kind: OpenshiftAssistedControlPlaneTemplate
+            metadata: {name: kept}
+            spec:
+              template:
+                spec: {config: {baseDomain: example.com, pullSecretRef: {name: pull-secret}}}
+            ---
+            apiVersion: bootstrap.cluster.x-k8s.io/v1alpha2
+            kind: OpenshiftAssistedConfig
+            metadata:
+              name: kept-control-plane-0
+              labels: {cluster.x-k8s.io/cluster-name: kept, cluster.x-k8s.io/control-plane: ""}
+            spec: {pullSecretRef: {name: pull-secret}}
+            ---
+            apiVersion: bootstrap.cluster.x-k8s.io/v1alpha2
+            kind: OpenshiftAssistedConfigTemplate
+            metadata: {name: kept-workers}
+            spec:
+              template:
+                spec: {pullSecretRef: {name: pull-secret}}
+            ---
+            apiVersion: cluster.x-k8s.io/v1beta2
+            kind: Machine
+            metadata:
+              name: kept-control-plane-0
+              labels: {cluster.x-k8s.io/cluster-name: kept, cluster.x-k8s.io/control-plane: ""}
+            spec:
+              clusterName: kept
+              bootstrap:
+                configRef:
+                  {apiGroup: bootstrap.cluster.x-k8s.io, kind: OpenshiftAssistedConfig, name: kept-control-plane-0}
+                dataSecretName: kept-control-plane-0
+              infrastructureRef:
+                {apiGroup: infrastructure.cluster.x-k8s.io, kind: Metal3Machine, name: kept-control-plane-0}
+            """)
+        .ok();
+    String condition =
+        "{\"type\":\"%s\",\"status\":\"True\",\"reason\":\"%s\",\"message\":\"\","
+            + "\"lastTransitionTime\":\"2026-01-01T00:00:00Z\"}";
+    writeStatus(
+        client,
+        ns,
+        "cluster.x-k8s.io/v1beta2",
+        "Cluster",
+        "kept",
+        "{\"initialization\":{\"infrastructureProvisioned\":true,\"controlPlaneInitialized\":true},"
+            + "\"conditions\":["
+            + condition.formatted("Available", "Available")
+            + "]}");
+    writeStatus(
+        client,
+        ns,
+        "controlplane.cluster.x-k8s.io/v1alpha3",
+        "OpenshiftAssistedControlPlane",
+        "kept",
+        "{\"initialization\":{\"controlPlaneInitialized\":true},\"version\":\"v1.33.0\","
+            + "\"distributionVersion\":\"4.20.0\",\"replicas\":1,\"readyReplicas\":1,"
+            + "\"availableReplicas\":1,\"upToDateReplicas\":1,\"observedGeneration\":1,"
+            + "\"selector\":\"cluster.x-k8s.io/cluster-name=kept,cluster.x-k8s.io/control-plane\","
+            + "\"conditions\":["
+            + condition.formatted("Available", "Available")
+            + "]}");
+    writeStatus(
+        client,
+        ns,
+        "bootstrap.cluster.x-k8s.io/v1alpha2",
+        "OpenshiftAssistedConfig",
+        "kept-control-plane-0",
+        "{\"initialization\":{\"dataSecretCreated\":true},"
+            + "\"dataSecretName\":\"kept-control-plane-0\",\"observedGeneration\":1,"
+            + "\"conditions\":["
+            + condition.formatted("Ready", "Ready")
+            + "]}");
+    Map<String, String> objects = objects(client, ns);
+    assertThat(objects)
+        .containsOnlyKeys(
+            "Secret/pull-secret",
+            "Secret/kept-control-plane-0",
+            "Cluster/kept",
+            "Machine/kept-control-plane-0",
+            "OpenshiftAssistedControlPlane/kept",
+            "OpenshiftAssistedControlPlaneTemplate/kept",
+            "OpenshiftAssistedConfig/kept-control-plane-0",
+            "OpenshiftAssistedConfigTemplate/kept-workers");
+    assertThat(objects.get("OpenshiftAssistedControlPlane/kept"))
+        .contains("\"controlPlaneInitialized\":true");
+    assertThat(objects.get("OpenshiftAssistedConfig/kept-control-plane-0"))
+        .contains("\"dataSecretCreated\":true");
+    return objects;
+  }
+
+  private static void writeStatus(
+      KubernetesClient client,
+      String ns,
+      String apiVersion,
+      String kind,
+      String name,
+      String json) {
+    client
+        .genericKubernetesResources(apiVersion, kind)
+        .inNamespace(ns)
+        .withName(name)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":" + json + "}");
+  }
+
+  /**
+   * A cluster's objects in {@code ns}, kind/name to the whole object as the API server returns it
+   * (UID, resourceVersion, spec, status).
+   */
+  private static Map<String, String> objects(KubernetesClient client, String ns) {
+    Map<String, String> objects = new TreeMap<>();
+    for (String[] kind :
+        new String[][] {
+          {"v1", "Secret"},
+          {"cluster.x-k8s.io/v1beta2", "Cluster"},
+          {"cluster.x-k8s.io/v1beta2", "Machine"},
+          {"controlplane.cluster.x-k8s.io/v1alpha3", "OpenshiftAssistedControlPlane"},
+          {"controlplane.cluster.x-k8s.io/v1alpha3", "OpenshiftAssistedControlPlaneTemplate"},
+          {"bootstrap.cluster.x-k8s.io/v1alpha2", "OpenshiftAssistedConfig"},
+          {"bootstrap.cluster.x-k8s.io/v1alpha2", "OpenshiftAssistedConfigTemplate"}
+        }) {
+      for (GenericKubernetesResource o :
+          client.genericKubernetesResources(kind[0], kind[1]).inNamespace(ns).list().getItems()) {
+        objects.put(
+            kind[1] + "/" + o.getMetadata().getName(),
+            client.getKubernetesSerialization().asJson(o));
+      }
+    }
+    return objects;
+  }
+
+  /** {@code helm history} of release capoa: revision, chart, status, ... of each revision. */
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> history(Path kubeconfig) throws IOException {
+    String json =
+        helm(
+                "history",
+                "capoa",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "-n",
+                "capoa-system",
+                "-o",
+                "json")
+            .succeeded()
+            .stdout();
+    return new ObjectMapper().readValue(json, List.class);
+  }
+
+  /** The objects of release capoa's current revision on the server: kind/name to UID. */
+  private static Map<String, String> releaseObjects(KubernetesClient client, Path kubeconfig) {
+    String manifest =
+        helm(
+                "get",
+                "manifest",
+                "capoa",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "-n",
+                "capoa-system")
+            .succeeded()
+            .stdout();
+    Map<String, String> uids = new TreeMap<>();
+    for (HasMetadata rendered :
+        PARSER.load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).items()) {
+      HasMetadata live = client.resource(rendered).get();
+      assertThat(live)
+          .as("%s %s", rendered.getKind(), rendered.getMetadata().getName())
+          .isNotNull();
+      uids.put(
+          rendered.getKind() + "/" + rendered.getMetadata().getName(), live.getMetadata().getUid());
+    }
+    return uids;
+  }
+
+  /** Our CRDs: name to UID, each version's served and storage flags, and the stored versions. */
+  private static Map<String, String> crds(KubernetesClient client) {
+    return client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith("openshiftassisted"))
+        .collect(
+            Collectors.toMap(
+                c -> c.getMetadata().getName(),
+                c ->
+                    c.getMetadata().getUid()
+                        + " "
+                        + c.getSpec().getVersions().stream()
+                            .map(v -> v.getName() + ":" + v.getServed() + ":" + v.getStorage())
+                            .toList()
+                        + " stored "
+                        + c.getStatus().getStoredVersions()));
+  }
+
+  private static List<String> printerColumns(KubernetesClient client, String crd) {
+    return client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd)
+        .get()
+        .getSpec()
+        .getVersions()
+        .get(0)
+        .getAdditionalPrinterColumns()
+        .stream()
+        .map(c -> c.getName())
+        .toList();
+  }
+
+  private static Command kubectl(Path kubeconfig, Object... args) {
+    Object[] all = new Object[args.length + 2];
+    all[0] = TestPaths.kubectl();
+    all[1] = "--kubeconfig=" + kubeconfig;
+    System.arraycopy(args, 0, all, 2, args.length);
+    return Command.of(all);
   }
 
   /** Options that change every value the chart offers. */
