@@ -219,6 +219,7 @@ public class OpenshiftAssistedControlPlaneReconciler
       upgrade = upgrades.reconcile(scope, release.outcome());
       boolean settled =
           lifecycle.upgrading().isEmpty()
+              && machineReport.settled()
               && upgrade
                   .filter(u -> Conditions.TRUE.equals(u.upgradeCompleted().status()))
                   .isPresent();

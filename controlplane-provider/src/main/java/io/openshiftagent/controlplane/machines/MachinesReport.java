@@ -1,9 +1,19 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ETCD_CLUSTER_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINES_READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINES_UP_TO_DATE;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATING;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ROLLING_OUT;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCALING_DOWN;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCALING_UP;
+
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,6 +37,29 @@ public record MachinesReport(
     boolean creationBlocked,
     Set<String> deleted,
     Memory memory) {
+
+  /**
+   * Whether nothing is under way among the Machines: none made, deleted, replaced or remediated,
+   * all Ready and up to date, etcd healthy when it was read. Only then may the installed cluster be
+   * looked at less often: a member whose host went must be seen gone before the host comes back.
+   */
+  public boolean settled() {
+    if (!deleted.isEmpty()) {
+      return false;
+    }
+    for (ConditionUpdate condition : conditions) {
+      String expected =
+          switch (condition.type()) {
+            case REMEDIATING, SCALING_UP, SCALING_DOWN, ROLLING_OUT -> Conditions.FALSE;
+            case MACHINES_READY, MACHINES_UP_TO_DATE, ETCD_CLUSTER_HEALTHY -> Conditions.TRUE;
+            default -> condition.status();
+          };
+      if (!Objects.equals(expected, condition.status())) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /**
    * What the phase remembers of a control plane between reconciles.
