@@ -32,6 +32,11 @@ final class ProbeServer implements AutoCloseable {
       return new Response(503, TEXT, why);
     }
 
+    /** 500: failing, and why. */
+    static Response failing(String why) {
+      return new Response(500, TEXT, why);
+    }
+
     static Response text(int status, String body) {
       return new Response(status, "text/plain; charset=utf-8", body);
     }

@@ -15,6 +15,8 @@ import java.util.Set;
  *
  * @param metrics where {@code /metrics} is served, if anywhere
  * @param health where {@code /healthz} and {@code /readyz} are served, if anywhere
+ * @param livenessStallTimeout how long reconciling may make no progress before {@code /healthz}
+ *     fails (see {@link Liveness})
  * @param deprecatedFlags the deprecated spellings given, each with its replacement
  */
 public record ProviderOptions(
@@ -28,6 +30,7 @@ public record ProviderOptions(
     Optional<String> leaderElectionNamespace,
     LeaseTiming leaseTiming,
     int concurrency,
+    Duration livenessStallTimeout,
     String logLevel,
     LogFormat logFormat,
     Optional<MetricsEndpoint> metrics,
@@ -58,6 +61,7 @@ public record ProviderOptions(
   private static final Duration LEASE = LeaseTiming.DEFAULT.leaseDuration();
   private static final Duration RENEW = LeaseTiming.DEFAULT.renewDeadline();
   private static final Duration RETRY = LeaseTiming.DEFAULT.retryPeriod();
+  private static final Duration STALL_TIMEOUT = Duration.ofMinutes(5);
 
   private static Flags flags(String defaultLeaseName) {
     return new Flags(
@@ -97,6 +101,11 @@ public record ProviderOptions(
                 "NS",
                 "namespace of the Lease (default: the pod's namespace)"),
             Flag.of("concurrency", "N", "reconciles run in parallel (default: 10)"),
+            Flag.of(
+                "liveness-stall-timeout",
+                "DURATION",
+                "/healthz fails once a reconcile has run this long, or work has waited this long"
+                    + " for a worker with no reconcile finishing (default: 5m)"),
             Flag.of(
                 "v",
                 "N",
@@ -186,6 +195,9 @@ public record ProviderOptions(
                 .map(v -> FlagValues.duration("leader-elect-retry-period", v))
                 .orElse(RETRY)),
         FlagValues.parseInt("concurrency", p.get("concurrency").orElse("10"), 1, 1000),
+        p.get("liveness-stall-timeout")
+            .map(v -> FlagValues.duration("liveness-stall-timeout", v))
+            .orElse(STALL_TIMEOUT),
         p.get("v")
             .map(FlagValues::verbosity)
             .orElseGet(() -> p.get("log-level").map(FlagValues::level).orElse("INFO")),

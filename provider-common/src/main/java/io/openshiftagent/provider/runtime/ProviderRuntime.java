@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -76,12 +77,16 @@ public final class ProviderRuntime implements AutoCloseable {
     Metrics.globalRegistry.add(registry);
     this.registry = registry;
     boolean inCluster = Files.exists(SERVICE_ACCOUNT_TOKEN);
+    ReconcileProgress progress = new ReconcileProgress();
     operator =
         ProviderOperator.create(
             client,
             o ->
                 o.withConcurrentReconciliationThreads(options.concurrency())
-                    .withMetrics(new ControllerRuntimeMetrics(registry)));
+                    .withMetrics(
+                        // JOSDK has only the first of these time each reconcile.
+                        new AggregatedMetrics(
+                            List.of(new ControllerRuntimeMetrics(registry), progress))));
     if (options.leaderElectionEnabled(inCluster)) {
       Config leaseConfig = clientConfig(options);
       leaseConfig.setUserAgent(config.getUserAgent());
@@ -107,7 +112,7 @@ public final class ProviderRuntime implements AutoCloseable {
                 Optional.empty(),
                 Map.of(
                     "/healthz",
-                    headers -> ProbeServer.Response.ok("ok"),
+                    headers -> Liveness.of(progress, options.livenessStallTimeout()),
                     "/readyz",
                     headers -> readiness()));
     servers.add(healthServer);

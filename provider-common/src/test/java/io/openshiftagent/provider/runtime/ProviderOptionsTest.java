@@ -22,6 +22,7 @@ class ProviderOptionsTest {
     assertThat(o.leaderElectionId()).isEqualTo("lease");
     assertThat(o.leaseTiming()).isEqualTo(LeaseTiming.DEFAULT);
     assertThat(o.concurrency()).isEqualTo(10);
+    assertThat(o.livenessStallTimeout()).isEqualTo(Duration.ofMinutes(5));
     assertThat(o.metrics()).contains(new MetricsEndpoint(new InetSocketAddress(8443), true));
     assertThat(o.health()).contains(new InetSocketAddress(8081));
     assertThat(o.logLevel()).isEqualTo("INFO");
@@ -162,6 +163,17 @@ class ProviderOptionsTest {
   }
 
   @Test
+  void theLivenessStallTimeoutIsAGoDuration() {
+    assertThat(ProviderOptions.parse("l", "--liveness-stall-timeout=2s").livenessStallTimeout())
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThat(
+            ProviderOptions.parse("l", "--liveness-stall-timeout", "1m30s").livenessStallTimeout())
+        .isEqualTo(Duration.ofSeconds(90));
+    assertThatThrownBy(() -> ProviderOptions.parse("l", "--liveness-stall-timeout=300"))
+        .hasMessage("--liveness-stall-timeout must be a duration such as 15s or 1m30s, not '300'");
+  }
+
+  @Test
   void badFlagsAreRejectedWithWhatIsAllowed() {
     assertThatThrownBy(() -> ProviderOptions.parse("l", "--concurency=3"))
         .hasMessage("unknown flag --concurency");
@@ -210,6 +222,7 @@ class ProviderOptionsTest {
             "--leader-election-id=",
             "--leader-election-namespace=",
             "--concurrency=",
+            "--liveness-stall-timeout=",
             "-v=N",
             "--logging-format=",
             "--diagnostics-address=",

@@ -23,6 +23,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -47,8 +49,35 @@ class ProviderRuntimeTest {
     }
   }
 
+  /**
+   * Blocks each reconcile of an object named {@code wedge} until released, and records every object
+   * it reconciled.
+   */
+  @ControllerConfiguration(name = "wedging")
+  static class WedgingReconciler implements Reconciler<OpenshiftAssistedConfig> {
+    final CountDownLatch wedged = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final Set<String> seen = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public UpdateControl<OpenshiftAssistedConfig> reconcile(
+        OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> ctx)
+        throws InterruptedException {
+      if (config.getMetadata().getName().equals("wedge")) {
+        wedged.countDown();
+        release.await();
+      }
+      seen.add(config.getMetadata().getName());
+      return UpdateControl.noUpdate();
+    }
+  }
+
   static final class TestProvider implements ProviderRuntime.Provider {
-    final RecordingReconciler reconciler = new RecordingReconciler();
+    final Reconciler<OpenshiftAssistedConfig> reconciler;
+
+    TestProvider(Reconciler<OpenshiftAssistedConfig> reconciler) {
+      this.reconciler = reconciler;
+    }
 
     @Override
     public String command() {
@@ -78,7 +107,8 @@ class ProviderRuntimeTest {
     String other = env.createNamespace("runtime-other");
     Path kubeconfig = Files.createTempFile("kubeconfig", ".yaml");
     Files.writeString(kubeconfig, env.kubeConfigYaml());
-    TestProvider provider = new TestProvider();
+    RecordingReconciler recorder = new RecordingReconciler();
+    TestProvider provider = new TestProvider(recorder);
     ProviderOptions options =
         ProviderOptions.parse(
             provider.defaultLeaseName(),
@@ -97,7 +127,7 @@ class ProviderRuntimeTest {
       client.resource(config(watched, "in-scope", "team-a")).create();
       client.resource(config(watched, "other-filter", "team-b")).create();
       client.resource(config(other, "other-namespace", "team-a")).create();
-      await(() -> provider.reconciler.seen.contains(watched + "/in-scope"));
+      await(() -> recorder.seen.contains(watched + "/in-scope"));
 
       // A reconcile's success is counted just after it returns: wait for the counter itself.
       await(
@@ -123,9 +153,70 @@ class ProviderRuntimeTest {
       assertThat(lease).isNotNull();
       assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
     }
-    assertThat(provider.reconciler.seen).containsExactly(watched + "/in-scope");
+    assertThat(recorder.seen).containsExactly(watched + "/in-scope");
     Lease released = client.leases().inNamespace(watched).withName("test-provider-leader").get();
     assertThat(released.getSpec().getHolderIdentity()).as("Lease released on stop").isNullOrEmpty();
+  }
+
+  /**
+   * One worker, wedged on one object while another waits for it: {@code /healthz} answers 500
+   * naming both once the 2 s stall timeout has passed, and 200 again once the reconcile returns.
+   */
+  @Test
+  void healthzFailsWhileReconcilingIsWedgedAndRecoversWhenItMoves(KubeApiServerEnvironment env)
+      throws Exception {
+    KubernetesClient client = env.client();
+    String namespace = env.createNamespace("runtime-wedged");
+    Path kubeconfig = Files.createTempFile("kubeconfig", ".yaml");
+    Files.writeString(kubeconfig, env.kubeConfigYaml());
+    WedgingReconciler reconciler = new WedgingReconciler();
+    TestProvider provider = new TestProvider(reconciler);
+    ProviderOptions options =
+        ProviderOptions.parse(
+            provider.defaultLeaseName(),
+            "--kubeconfig=" + kubeconfig,
+            "--namespace=" + namespace,
+            "--leader-elect=false",
+            "--concurrency=1",
+            "--liveness-stall-timeout=2s",
+            "--metrics-bind-address=0",
+            "--health-probe-bind-address=127.0.0.1:" + FreePorts.next());
+
+    try (ProviderRuntime runtime = ProviderRuntime.start(provider, options)) {
+      await(() -> get(runtime.healthPort(), "/readyz").statusCode() == 200);
+      client.resource(config(namespace, "first", "any")).create();
+      await(() -> reconciler.seen.contains("first"));
+      HttpResponse<String> moving = get(runtime.healthPort(), "/healthz");
+      assertThat(moving.statusCode()).isEqualTo(200);
+      assertThat(moving.body()).isEqualTo("ok");
+
+      client.resource(config(namespace, "wedge", "any")).create();
+      assertThat(reconciler.wedged.await(30, TimeUnit.SECONDS)).isTrue();
+      client.resource(config(namespace, "queued", "any")).create();
+      await(
+          () ->
+              get(runtime.healthPort(), "/healthz").body().contains("queued waiting for a worker"));
+      HttpResponse<String> wedged = get(runtime.healthPort(), "/healthz");
+      assertThat(wedged.statusCode()).isEqualTo(500);
+      assertThat(wedged.body())
+          .startsWith("reconciling stalled (--liveness-stall-timeout=2s):\n")
+          .containsPattern(
+              "controller wedging: "
+                  + namespace
+                  + "/wedge reconciling since \\d{4}-\\d\\d-\\d\\dT[0-9:]+Z \\(\\d+s\\)\n")
+          .containsPattern(
+              "controller wedging: "
+                  + namespace
+                  + "/queued waiting for a worker since [0-9T:Z-]+ \\(\\d+s\\), no reconcile"
+                  + " finished since [0-9T:Z-]+\n");
+
+      reconciler.release.countDown();
+      await(() -> reconciler.seen.containsAll(Set.of("wedge", "queued")));
+      await(() -> get(runtime.healthPort(), "/healthz").statusCode() == 200);
+      assertThat(get(runtime.healthPort(), "/healthz").body()).isEqualTo("ok");
+    } finally {
+      reconciler.release.countDown();
+    }
   }
 
   private static OpenshiftAssistedConfig config(String namespace, String name, String watchFilter) {
