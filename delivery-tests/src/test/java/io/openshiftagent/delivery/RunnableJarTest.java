@@ -204,6 +204,7 @@ class RunnableJarTest {
             "leader-election-id",
             "leader-election-namespace",
             "concurrency",
+            "liveness-stall-timeout",
             "logging-format",
             "diagnostics-address",
             "insecure-diagnostics",
