@@ -231,6 +231,39 @@ class DiscoveryIgnitionClientTest {
   }
 
   @Test
+  void aRedirectToAnotherHostThatWouldAnswerGetsNoRequestAndNoToken() throws Exception {
+    try (FakeAssistedService otherHost =
+        new FakeAssistedService(serviceCa.serverContextForLocalhost())
+            .answers(200, "application/octet-stream", IGNITION)) {
+      String otherRoot = "https://localhost:" + URI.create(otherHost.root()).getPort();
+      String onOtherHost =
+          otherRoot
+              + "/api/assisted-install/v2/infra-envs/"
+              + INFRA_ENV_ID
+              + "/downloads/files?file_name=discovery.ign&api_key="
+              + API_KEY;
+      // A Location that carries the key, as a redirect to a mirror of the service would.
+      service.redirects(302, otherRoot + "/moved/discovery.ign?api_key=" + API_KEY);
+      AssistedServiceException failure = downloadFailure(clientTrustingTheServiceCa());
+
+      assertThat(failure.reason()).isEqualTo(Reason.BAD_RESPONSE);
+      assertThat(failure.getMessage())
+          .contains("leads out of the service")
+          .doesNotContain(API_KEY_SIGNATURE);
+      assertThat(otherHost.requests()).isEmpty();
+
+      // The other host is a server the client trusts and reaches: asked directly, it answers and
+      // receives the key. Only the redirect policy kept the key from it above.
+      try (var client = clientTrustingTheServiceCa()) {
+        assertThat(client.download(onOtherHost, null).json()).isEqualTo(IGNITION);
+      }
+      assertThat(otherHost.requests()).hasSize(1);
+      assertThat(otherHost.requests().get(0).getRawQuery()).contains("api_key=" + API_KEY);
+    }
+    assertThat(service.requests()).hasSize(1);
+  }
+
+  @Test
   void aRedirectLoopWithinTheServiceEndsAsABadResponse() {
     service.redirectsEveryRequest(302, "/api/assisted-install/v2/loop");
     AssistedServiceException failure = downloadFailure(clientTrustingTheServiceCa());

@@ -16,11 +16,26 @@ public final class LookupFailure extends Exception {
 
   private final Problem problem;
   private final ImageReference image;
+  private final boolean credentialsWithheld;
 
   public LookupFailure(Problem problem, ImageReference image, String detail, Throwable cause) {
+    this(problem, image, detail, cause, false);
+  }
+
+  /**
+   * @param credentialsWithheld the pull secret has credentials for the registry, but they were not
+   *     sent because the registry was asked over plain HTTP
+   */
+  public LookupFailure(
+      Problem problem,
+      ImageReference image,
+      String detail,
+      Throwable cause,
+      boolean credentialsWithheld) {
     super(detail, cause);
     this.problem = problem;
     this.image = image;
+    this.credentialsWithheld = credentialsWithheld;
   }
 
   public Problem problem() {
@@ -30,6 +45,11 @@ public final class LookupFailure extends Exception {
   /** The image as asked of that registry (a mirror's name for a mirror). */
   public ImageReference image() {
     return image;
+  }
+
+  /** The pull secret's credentials were not sent: the registry was asked over plain HTTP. */
+  public boolean credentialsWithheld() {
+    return credentialsWithheld;
   }
 
   /** What happened, for a person: no credential, no response body beyond the registry's error. */

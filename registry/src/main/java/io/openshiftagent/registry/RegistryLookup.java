@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -36,7 +37,9 @@ import javax.net.ssl.SSLException;
  * with the pull secret's credential. The digest is the SHA-256 of the bytes received (checked
  * against {@code Docker-Content-Digest}). One try, each request bounded by the timeout: retrying is
  * the caller's business. Credentials go only to the registry and its token service over TLS, and
- * never into a message.
+ * never into a message. An {@code insecure = true} mirror may be asked with unverified TLS, and
+ * over plain HTTP only anonymously: neither the credential nor a token issued for it would be
+ * anything but readable there.
  *
  * <p>Over 350 lines: the protocol's steps (challenge, token, manifest, digest check) and the error
  * each can give are one exchange; each error keeps its own clear message.
@@ -71,7 +74,8 @@ public final class RegistryLookup {
   /**
    * The manifest {@code image} names at its registry.
    *
-   * @param insecure a registries.conf {@code insecure = true} mirror: unverified TLS, then HTTP
+   * @param insecure a registries.conf {@code insecure = true} mirror: unverified TLS, then plain
+   *     HTTP without credentials
    */
   public Manifest manifest(
       ImageReference image,
@@ -81,12 +85,12 @@ public final class RegistryLookup {
       throws LookupFailure {
     try {
       try {
-        return fetch(image, credential, client(trust, insecure), "https", insecure);
+        return fetch(image, credential, client(trust, insecure), "https");
       } catch (LookupFailure e) {
         if (!insecure || e.problem() != LookupFailure.Problem.TLS) {
           throw e;
         }
-        return fetch(image, credential, client(trust, true), "http", true);
+        return fetch(image, credential, client(trust, true), "http");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -98,8 +102,7 @@ public final class RegistryLookup {
       ImageReference image,
       Optional<PullSecret.Credential> credential,
       HttpClient http,
-      String scheme,
-      boolean insecure)
+      String scheme)
       throws LookupFailure, InterruptedException {
     URI uri =
         URI.create(
@@ -110,32 +113,51 @@ public final class RegistryLookup {
                 + image.repository()
                 + "/manifests/"
                 + image.qualifier());
+    // Over plain HTTP the registry is asked anonymously: basic credentials, and a token its token
+    // service would issue for them, would both cross the network readable.
+    boolean withheld = scheme.equals("http") && credential.isPresent();
+    Optional<PullSecret.Credential> offered = withheld ? Optional.empty() : credential;
     HttpResponse<byte[]> response = send(http, image, uri, null);
-    if (response.statusCode() == 401) {
-      String authorization =
-          authorization(
-              http,
-              image,
-              credential,
-              response.headers().firstValue("WWW-Authenticate").orElse(""),
-              scheme.equals("https") || insecure);
-      response = send(http, image, uri, authorization);
+    try {
+      if (response.statusCode() == 401) {
+        String authorization =
+            authorization(
+                http, image, offered, response.headers().firstValue("WWW-Authenticate").orElse(""));
+        response = send(http, image, uri, authorization);
+      }
+      return switch (response.statusCode()) {
+        case 200 -> manifest(image, response);
+        case 401 -> throw failure(LookupFailure.Problem.UNAUTHORIZED, image, "401 Unauthorized");
+        case 403 -> throw failure(LookupFailure.Problem.FORBIDDEN, image, "403 Forbidden");
+        case 404 ->
+            throw failure(
+                LookupFailure.Problem.NOT_FOUND,
+                image,
+                "manifest unknown (404" + errors(response) + ")");
+        default ->
+            throw failure(
+                LookupFailure.Problem.ERROR,
+                image,
+                "answered HTTP " + response.statusCode() + errors(response));
+      };
+    } catch (LookupFailure refused) {
+      if (!withheld
+          || (refused.problem() != LookupFailure.Problem.UNAUTHORIZED
+              && refused.problem() != LookupFailure.Problem.FORBIDDEN)) {
+        throw refused;
+      }
+      throw new LookupFailure(
+          refused.problem(),
+          image,
+          refused.detail()
+              + ": the pull secret's credentials for "
+              + image.registry()
+              + " were withheld because it is plain HTTP, where they would travel in the clear"
+              + " (insecure = true allows unverified TLS, and plain HTTP only anonymously);"
+              + " serve it over TLS, or let it answer anonymous pulls",
+          null,
+          true);
     }
-    return switch (response.statusCode()) {
-      case 200 -> manifest(image, response);
-      case 401 -> throw failure(LookupFailure.Problem.UNAUTHORIZED, image, "401 Unauthorized");
-      case 403 -> throw failure(LookupFailure.Problem.FORBIDDEN, image, "403 Forbidden");
-      case 404 ->
-          throw failure(
-              LookupFailure.Problem.NOT_FOUND,
-              image,
-              "manifest unknown (404" + errors(response) + ")");
-      default ->
-          throw failure(
-              LookupFailure.Problem.ERROR,
-              image,
-              "answered HTTP " + response.statusCode() + errors(response));
-    };
   }
 
   /** The Authorization header a 401's challenge asks for, or null when we have nothing to offer. */
@@ -143,13 +165,12 @@ public final class RegistryLookup {
       HttpClient http,
       ImageReference image,
       Optional<PullSecret.Credential> credential,
-      String challenge,
-      boolean mayReveal)
+      String challenge)
       throws LookupFailure, InterruptedException {
     String scheme = challenge.trim().split("\\s+", 2)[0];
     Map<String, String> parameters = parameters(challenge.substring(scheme.length()));
     if (scheme.equalsIgnoreCase("Basic")) {
-      return credential.filter(c -> mayReveal).map(RegistryLookup::basic).orElse(null);
+      return credential.map(RegistryLookup::basic).orElse(null);
     }
     if (!scheme.equalsIgnoreCase("Bearer") || !parameters.containsKey("realm")) {
       return null;
@@ -173,7 +194,11 @@ public final class RegistryLookup {
           throw failure(
               LookupFailure.Problem.UNAUTHORIZED,
               image,
-              "its token service " + realm.getHost() + " refused the credentials (401)");
+              "its token service "
+                  + realm.getHost()
+                  + (sendCredential
+                      ? " refused the credentials (401)"
+                      : " refused an anonymous token (401)"));
       case 403 ->
           throw failure(
               LookupFailure.Problem.FORBIDDEN,
@@ -228,8 +253,10 @@ public final class RegistryLookup {
         return response;
       }
       URI next = target.resolve(location.get());
-      // A redirect to another host (a CDN) does not get our credentials.
-      if (!next.getAuthority().equals(target.getAuthority())) {
+      // Credentials and tokens follow a redirect only to the same host and port over TLS: not to
+      // another host (a CDN), nor down to plain HTTP.
+      if (!"https".equalsIgnoreCase(next.getScheme())
+          || !Objects.equals(next.getAuthority(), target.getAuthority())) {
         auth = null;
       }
       target = next;

@@ -128,6 +128,9 @@ public final class ReleaseDigests {
 
   private static String hint(LookupFailure failure, PullSecret pullSecret) {
     String registry = failure.image().registry();
+    if (failure.credentialsWithheld()) {
+      return ""; // the detail says why nothing was sent
+    }
     return switch (failure.problem()) {
       case UNAUTHORIZED, FORBIDDEN ->
           pullSecret.credentialFor(failure.image()).isPresent()

@@ -33,7 +33,9 @@ public final class Crane {
             .collect(Collectors.joining(",", "{\"auths\":{", "}}")));
     StringBuilder cas = new StringBuilder();
     for (OciRegistry registry : registries) {
-      cas.append(registry.ca().caPem());
+      if (registry.ca() != null) { // crane speaks plain HTTP to a loopback registry without TLS
+        cas.append(registry.ca().caPem());
+      }
     }
     Files.writeString(dir.resolve("ca.pem"), cas);
     this.environment =

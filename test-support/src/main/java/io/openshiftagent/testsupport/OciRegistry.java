@@ -48,6 +48,16 @@ public final class OciRegistry implements AutoCloseable {
   }
 
   /**
+   * Starts a registry in {@code dir} that serves plain HTTP, as a registries.conf {@code insecure =
+   * true} mirror may: no TLS, {@link #ca()} is null.
+   *
+   * @param users user name → password; empty for anonymous pulls and pushes
+   */
+  public static OciRegistry startPlainHttp(Path dir, Map<String, String> users) throws Exception {
+    return start(dir, null, users, null);
+  }
+
+  /**
    * Starts a registry in {@code dir} that authenticates with bearer tokens from {@code tokens}
    * (whose users are the ones crane and the tests log in as).
    */
@@ -59,9 +69,6 @@ public final class OciRegistry implements AutoCloseable {
   private static OciRegistry start(
       Path dir, TestPki ca, Map<String, String> users, TokenService tokens) throws Exception {
     Files.createDirectories(dir.resolve("storage"));
-    TestPki.PemKeyPair tls = ca.pemServerCertificateFor127001("oci registry");
-    Files.writeString(dir.resolve("tls.crt"), tls.certificate() + ca.caPem());
-    Files.writeString(dir.resolve("tls.key"), tls.privateKey());
     int port = FreePorts.next();
     StringBuilder config =
         new StringBuilder()
@@ -74,11 +81,18 @@ public final class OciRegistry implements AutoCloseable {
             .append(port)
             .append("\n  secret: ")
             .append(HexFormat.of().formatHex(SecureRandom.getSeed(16)))
-            .append("\n  tls:\n    certificate: ")
-            .append(dir.resolve("tls.crt"))
-            .append("\n    key: ")
-            .append(dir.resolve("tls.key"))
             .append("\n");
+    if (ca != null) {
+      TestPki.PemKeyPair tls = ca.pemServerCertificateFor127001("oci registry");
+      Files.writeString(dir.resolve("tls.crt"), tls.certificate() + ca.caPem());
+      Files.writeString(dir.resolve("tls.key"), tls.privateKey());
+      config
+          .append("  tls:\n    certificate: ")
+          .append(dir.resolve("tls.crt"))
+          .append("\n    key: ")
+          .append(dir.resolve("tls.key"))
+          .append("\n");
+    }
     if (tokens != null) {
       Files.writeString(dir.resolve("token-signer.crt"), tokens.signerPem());
       config
@@ -121,6 +135,7 @@ public final class OciRegistry implements AutoCloseable {
     return port;
   }
 
+  /** The CA that signs its certificate; null for a plain-HTTP registry. */
   public TestPki ca() {
     return ca;
   }
@@ -163,11 +178,12 @@ public final class OciRegistry implements AutoCloseable {
   }
 
   private void awaitServing() throws Exception {
-    HttpClient http =
-        HttpClient.newBuilder()
-            .sslContext(ca.clientContext())
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+    if (ca != null) {
+      client.sslContext(ca.clientContext());
+    }
+    HttpClient http = client.build();
+    String scheme = ca == null ? "http" : "https";
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (true) {
       if (!process.isAlive()) {
@@ -177,7 +193,7 @@ public final class OciRegistry implements AutoCloseable {
       try {
         int status =
             http.send(
-                    HttpRequest.newBuilder(URI.create("https://" + host() + "/v2/"))
+                    HttpRequest.newBuilder(URI.create(scheme + "://" + host() + "/v2/"))
                         .timeout(Duration.ofSeconds(2))
                         .build(),
                     HttpResponse.BodyHandlers.discarding())

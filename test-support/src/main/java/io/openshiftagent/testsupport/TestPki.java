@@ -87,7 +87,28 @@ public final class TestPki {
    */
   public SSLContext serverContextFor127001(boolean trustClients) throws Exception {
     KeyPair keys = newKeyPair();
-    X509Certificate certificate = serverCertificateFor127001(keys, "fake assisted-service");
+    return serverContext(
+        keys, serverCertificateFor127001(keys, "fake assisted-service"), trustClients);
+  }
+
+  /**
+   * A server TLS context whose certificate, signed by this CA, is valid for the name {@code
+   * localhost} only: another host than 127.0.0.1 to a client, though the same loopback.
+   */
+  public SSLContext serverContextForLocalhost() throws Exception {
+    KeyPair keys = newKeyPair();
+    X509v3CertificateBuilder builder = issuedTo("CN=localhost", keys);
+    builder.addExtension(
+        Extension.subjectAlternativeName,
+        false,
+        new GeneralNames(new GeneralName(GeneralName.dNSName, "localhost")));
+    builder.addExtension(
+        Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+    return serverContext(keys, sign(builder, caKeys), false);
+  }
+
+  private SSLContext serverContext(KeyPair keys, X509Certificate certificate, boolean trustClients)
+      throws Exception {
 
     char[] password = "test".toCharArray();
     KeyStore store = KeyStore.getInstance("PKCS12");
