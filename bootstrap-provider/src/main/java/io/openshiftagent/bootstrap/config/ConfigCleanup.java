@@ -89,9 +89,8 @@ final class ConfigCleanup {
         List<String> untaken = untakenAgents(scope.agents().get());
         if (!untaken.isEmpty()) {
           // An Agent deleted before the service has put its finalizer on goes at once and leaves
-          // its
-          // host registered and bound in the service's database, which then holds the InfraEnv's
-          // deletion for good ("existing hosts bound and not installed").
+          // its host registered and bound in the service's database, which then holds the
+          // InfraEnv's deletion for good ("existing hosts bound and not installed").
           LOG.info(
               "{}: waiting for assisted-service to take Agents {} before deleting them",
               Metadata.key(config),
@@ -100,8 +99,7 @@ final class ConfigCleanup {
         }
         // Its Agents too: assisted-service keeps an Agent bound to its cluster, for minutes, when
         // its InfraEnv goes; the service's own finalizer on the Agent deregisters the host. One by
-        // one: a collection
-        // delete needs deletecollection, which the provider is not granted.
+        // one: a collection delete needs deletecollection, which the provider is not granted.
         scope.agents().get().forEach(this::deleteAgent);
         client.resource(infraEnv.get()).delete();
         events.normal(
