@@ -59,7 +59,10 @@ class DemoTest {
     String output = buffer.toString(StandardCharsets.UTF_8);
     System.out.println(output);
 
-    assertThat(ok).as("every step of the demo succeeded").isTrue();
+    // The step that gave up, and what it saw, in the failure itself: CI shows only its head.
+    assertThat(ok)
+        .as(() -> "every step of the demo succeeded; it ended:\n" + tail(output))
+        .isTrue();
     assertThat(output)
         .contains("$ kubectl apply -n demo -f")
         .contains("Done in")
@@ -237,5 +240,10 @@ class DemoTest {
     assertThat(process.exitValue()).as("kubectl %s: %s", String.join(" ", args), output).isZero();
     System.out.println("$ kubectl " + String.join(" ", args) + "\n" + output);
     return output;
+  }
+
+  private static String tail(String output) {
+    List<String> lines = output.lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
   }
 }

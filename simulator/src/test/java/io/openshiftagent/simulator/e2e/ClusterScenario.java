@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -34,6 +35,7 @@ import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -628,10 +630,17 @@ public final class ClusterScenario {
           string(agent, "spec", "role"),
           "approved",
           string(agent, "spec", "approved"),
+          "created",
+          agent.getMetadata().getCreationTimestamp(),
+          "state",
+          string(agent, "status", "debugInfo", "state"),
           "stage",
           string(agent, "status", "progress", "currentStage"),
           "SpecSynced",
           condition(agent, "SpecSynced"));
+      if (condition(agent, "SpecSynced") == null) {
+        serviceLinesAbout(name(agent)).forEach(l -> out.append("    ").append(l).append('\n'));
+      }
     }
     for (GenericKubernetesResource host : list(ApiVersions.METAL3, "BareMetalHost")) {
       line(
@@ -703,6 +712,23 @@ public final class ClusterScenario {
           .append(": ")
           .append(c.get("message"))
           .append('\n');
+    }
+  }
+
+  /**
+   * The last lines of assisted-service's log about an Agent it never reported on: whether its Agent
+   * controller reached it at all, and what it did.
+   */
+  private List<String> serviceLinesAbout(String agent) {
+    try (Stream<String> lines =
+        Files.lines(world.assistedService().log(), StandardCharsets.UTF_8)) {
+      List<String> about = lines.filter(l -> l.contains(agent)).toList();
+      return about.subList(Math.max(0, about.size() - 3), about.size()).stream()
+          .map(l -> l.replaceAll(" func=\\S+| file=\\S+", ""))
+          .map(l -> l.length() > 400 ? l.substring(0, 400) + "…" : l)
+          .toList();
+    } catch (IOException | RuntimeException e) {
+      return List.of("(assisted-service's log unread: " + e + ")");
     }
   }
 

@@ -5,11 +5,17 @@ import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.WorldProcess;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.SecretScanner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -202,6 +208,7 @@ public final class E2eWorld
       throw failure;
     }
     StringBuilder dump = new StringBuilder(String.valueOf(failure.getMessage()));
+    dump.append("\n").append(agentControllerLastSeen());
     for (ClusterScenario scenario : scenarios) {
       dump.append("\n\n").append(scenario.dump());
     }
@@ -217,5 +224,41 @@ public final class E2eWorld
     AssertionError withDump = new AssertionError(dump.toString(), failure);
     withDump.setStackTrace(failure.getStackTrace());
     throw withDump;
+  }
+
+  /**
+   * When assisted-service's Agent controller (one worker for every Agent of the hub) last began and
+   * ended a reconcile, and of which Agent: a controller stuck in one reconcile leaves every other
+   * Agent without status.
+   */
+  private String agentControllerLastSeen() {
+    Path log = world.assistedService().log();
+    try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
+      String[] last = new String[2];
+      lines.forEach(
+          l -> {
+            if (l.contains("msg=\"Agent Reconcile started\"")) {
+              last[0] = l;
+            } else if (l.contains("msg=\"Agent Reconcile ended\"")) {
+              last[1] = l;
+            }
+          });
+      return "assisted-service's Agent controller: last began "
+          + brief(last[0])
+          + "; last ended "
+          + brief(last[1]);
+    } catch (IOException | RuntimeException e) {
+      return "assisted-service's log " + log + " unread: " + e;
+    }
+  }
+
+  private static String brief(String logLine) {
+    if (logLine == null) {
+      return "never";
+    }
+    Matcher time = Pattern.compile("time=\"([^\"]+)\"").matcher(logLine);
+    Matcher agent = Pattern.compile(" agent=(\\S+) agent_namespace=(\\S+)").matcher(logLine);
+    return (time.find() ? time.group(1) : "?")
+        + (agent.find() ? " (Agent " + agent.group(2) + "/" + agent.group(1) + ")" : "");
   }
 }
