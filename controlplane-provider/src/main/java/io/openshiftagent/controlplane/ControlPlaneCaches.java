@@ -177,10 +177,26 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
         .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c));
   }
 
+  /**
+   * The control plane's ClusterDeployment: of its name and owned by it (one left by an earlier
+   * control plane of that name is someone else's).
+   */
   static Optional<ClusterDeployment> clusterDeployment(
       OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    return context.getSecondaryResources(ClusterDeployment.class).stream()
-        .filter(cd -> cd.getMetadata().getName().equals(Names.clusterDeployment(cp)))
+    return ownedByName(cp, context.getSecondaryResources(ClusterDeployment.class));
+  }
+
+  /** The control plane's AgentClusterInstall: of its name and owned by it. */
+  static Optional<AgentClusterInstall> clusterInstall(
+      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
+    return ownedByName(cp, context.getSecondaryResources(AgentClusterInstall.class));
+  }
+
+  private static <T extends HasMetadata> Optional<T> ownedByName(
+      OpenshiftAssistedControlPlane cp, Set<T> cached) {
+    return cached.stream()
+        .filter(o -> o.getMetadata().getName().equals(Names.clusterDeployment(cp)))
+        .filter(o -> OwnerReferences.isOwnedBy(o, cp))
         .findFirst();
   }
 
@@ -247,9 +263,7 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
         deployments,
         workerTemplates(deployments, cp.getMetadata().getNamespace()),
         clusterDeployment(cp, context),
-        context.getSecondaryResources(AgentClusterInstall.class).stream()
-            .filter(a -> a.getMetadata().getName().equals(Names.clusterDeployment(cp)))
-            .findFirst(),
+        clusterInstall(cp, context),
         deletionsUnseen);
   }
 

@@ -8,19 +8,15 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
-import io.openshiftagent.api.external.hive.ClusterImageSet;
-import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.controlplane.report.ControlPlaneReport;
 import io.openshiftagent.controlplane.report.StatusWriter;
 import io.openshiftagent.provider.contract.GoProvider;
-import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.Finalizers;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
@@ -34,19 +30,25 @@ import java.util.Set;
 /**
  * Deleting a control plane, from the caches, one stage per call (each stage's deletions bring the
  * next call): its Machines, then what Cluster API left of them, then the ClusterDeployment (Hive
- * deprovisions the cluster) and AgentClusterInstall, then the rest. Each wait is reported in the
- * Deleting condition.
+ * deprovisions the cluster) and AgentClusterInstall, then the rest ({@link OwnedDeletions}). Only
+ * what is the control plane's is deleted. Each wait is reported in the Deleting condition.
  */
 final class ControlPlaneCleanup {
   private final ControlPlaneCaches caches;
   private final MachineWrites machines;
   private final StatusWriter status;
+  private final OwnedDeletions deletions;
   private final Clock clock;
 
   ControlPlaneCleanup(
-      ControlPlaneCaches caches, MachineWrites machines, StatusWriter status, Clock clock) {
+      ControlPlaneCaches caches,
+      MachineWrites machines,
+      OwnedDeletions deletions,
+      StatusWriter status,
+      Clock clock) {
     this.caches = caches;
     this.machines = machines;
+    this.deletions = deletions;
     this.status = status;
     this.clock = clock;
   }
@@ -73,7 +75,6 @@ final class ControlPlaneCleanup {
     if (!Finalizers.remove(client, cp, GoProvider.CONTROL_PLANE_FINALIZER)) {
       return new Stage(DeleteControl.noFinalizerRemoval(), deletedMachines);
     }
-    String ns = cp.getMetadata().getNamespace();
     List<Machine> owned = ControlPlaneCaches.machines(cp, context);
     if (!owned.isEmpty()) {
       Set<String> unseen = DeletionsInFlight.unseen(deletedMachines, owned);
@@ -97,7 +98,9 @@ final class ControlPlaneCleanup {
       }
     }
     String cdName = Names.clusterDeployment(cp);
-    client.resources(AgentClusterInstall.class).inNamespace(ns).withName(cdName).delete();
+    ControlPlaneCaches.clusterInstall(cp, context)
+        .filter(a -> OwnerReferences.isOwnedBy(a, cp) && !Metadata.isDeleting(a))
+        .ifPresent(a -> client.resource(a).delete());
     Optional<ClusterDeployment> cd =
         ControlPlaneCaches.clusterDeployment(cp, context)
             .filter(d -> OwnerReferences.isOwnedBy(d, cp));
@@ -114,37 +117,8 @@ final class ControlPlaneCleanup {
               + " to be deleted (Hive deprovisions the cluster)");
       return new Stage(DeleteControl.noFinalizerRemoval(), Set.of());
     }
-    client.resources(ClusterImageSet.class).withName(Names.clusterImageSet(cp)).delete();
-    deleteTakenOverImageSet(client, cp);
-    client.configMaps().inNamespace(ns).withName(Names.registryConfigMap(cp)).delete();
-    client.secrets().inNamespace(ns).withName(Names.placeholderPullSecret(cp)).delete();
-    // The Cluster may be gone already; its name stays in our owner reference.
-    Kinds.owningCluster(cp)
-        .ifPresent(
-            name ->
-                client.secrets().inNamespace(ns).withName(Names.kubeconfigSecret(name)).delete());
+    deletions.deleteRest(cp);
     return new Stage(DeleteControl.defaultDelete(), Set.of());
-  }
-
-  /**
-   * The Go provider's ClusterImageSet of this control plane, if we took it over (it carries our
-   * namespace label then): a cluster-scoped object no owner reference deletes. Read first, as no
-   * cache holds it: a delete by label would need deletecollection, which the provider is not
-   * granted.
-   */
-  private static void deleteTakenOverImageSet(
-      KubernetesClient client, OpenshiftAssistedControlPlane cp) {
-    ClusterImageSet set =
-        client
-            .resources(ClusterImageSet.class)
-            .withName(GoProvider.clusterImageSet(cp.getMetadata().getName()))
-            .get();
-    if (set != null
-        && cp.getMetadata()
-            .getNamespace()
-            .equals(Metadata.label(set, ClusterImageSets.NAMESPACE_LABEL))) {
-      client.resource(set).delete();
-    }
   }
 
   /**

@@ -132,7 +132,9 @@ public class OpenshiftAssistedControlPlaneReconciler
             caches::created,
             writers);
     upgrades = new Upgrades(events);
-    cleanup = new ControlPlaneCleanup(caches, machineWrites, status, clock);
+    cleanup =
+        new ControlPlaneCleanup(
+            caches, machineWrites, new OwnedDeletions(client, events), status, clock);
     adoption = new GoProviderAdoption(client, events);
     return caches.eventSources(context);
   }

@@ -16,10 +16,12 @@ import io.openshiftagent.api.common.LocalObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
+import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.CrdInstaller;
@@ -65,12 +67,14 @@ class DeletionAndRestartTest {
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),
               "{\"metadata\":{\"finalizers\":[\"" + HIVE_FINALIZER + "\"]}}");
+      // The kubeconfig Secret as the provider publishes it: controlled by the control plane.
       client
           .resource(
               new SecretBuilder()
                   .withNewMetadata()
                   .withName(c.clusterName + "-kubeconfig")
                   .withNamespace(c.ns)
+                  .withOwnerReferences(OwnerReferences.controller(c.controlPlane("cp")))
                   .endMetadata()
                   .build())
           .create();
@@ -165,6 +169,89 @@ class DeletionAndRestartTest {
     } finally {
       operator.stop();
     }
+  }
+
+  /**
+   * A ClusterDeployment or AgentClusterInstall of the control plane's name that someone else made
+   * is never used, changed or deleted: the control plane names it in a condition, and its deletion
+   * leaves it (and an Event names it).
+   */
+  @Test
+  void aForeignClusterDeploymentOrInstallInTheWayIsReportedAndSurvivesTheDeletion(
+      KubeApiServerEnvironment env) {
+    KubernetesClient client = env.client();
+    CrdInstaller.labelMetal3MachineContracts(client);
+    BootstrapFinalizerStandIn.ensureRunning(env);
+    Operator operator =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
+    operator.start();
+    try {
+      // Both of the name made by someone else (no owner reference to the control plane).
+      TestWorld both = new TestWorld(client, env.createNamespace("foreign-cd"), "capi-foreign-cd");
+      Fixtures.prepared(both).capi.createCluster("cp", false, true, true);
+      both.providers.clusterDeploymentAndInstall("cp", "someone-elses", "insufficient");
+      ClusterDeployment foreignCd = both.clusterDeployment("cp");
+      AgentClusterInstall foreignAci = both.clusterInstall("cp");
+      // Only an AgentClusterInstall of the name.
+      TestWorld install =
+          new TestWorld(client, env.createNamespace("foreign-aci"), "capi-foreign-aci");
+      Fixtures.prepared(install).capi.createCluster("cp", false, true, true);
+      AgentClusterInstall foreignInstall = new AgentClusterInstall();
+      foreignInstall.setMetadata(
+          new ObjectMetaBuilder().withName("cp").withNamespace(install.ns).build());
+      foreignInstall.setSpec(new AgentClusterInstallSpec());
+      foreignInstall.getSpec().clusterDeploymentRef =
+          new io.fabric8.kubernetes.api.model.LocalObjectReference("elsewhere");
+      foreignInstall.getSpec().networking = new AgentClusterInstallSpec.Networking();
+      foreignInstall.getSpec().provisionRequirements =
+          new AgentClusterInstallSpec.ProvisionRequirements();
+      foreignInstall.getSpec().provisionRequirements.controlPlaneAgents = 1;
+      foreignInstall = client.resource(foreignInstall).create();
+
+      both.providers.createControlPlane(Fixtures.controlPlane(both.ns, "cp", 1));
+      install.providers.createControlPlane(Fixtures.controlPlane(install.ns, "cp", 1));
+
+      var cdInTheWay =
+          both.awaitCondition("cp", "ClusterInstallConfigured", "ClusterDeploymentNotOurs");
+      assertThat(cdInTheWay.getMessage())
+          .contains("ClusterDeployment cp exists and does not belong to this control plane");
+      var aciInTheWay =
+          install.awaitCondition("cp", "ClusterInstallConfigured", "ClusterInstallNotOurs");
+      assertThat(aciInTheWay.getMessage())
+          .contains("AgentClusterInstall cp exists and does not belong to this control plane");
+      // Ours was made beside it: the ClusterDeployment.
+      assertThat(install.clusterDeployment("cp").getMetadata().getOwnerReferences())
+          .extracting(r -> r.getUid())
+          .containsExactly(install.controlPlane("cp").getMetadata().getUid());
+
+      both.resource(OpenshiftAssistedControlPlane.class, "cp").delete();
+      install.resource(OpenshiftAssistedControlPlane.class, "cp").delete();
+      eventually(() -> assertThat(both.controlPlane("cp")).isNull());
+      eventually(() -> assertThat(install.controlPlane("cp")).isNull());
+
+      // Untouched: the same objects, never written.
+      assertThat(stored(both.clusterDeployment("cp"))).isEqualTo(stored(foreignCd));
+      assertThat(stored(both.clusterInstall("cp"))).isEqualTo(stored(foreignAci));
+      assertThat(stored(install.clusterInstall("cp"))).isEqualTo(stored(foreignInstall));
+      eventually(() -> assertThat(install.clusterDeployment("cp")).isNull());
+      EventRecorder.flush(Duration.ofSeconds(10));
+      assertThat(
+              client.events().v1().events().inNamespace(install.ns).list().getItems().stream()
+                  .filter(e -> OwnedDeletions.FOREIGN_OBJECT_KEPT.equals(e.getReason()))
+                  .map(e -> e.getNote()))
+          .anySatisfy(
+              note -> assertThat(note).contains("AgentClusterInstall " + install.ns + "/cp"));
+    } finally {
+      operator.stop();
+    }
+  }
+
+  /** Which stored object, at which version; null when there is none. */
+  private static String stored(io.fabric8.kubernetes.api.model.HasMetadata object) {
+    return object == null
+        ? null
+        : object.getMetadata().getUid() + "@" + object.getMetadata().getResourceVersion();
   }
 
   @Test

@@ -1,12 +1,17 @@
 package io.openshiftagent.controlplane.cluster;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_DEPLOYMENT_NOT_OURS;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_INSTALL_NOT_OURS;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -155,7 +160,10 @@ final class ClusterObjectWrites {
     spec.pullSecretRef = new LocalObjectReference(desired.pullSecretName());
     spec.clusterInstallRef = desired.installRef();
     cd.setSpec(spec);
-    client.resource(cd).create();
+    if (Writes.create(client, cd).isEmpty()) {
+      // A retried request whose first attempt was stored, or one of that name someone else made.
+      existing(ClusterDeployment.class, scope, cd, CLUSTER_DEPLOYMENT_NOT_OURS);
+    }
   }
 
   AgentClusterInstall createClusterInstall(
@@ -172,7 +180,60 @@ final class ClusterObjectWrites {
         json -> metadata.addToAnnotations(InstallConfigOverrides.ACI_ANNOTATION, json));
     aci.setMetadata(metadata.build());
     aci.setSpec(desired);
-    return client.resource(aci).create();
+    return Writes.create(client, aci)
+        .orElseGet(() -> existing(AgentClusterInstall.class, scope, aci, CLUSTER_INSTALL_NOT_OURS));
+  }
+
+  /**
+   * An object of that name that exists already, outside our cache: it is used if it is the control
+   * plane's, and never used, changed or deleted otherwise. Read by listing, as the provider may
+   * list these kinds but not get them.
+   *
+   * @throws NotOurs when it is someone else's
+   */
+  private <T extends HasMetadata> T existing(
+      Class<T> kind, ControlPlaneScope scope, T desired, String notOurs) {
+    String name = desired.getMetadata().getName();
+    Optional<T> found =
+        client
+            .resources(kind)
+            .inNamespace(scope.namespace())
+            .withField("metadata.name", name)
+            .list()
+            .getItems()
+            .stream()
+            .findFirst();
+    if (found.isPresent() && OwnerReferences.isOwnedBy(found.get(), scope.cp())) {
+      return found.get();
+    }
+    if (found.isEmpty()) {
+      // Gone again since the conflict: made at the next reconcile.
+      throw new KubernetesClientException(desired.getKind() + " " + name + " changed meanwhile");
+    }
+    throw new NotOurs(
+        notOurs,
+        desired.getKind()
+            + " "
+            + name
+            + " exists and does not belong to this control plane (no owner reference to it): it"
+            + " is left as it is; rename or delete it");
+  }
+
+  /**
+   * An object in the way: one of the name the control plane needs, that someone else made. Thrown,
+   * as the writes of a new cluster run in the background; reported as a condition.
+   */
+  static final class NotOurs extends RuntimeException {
+    private final String reason;
+
+    NotOurs(String reason, String message) {
+      super(message, null, false, false);
+      this.reason = reason;
+    }
+
+    String reason() {
+      return reason;
+    }
   }
 
   /** Patches the fields we own when they differ; assisted-service's own fields stay untouched. */

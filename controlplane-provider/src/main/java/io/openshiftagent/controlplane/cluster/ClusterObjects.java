@@ -98,12 +98,21 @@ public final class ClusterObjects {
               return started.await();
             } catch (KubernetesClientException e) {
               return new Described(Optional.empty(), refused(e), imageSet);
+            } catch (ClusterObjectWrites.NotOurs e) {
+              return new Described(Optional.empty(), inTheWay(e), imageSet);
             }
           });
     } catch (KubernetesClientException e) {
       Described refused = new Described(Optional.empty(), refused(e), imageSet);
       return new Started(scope, () -> refused);
+    } catch (ClusterObjectWrites.NotOurs e) {
+      Described inTheWay = new Described(Optional.empty(), inTheWay(e), imageSet);
+      return new Started(scope, () -> inTheWay);
     }
+  }
+
+  private static ConditionUpdate inTheWay(ClusterObjectWrites.NotOurs e) {
+    return notConfigured(e.reason(), e.getMessage());
   }
 
   /**

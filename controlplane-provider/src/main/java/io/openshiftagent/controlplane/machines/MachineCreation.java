@@ -12,6 +12,9 @@ import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.controlplane.scope.InfrastructureTemplates;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
+import io.openshiftagent.provider.reconcile.Metadata;
+import io.openshiftagent.provider.reconcile.OwnerReferences;
+import io.openshiftagent.provider.reconcile.Writes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,6 +164,25 @@ final class MachineCreation {
     return config.thenCombine(clone, List::of);
   }
 
+  /**
+   * The Machine of that name found by a create: ours when our earlier attempt of the same request
+   * was stored (a retried POST), kept then with its parts; else the conflict, whose parts go.
+   */
+  private Machine ownExisting(ControlPlaneScope scope, String name) {
+    Machine existing =
+        client.resources(Machine.class).inNamespace(scope.namespace()).withName(name).get();
+    if (existing == null
+        || Metadata.isDeleting(existing)
+        || !OwnerReferences.isOwnedBy(existing, scope.cp())) {
+      throw new KubernetesClientException(
+          "a Machine of the planned name exists already and is not this control plane's",
+          409,
+          null);
+    }
+    LOG.info("control-plane Machine {}/{} was created already: kept", scope.namespace(), name);
+    return existing;
+  }
+
   /** Creates the Machine once its parts exist (none listed when they were made before). */
   private Creation createMachine(ControlPlaneScope scope, Machine planned, List<Part> parts) {
     String name = planned.getMetadata().getName();
@@ -170,7 +192,7 @@ final class MachineCreation {
           throw Futures.unwrap(part.failure());
         }
       }
-      Machine machine = client.resource(planned).create();
+      Machine machine = Writes.create(client, planned).orElseGet(() -> ownExisting(scope, name));
       onCreated.accept(machine);
       // As Cluster API's KubeadmControlPlane: the status counts it, only a failure is an Event.
       LOG.info(

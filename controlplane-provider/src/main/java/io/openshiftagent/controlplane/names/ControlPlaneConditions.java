@@ -39,6 +39,8 @@ public final class ControlPlaneConditions {
   public static final String INSTALL_CONFIG_OVERRIDE_INVALID = "InstallConfigOverrideInvalid";
   public static final String IMAGE_REGISTRY_CONFIG_INVALID = "ImageRegistryConfigInvalid";
   public static final String CLUSTER_INSTALL_REFUSED = "ClusterInstallRefused";
+  public static final String CLUSTER_DEPLOYMENT_NOT_OURS = "ClusterDeploymentNotOurs";
+  public static final String CLUSTER_INSTALL_NOT_OURS = "ClusterInstallNotOurs";
   public static final String WAITING_FOR_HOST_INVENTORY = "WaitingForHostInventory";
   public static final String INFRASTRUCTURE_TEMPLATE_UNAVAILABLE =
       "InfrastructureTemplateUnavailable";
