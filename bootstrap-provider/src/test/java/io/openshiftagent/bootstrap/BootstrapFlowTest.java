@@ -1,6 +1,7 @@
 package io.openshiftagent.bootstrap;
 
 import static io.openshiftagent.provider.testing.TestWorld.await;
+import static io.openshiftagent.provider.testing.TestWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -532,7 +533,8 @@ class BootstrapFlowTest {
             () -> isRefused(world.agent("agent-cp-1")) ? world.agent("agent-cp-1") : null);
     assertThat(refused.getMetadata().getAnnotations().get(Names.NOT_APPROVED_ANNOTATION))
         .contains("install ignition", "an Agent holds at most 1048576");
-    assertThat(eventReasons(world)).contains(Reasons.INSTALL_IGNITION_TOO_LARGE);
+    // The Event is recorded just after the annotation is written.
+    eventually(() -> assertThat(eventReasons(world)).contains(Reasons.INSTALL_IGNITION_TOO_LARGE));
   }
 
   @Test
@@ -699,7 +701,7 @@ class BootstrapFlowTest {
         () ->
             isRefused(world.agent("agent-a")) && approved(world.agent("agent-b")) != null
                 || isRefused(world.agent("agent-b")) && approved(world.agent("agent-a")) != null);
-    assertThat(eventReasons(world)).contains("NotApproved");
+    eventually(() -> assertThat(eventReasons(world)).contains("NotApproved"));
     // Both still have their role etc.: only the approval is withheld.
     assertThat(world.agent("agent-a").getSpec().role).isEqualTo("worker");
     assertThat(world.agent("agent-b").getSpec().role).isEqualTo("worker");
