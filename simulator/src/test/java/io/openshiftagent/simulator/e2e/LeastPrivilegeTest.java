@@ -95,8 +95,9 @@ class LeastPrivilegeTest {
                           "extensions.hive.openshift.io agentclusterinstalls patch",
                           "day-2 changes of the installation (scale, API VIPs, manifests)"),
                       Map.entry(
-                          "core configmaps get",
-                          "the mirror-registry input (spec.config.imageRegistryRef)"),
+                          "core configmaps delete",
+                          "the mirror-registry manifests, with their control plane (each read"
+                              + " first: deleted only when it is the control plane's)"),
                       Map.entry("core configmaps create", "the mirror-registry manifests"),
                       Map.entry("core configmaps update", "changed mirror-registry input")))));
 
