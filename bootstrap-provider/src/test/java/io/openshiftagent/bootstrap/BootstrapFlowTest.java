@@ -578,6 +578,14 @@ class BootstrapFlowTest {
     assertThat(workerInfraEnv.get().getMetadata().getDeletionTimestamp())
         .as("nor its InfraEnv")
         .isNull();
+    // Each wait of the deletion is on the config's Deleting condition, naming what it waits for.
+    await(
+        "Deleting: WaitingForAssistedService",
+        () ->
+            Reasons.WAITING_FOR_ASSISTED_SERVICE.equals(
+                world.reason("ocp1-w-0", Reasons.DELETING)));
+    assertThat(deletingMessage(world, "ocp1-w-0"))
+        .contains("Agents [agent-w-0]", "InfraEnv ocp1-w-0");
     workerAgent.edit(
         a -> {
           a.getMetadata().setFinalizers(List.of("agent.agent-install.openshift.io/ai-deprovision"));
@@ -593,6 +601,11 @@ class BootstrapFlowTest {
         .containsEntry("agent.agent-install.openshift.io/skip-spoke-cleanup", "true");
     assertThat(world.config("ocp1-w-0")).isNotNull();
     assertThat(world.get(Secret.class, "ocp1-w-0")).isNotNull();
+    await(
+        "Deleting: WaitingForInfraEnvDeletion",
+        () ->
+            Reasons.WAITING_FOR_INFRA_ENV_DELETION.equals(
+                world.reason("ocp1-w-0", Reasons.DELETING)));
     workerInfraEnv.edit(
         i -> {
           i.getMetadata().setFinalizers(List.of());
@@ -603,6 +616,11 @@ class BootstrapFlowTest {
     // same Agent name, which an Agent still being deleted would take with it.
     Thread.sleep(2000);
     assertThat(world.config("ocp1-w-0")).as("config held while its Agent is deleted").isNotNull();
+    await(
+        "Deleting: WaitingForAgentDeletion",
+        () ->
+            Reasons.WAITING_FOR_AGENT_DELETION.equals(world.reason("ocp1-w-0", Reasons.DELETING)));
+    assertThat(deletingMessage(world, "ocp1-w-0")).contains("Agents [agent-w-0]");
     workerAgent.edit(
         a -> {
           a.getMetadata().setFinalizers(List.of());
@@ -618,6 +636,11 @@ class BootstrapFlowTest {
     // A control-plane config stays while its Machine lives...
     world.client.resource(world.config("ocp1-cp-0")).delete();
     await("DeletionBlocked event", () -> eventReasons(world).contains("DeletionBlocked"));
+    await(
+        "Deleting: WaitingForMachineDeletion",
+        () ->
+            Reasons.WAITING_FOR_MACHINE_DELETION.equals(
+                world.reason("ocp1-cp-0", Reasons.DELETING)));
     assertThat(world.config("ocp1-cp-0")).isNotNull();
     assertThat(world.infraEnv("ocp1-cp-0")).isNotNull();
 
@@ -792,6 +815,12 @@ class BootstrapFlowTest {
   }
 
   /** The reasons of the Events in the test's namespace, once those recorded so far are written. */
+  private static String deletingMessage(TestWorld world, String config) {
+    return Conditions.find(world.config(config).getStatus().conditions, Reasons.DELETING)
+        .orElseThrow()
+        .getMessage();
+  }
+
   static List<String> eventReasons(TestWorld world) {
     assertThat(EventRecorder.flush(Duration.ofSeconds(60))).as("Events written").isTrue();
     return world.client.events().v1().events().inNamespace(world.ns).list().getItems().stream()

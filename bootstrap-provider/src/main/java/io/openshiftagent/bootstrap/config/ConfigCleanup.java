@@ -8,6 +8,7 @@ import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.bootstrap.names.Names;
+import io.openshiftagent.bootstrap.names.Reasons;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.provider.reconcile.ClusterRefs;
 import io.openshiftagent.provider.reconcile.EventRecorder;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * Deleting a config: its host goes back to the baremetal-operator, then, once assisted-service has
  * taken each Agent that registered with it (its finalizer), its InfraEnv and those Agents (the
  * config waits until both are gone), then its Secrets. A control-plane config goes only with its
- * Machine, which the control-plane provider deletes.
+ * Machine, which the control-plane provider deletes. Each wait is returned with its reason, for the
+ * config's Deleting condition.
  */
 final class ConfigCleanup {
   /** assisted-service's Agent annotation: do not clean the installed cluster up for this host. */
@@ -57,28 +59,50 @@ final class ConfigCleanup {
     this.events = events;
   }
 
-  DeleteControl cleanup(ConfigScope scope) {
+  /**
+   * Where a deletion stands: what to tell java-operator-sdk, and what the deletion waits for (a
+   * reason and message for the Deleting condition; none when it is done or paused).
+   */
+  record Deletion(DeleteControl control, String reason, String message) {
+    static Deletion done() {
+      return new Deletion(DeleteControl.defaultDelete(), null, null);
+    }
+
+    static Deletion held() {
+      return new Deletion(DeleteControl.noFinalizerRemoval(), null, null);
+    }
+
+    static Deletion waiting(String reason, String message) {
+      return new Deletion(DeleteControl.noFinalizerRemoval(), reason, message);
+    }
+
+    Deletion recheckAfter(Duration delay) {
+      return new Deletion(control.rescheduleAfter(delay), reason, message);
+    }
+  }
+
+  Deletion cleanup(ConfigScope scope) {
     OpenshiftAssistedConfig config = scope.config();
     Optional<Machine> machine = scope.machine();
     if (scope.cluster().isPresent() && Pause.isPaused(scope.cluster().get(), config)) {
-      return DeleteControl.noFinalizerRemoval();
+      return Deletion.held();
     }
     // Taken over from the Go provider while being deleted: its finalizer would hold it forever.
     if (!Finalizers.remove(client, config, GoProvider.CONFIG_FINALIZER)) {
-      return DeleteControl.noFinalizerRemoval();
+      return Deletion.held();
     }
     boolean controlPlane =
         machine.map(ClusterRefs::isControlPlane).orElse(false)
             || ClusterRefs.isControlPlane(config);
     if (controlPlane && machine.isPresent() && !Metadata.isDeleting(machine.get())) {
       // The control-plane provider deletes the Machine, which then releases its config.
-      events.warning(
-          config,
-          "DeletionBlocked",
-          "Delete",
+      String why =
           "a control-plane config is released only with its Machine "
-              + Metadata.name(machine.get()));
-      return DeleteControl.noFinalizerRemoval();
+              + Metadata.name(machine.get());
+      events.warning(config, "DeletionBlocked", "Delete", why);
+      return Deletion.waiting(
+          Reasons.WAITING_FOR_MACHINE_DELETION,
+          why + ", which the control-plane provider deletes when it scales down or replaces it");
     }
     if (machine.isPresent()) {
       writes.reattachHost(scope);
@@ -95,7 +119,15 @@ final class ConfigCleanup {
               "{}: waiting for assisted-service to take Agents {} before deleting them",
               Metadata.key(config),
               untaken);
-          return DeleteControl.noFinalizerRemoval().rescheduleAfter(AGENTS_GONE_CHECK);
+          return Deletion.waiting(
+                  Reasons.WAITING_FOR_ASSISTED_SERVICE,
+                  "waiting for assisted-service to take Agents "
+                      + untaken
+                      + " (its finalizer) before they and InfraEnv "
+                      + Metadata.name(infraEnv.get())
+                      + " are deleted; if assisted-service is not running, the deletion goes"
+                      + " on once it runs again")
+              .recheckAfter(AGENTS_GONE_CHECK);
         }
         // Its Agents too: assisted-service keeps an Agent bound to its cluster, for minutes, when
         // its InfraEnv goes; the service's own finalizer on the Agent deregisters the host. One by
@@ -109,7 +141,11 @@ final class ConfigCleanup {
             "deleting InfraEnv " + Metadata.name(infraEnv.get()) + " and its Agents");
       }
       // Its deletion event brings us back.
-      return DeleteControl.noFinalizerRemoval();
+      return Deletion.waiting(
+          Reasons.WAITING_FOR_INFRA_ENV_DELETION,
+          "waiting for InfraEnv "
+              + Metadata.name(infraEnv.get())
+              + " to be deleted: assisted-service's finalizer deregisters its hosts first");
     }
     // The config (and so its Machine) goes only once its Agents are gone: the host, released
     // already, may boot for another Machine at once and register under the same Agent name; an
@@ -119,13 +155,18 @@ final class ConfigCleanup {
     List<Agent> left = scope.agents().get();
     if (!left.isEmpty()) {
       left.stream().filter(agent -> !Metadata.isDeleting(agent)).forEach(this::deleteAgent);
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(AGENTS_GONE_CHECK);
+      return Deletion.waiting(
+              Reasons.WAITING_FOR_AGENT_DELETION,
+              "waiting for Agents "
+                  + left.stream().map(Metadata::name).toList()
+                  + " to be deleted: assisted-service's finalizer deregisters each host first")
+          .recheckAfter(AGENTS_GONE_CHECK);
     }
     String namespace = config.getMetadata().getNamespace();
     for (String secret : Set.of(Names.dataSecret(config), Names.placeholderPullSecret(config))) {
       caches.secret(namespace, secret).ifPresent(s -> client.resource(s).delete());
     }
-    return DeleteControl.defaultDelete();
+    return Deletion.done();
   }
 
   /** The Agents, not being deleted, that assisted-service has not put its finalizer on yet. */

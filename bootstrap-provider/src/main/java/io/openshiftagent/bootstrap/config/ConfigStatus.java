@@ -145,6 +145,37 @@ final class ConfigStatus {
         .orElse(control);
   }
 
+  /**
+   * Reports what a deletion waits for, as its Deleting condition (True since the first wait; the
+   * reason and message follow the wait), at once when it changed: a deletion is rare, and its waits
+   * are what a user looks for when it does not end.
+   */
+  void reportDeleting(
+      OpenshiftAssistedConfig config,
+      String reason,
+      String message,
+      Context<OpenshiftAssistedConfig> context) {
+    OpenshiftAssistedConfigStatus current =
+        config.getStatus() == null ? new OpenshiftAssistedConfigStatus() : config.getStatus();
+    OpenshiftAssistedConfigStatus status = copy(current);
+    status.conditions =
+        Conditions.set(
+            status.conditions,
+            Reasons.DELETING,
+            Conditions.TRUE,
+            reason,
+            message,
+            config.getMetadata().getGeneration(),
+            Instant.now());
+    if (!Serialization.asJson(status).equals(Serialization.asJson(current))) {
+      OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
+      patch.getMetadata().setName(config.getMetadata().getName());
+      patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
+      patch.setStatus(status);
+      Writes.applyPrimaryStatus(context, config, patch);
+    }
+  }
+
   /** {@code config} is gone. */
   void forget(OpenshiftAssistedConfig config) {
     writes.forget(config);

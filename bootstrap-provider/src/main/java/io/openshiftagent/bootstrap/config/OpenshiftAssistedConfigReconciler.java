@@ -159,11 +159,13 @@ public class OpenshiftAssistedConfigReconciler
   public DeleteControl cleanup(
       OpenshiftAssistedConfig config, Context<OpenshiftAssistedConfig> context) {
     diskImage.forget(config);
-    DeleteControl control = cleanup.cleanup(observe(config));
-    if (control.isRemoveFinalizer()) {
+    ConfigCleanup.Deletion deletion = cleanup.cleanup(observe(config));
+    if (deletion.control().isRemoveFinalizer()) {
       status.forget(config);
+    } else if (deletion.reason() != null) {
+      status.reportDeleting(config, deletion.reason(), deletion.message(), context);
     }
-    return control;
+    return deletion.control();
   }
 
   private ConfigScope observe(OpenshiftAssistedConfig config) {

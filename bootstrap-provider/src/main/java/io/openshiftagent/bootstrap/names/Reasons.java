@@ -15,6 +15,11 @@ public final class Reasons {
   public static final String INVALID_NODE_REGISTRATION = "InvalidNodeRegistration";
   public static final String WAITING_FOR_CLUSTER = "WaitingForCluster";
   public static final String DELETING = "Deleting";
+  // The waits of a config's deletion, the reasons of its Deleting condition.
+  public static final String WAITING_FOR_MACHINE_DELETION = "WaitingForMachineDeletion";
+  public static final String WAITING_FOR_ASSISTED_SERVICE = "WaitingForAssistedService";
+  public static final String WAITING_FOR_INFRA_ENV_DELETION = "WaitingForInfraEnvDeletion";
+  public static final String WAITING_FOR_AGENT_DELETION = "WaitingForAgentDeletion";
   public static final String WAITING_FOR_CLUSTER_INFRASTRUCTURE = "WaitingForClusterInfrastructure";
   public static final String WAITING_FOR_CONTROL_PLANE = "WaitingForControlPlane";
   public static final String WAITING_FOR_CLUSTER_DEPLOYMENT = "WaitingForClusterDeployment";
