@@ -1,8 +1,10 @@
 package io.openshiftagent.simulator.assisted;
 
 import io.openshiftagent.testsupport.FreePorts;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -195,6 +197,44 @@ public final class Postgres implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /**
+   * The service's sessions that wait on a lock, sit in an open transaction or have run one
+   * statement for over 10 s, with the sessions blocking them: what a stuck service waits on.
+   */
+  public List<String> stuckSessions() throws IOException, InterruptedException {
+    Process psql =
+        new ProcessBuilder(
+                asServerUser(
+                    List.of(
+                        bin.resolve("psql").toString(),
+                        "--host=127.0.0.1",
+                        "--port=" + port,
+                        "--username=" + USER,
+                        "--dbname=" + DATABASE,
+                        "--no-align",
+                        "--tuples-only",
+                        "--command",
+                        "SELECT pid, state, wait_event_type, wait_event,"
+                            + " date_trunc('second', now() - xact_start) AS in_transaction,"
+                            + " pg_blocking_pids(pid) AS blocked_by, left(query, 200)"
+                            + " FROM pg_stat_activity WHERE datname = '"
+                            + DATABASE
+                            + "' AND pid <> pg_backend_pid() AND (wait_event_type = 'Lock'"
+                            + " OR state LIKE 'idle in transaction%'"
+                            + " OR (state = 'active' AND now() - query_start > interval '10 s'))")))
+            .directory(home.toFile())
+            .redirectErrorStream(true)
+            .start();
+    List<String> lines;
+    try (BufferedReader out = psql.inputReader(StandardCharsets.UTF_8)) {
+      lines = out.lines().toList();
+    }
+    if (!psql.waitFor(20, TimeUnit.SECONDS)) {
+      psql.destroyForcibly();
+    }
+    return lines;
   }
 
   /** The directory of the server's Unix socket ({@code .s.PGSQL.<port>}). */

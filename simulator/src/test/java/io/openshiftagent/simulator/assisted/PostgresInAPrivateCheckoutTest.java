@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is): the JVM's working directory and the world's directory are in it, out of reach of the {@code
  * postgres} user the server runs as when the JVM is root. The server starts and creates the
  * service's database in a directory of its own outside the checkout, owned by the user it runs as,
- * and that directory is gone once it is closed.
+ * and that directory is gone once it is closed. A session left in an open transaction is among the
+ * server's {@link Postgres#stuckSessions}.
  */
 class PostgresInAPrivateCheckoutTest {
   @TempDir Path temporary;
@@ -49,6 +50,10 @@ class PostgresInAPrivateCheckoutTest {
       assertThat(value(lines, "owner ")).isEqualTo(runsAs);
     }
     assertThat(value(lines, "database ")).isEqualTo(Postgres.DATABASE);
+    assertThat(value(lines, "stuck "))
+        .as("the session left in a transaction, as the service's stuck sessions show it")
+        .contains("idle in transaction")
+        .contains("SELECT 1");
     assertThat(home).as("removed when closed").doesNotExist();
     assertThat(module.resolve("target/world/assisted-service/postgres/postgres.log"))
         .as("the server's log, in the world's directory")
@@ -86,6 +91,28 @@ class PostgresInAPrivateCheckoutTest {
         String database = new String(list.getInputStream().readAllBytes()).trim();
         list.waitFor();
         System.out.println("database " + database);
+
+        // A session left in an open transaction, as a stuck client leaves one.
+        Process open =
+            new ProcessBuilder(
+                    Postgres.binaries().resolve("psql").toString(),
+                    "--host=127.0.0.1",
+                    "--port=" + postgres.port(),
+                    "--username=" + Postgres.USER,
+                    "--dbname=" + Postgres.DATABASE)
+                .directory(postgres.home().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        open.getOutputStream().write("BEGIN;\nSELECT 1;\n".getBytes());
+        open.getOutputStream().flush();
+        List<String> stuck = List.of();
+        for (int i = 0; i < 100 && stuck.isEmpty(); i++) {
+          Thread.sleep(100);
+          stuck = postgres.stuckSessions();
+        }
+        stuck.forEach(l -> System.out.println("stuck " + l));
+        open.destroy();
       }
     }
   }

@@ -42,7 +42,15 @@ class DemoStartFailureTest {
     Map<ProcessHandle, String> seen = new LinkedHashMap<>();
     long reported = 0;
     while (demo.isAlive() && System.nanoTime() - started < BOUND.toNanos()) {
-      demo.descendants().forEach(p -> seen.putIfAbsent(p, p.info().command().orElse("?")));
+      // The latest command a process shows: one sampled between its fork and its exec shows the
+      // launcher (jspawnhelper) that becomes it.
+      demo.descendants()
+          .forEach(
+              p ->
+                  p.info()
+                      .command()
+                      .ifPresentOrElse(
+                          command -> seen.put(p, command), () -> seen.putIfAbsent(p, "?")));
       if (reported == 0 && Files.readString(output).contains("Demo FAILED")) {
         reported = System.nanoTime();
       }

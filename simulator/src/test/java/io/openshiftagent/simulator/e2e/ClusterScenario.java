@@ -724,12 +724,17 @@ public final class ClusterScenario {
         Files.lines(world.assistedService().log(), StandardCharsets.UTF_8)) {
       List<String> about = lines.filter(l -> l.contains(agent)).toList();
       return about.subList(Math.max(0, about.size() - 3), about.size()).stream()
-          .map(l -> l.replaceAll(" func=\\S+| file=\\S+", ""))
-          .map(l -> l.length() > 400 ? l.substring(0, 400) + "…" : l)
+          .map(ClusterScenario::brief)
           .toList();
     } catch (IOException | RuntimeException e) {
       return List.of("(assisted-service's log unread: " + e + ")");
     }
+  }
+
+  /** One line of assisted-service's log, without where in its code it was written, cut short. */
+  static String brief(String serviceLine) {
+    String l = serviceLine.replaceAll(" func=\\S+| file=\\S+", "");
+    return l.length() > 400 ? l.substring(0, 400) + "…" : l;
   }
 
   private static void line(StringBuilder out, HasMetadata object, String... fields) {

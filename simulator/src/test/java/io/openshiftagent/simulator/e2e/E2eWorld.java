@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
@@ -49,6 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class E2eWorld
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+  private static final Pattern GOROUTINE = Pattern.compile(" go-id=(\\d+)");
+
   private static final Logger LOG = LoggerFactory.getLogger(E2eWorld.class);
   // Tests of a class may run side by side (@Execution(CONCURRENT)).
   private final List<ClusterScenario> scenarios = new CopyOnWriteArrayList<>();
@@ -229,27 +233,76 @@ public final class E2eWorld
   /**
    * When assisted-service's Agent controller (one worker for every Agent of the hub) last began and
    * ended a reconcile, and of which Agent: a controller stuck in one reconcile leaves every other
-   * Agent without status.
+   * Agent without status. When the last one began has not ended, what that goroutine logged since
+   * (its {@code go-id}) and the database sessions that wait: where it is stuck. And whether the
+   * service's client waited on its own rate limit.
    */
   private String agentControllerLastSeen() {
     Path log = world.assistedService().log();
+    String began = null;
+    String ended = null;
+    String goroutine = null;
+    Deque<String> trail = new ArrayDeque<>();
+    String throttled = null;
+    int throttledLines = 0;
     try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
-      String[] last = new String[2];
-      lines.forEach(
-          l -> {
-            if (l.contains("msg=\"Agent Reconcile started\"")) {
-              last[0] = l;
-            } else if (l.contains("msg=\"Agent Reconcile ended\"")) {
-              last[1] = l;
-            }
-          });
-      return "assisted-service's Agent controller: last began "
-          + brief(last[0])
-          + "; last ended "
-          + brief(last[1]);
+      for (String l : (Iterable<String>) lines::iterator) {
+        if (l.contains("msg=\"Agent Reconcile started\"")) {
+          began = l;
+          goroutine = goroutineOf(l);
+          trail.clear();
+        } else if (l.contains("msg=\"Agent Reconcile ended\"")) {
+          ended = l;
+          if (goroutine != null && goroutine.equals(goroutineOf(l))) {
+            goroutine = null;
+          }
+        } else if (l.contains("client-side throttling")) {
+          throttled = l;
+          throttledLines++;
+        } else if (goroutine != null && goroutine.equals(goroutineOf(l))) {
+          trail.addLast(ClusterScenario.brief(l));
+          if (trail.size() > 5) {
+            trail.removeFirst();
+          }
+        }
+      }
     } catch (IOException | RuntimeException e) {
       return "assisted-service's log " + log + " unread: " + e;
     }
+    StringBuilder out =
+        new StringBuilder("assisted-service's Agent controller: last began ")
+            .append(brief(began))
+            .append("; last ended ")
+            .append(brief(ended));
+    if (throttled != null) {
+      // client-go writes one such line at most every 10 s, for waits over 5 s.
+      out.append("\n  a client of the service waited over 5 s for its own rate limit (")
+          .append(throttledLines)
+          .append(" lines), last: ")
+          .append(ClusterScenario.brief(throttled));
+    }
+    if (goroutine != null) {
+      out.append("\n  unended; what its goroutine logged since:");
+      trail.forEach(l -> out.append("\n    ").append(l));
+      out.append("\n  database sessions waiting or in a transaction:");
+      try {
+        world
+            .assistedService()
+            .postgres()
+            .stuckSessions()
+            .forEach(l -> out.append("\n    ").append(l));
+      } catch (IOException | RuntimeException e) {
+        out.append(" unread: ").append(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return out.toString();
+  }
+
+  private static String goroutineOf(String logLine) {
+    Matcher id = GOROUTINE.matcher(logLine);
+    return id.find() ? id.group(1) : null;
   }
 
   private static String brief(String logLine) {
