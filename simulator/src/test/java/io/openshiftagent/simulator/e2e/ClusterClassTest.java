@@ -1,5 +1,6 @@
 package io.openshiftagent.simulator.e2e;
 
+import static io.openshiftagent.simulator.Fields.conditionTrue;
 import static io.openshiftagent.simulator.Fields.label;
 import static io.openshiftagent.simulator.Fields.string;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +31,11 @@ class ClusterClassTest {
     cluster.enrolHosts(5);
     cluster.apply("/e2e/clusterclass.yaml", Map.of());
 
+    // Two installations one after the other, each bounded on its own: the topology gives the
+    // Machines a Kubernetes version, so Cluster API's MachineSet preflight check
+    // ControlPlaneIsStable holds the workers until the control plane is installed.
+    cluster.await(
+        "the control plane Available", () -> conditionTrue(cluster.controlPlane(), "Available"));
     cluster.awaitInstalled(5);
 
     cluster.assertMachinesMatchTheirNodes();
