@@ -1,9 +1,11 @@
 package io.openshiftagent.controlplane;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
@@ -11,6 +13,7 @@ import io.openshiftagent.api.controlplane.v1alpha3.ClusterConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneSpec;
+import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.ClusterSpec;
 import io.openshiftagent.api.external.capi.ClusterStatus;
@@ -209,5 +212,11 @@ public final class Fixtures {
   public static void setReady(Machine m) {
     m.setStatus(new MachineStatus());
     m.getStatus().conditions = List.of(condition("Ready", "True"), condition("Available", "True"));
+  }
+
+  /** AgentClusterInstall validations (by category) from the JSON form assisted-service writes. */
+  public static Map<String, List<AgentClusterInstallStatus.Validation>> validations(
+      Map<String, ?> raw) {
+    return Serialization.jsonMapper().convertValue(raw, new TypeReference<>() {});
   }
 }

@@ -1,10 +1,9 @@
 package io.openshiftagent.controlplane;
 
+import static io.openshiftagent.controlplane.Fixtures.validations;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
@@ -80,10 +79,5 @@ class WatchedChangesTest {
                 .withMessage("the service's words for " + requirementsReason)
                 .build());
     return aci;
-  }
-
-  private static Map<String, List<AgentClusterInstallStatus.Validation>> validations(
-      Map<String, ?> raw) {
-    return Serialization.jsonMapper().convertValue(raw, new TypeReference<>() {});
   }
 }

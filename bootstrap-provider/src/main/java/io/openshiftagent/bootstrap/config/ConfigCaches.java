@@ -16,14 +16,12 @@ import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
-import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.common.ContractVersionedObjectReference;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
 import io.openshiftagent.api.external.assisted.InfraEnv;
-import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.ClusterStatus;
 import io.openshiftagent.api.external.capi.Machine;
@@ -265,27 +263,9 @@ final class ConfigCaches {
     return install;
   }
 
-  /**
-   * Of an InfraEnv's status, the steps read the URLs of its image and its ImageCreated condition (a
-   * refusal) only.
-   */
+  /** Of an InfraEnv's status, what the steps read only. */
   private static InfraEnv imageUrlsAndRefusalOnly(InfraEnv infraEnv) {
-    InfraEnvStatus read = infraEnv.getStatus();
-    if (read != null) {
-      InfraEnvStatus kept = new InfraEnvStatus();
-      kept.isoDownloadURL = read.isoDownloadURL;
-      if (read.bootArtifacts != null) {
-        kept.bootArtifacts = new InfraEnvStatus.BootArtifacts();
-        kept.bootArtifacts.discoveryIgnitionURL = read.bootArtifacts.discoveryIgnitionURL;
-      }
-      if (read.debugInfo != null) {
-        kept.debugInfo = new InfraEnvStatus.DebugInfo();
-        kept.debugInfo.eventsURL = read.debugInfo.eventsURL;
-      }
-      kept.conditions =
-          Conditions.find(read.conditions, DiscoveryImage.IMAGE_CREATED).map(List::of).orElse(null);
-      infraEnv.setStatus(kept);
-    }
+    infraEnv.setStatus(DiscoveryImage.readBySteps(infraEnv));
     return infraEnv;
   }
 

@@ -6,7 +6,6 @@ import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.InfraEnvStatus;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.api.external.metal3.Metal3MachineSpec;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,16 +66,28 @@ final class DiscoveryImage {
         : nonBlank(status.debugInfo.eventsURL);
   }
 
-  /** What the steps read of an InfraEnv's status: the URLs of its image, and a refusal. */
-  static List<String> readBySteps(InfraEnv infraEnv) {
-    InfraEnvStatus status = infraEnv.getStatus();
-    return status == null
-        ? List.of()
-        : Arrays.asList(
-            status.isoDownloadURL,
-            status.bootArtifacts == null ? null : status.bootArtifacts.discoveryIgnitionURL,
-            status.debugInfo == null ? null : status.debugInfo.eventsURL,
-            refusal(infraEnv).orElse(null));
+  /**
+   * What the steps read of an InfraEnv's status, the rest dropped: the URLs of its image and its
+   * ImageCreated condition (a refusal). The configs' cache keeps only this, and only a change of it
+   * (or of the metadata) wakes them; null for no status.
+   */
+  static InfraEnvStatus readBySteps(InfraEnv infraEnv) {
+    InfraEnvStatus read = infraEnv.getStatus();
+    if (read == null) {
+      return null;
+    }
+    InfraEnvStatus kept = new InfraEnvStatus();
+    kept.isoDownloadURL = read.isoDownloadURL;
+    if (read.bootArtifacts != null) {
+      kept.bootArtifacts = new InfraEnvStatus.BootArtifacts();
+      kept.bootArtifacts.discoveryIgnitionURL = read.bootArtifacts.discoveryIgnitionURL;
+    }
+    if (read.debugInfo != null) {
+      kept.debugInfo = new InfraEnvStatus.DebugInfo();
+      kept.debugInfo.eventsURL = read.debugInfo.eventsURL;
+    }
+    kept.conditions = Conditions.find(read.conditions, IMAGE_CREATED).map(List::of).orElse(null);
+    return kept;
   }
 
   /** Whether the Metal3Machine boots {@code isoUrl} as a live ISO already. */

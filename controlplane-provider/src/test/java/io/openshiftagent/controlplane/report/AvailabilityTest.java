@@ -1,9 +1,8 @@
 package io.openshiftagent.controlplane.report;
 
+import static io.openshiftagent.controlplane.Fixtures.validations;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
@@ -92,10 +91,5 @@ class AvailabilityTest {
       install.getStatus().debugInfo.stateInfo = "info";
     }
     return install;
-  }
-
-  private static Map<String, List<AgentClusterInstallStatus.Validation>> validations(
-      Map<String, ?> raw) {
-    return Serialization.jsonMapper().convertValue(raw, new TypeReference<>() {});
   }
 }

@@ -4,6 +4,7 @@ import java.util.Comparator;
 import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.ClassOrdererContext;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -12,6 +13,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * (they overlap with everything), then those that share the world (side by side), then those that
  * need a world alone ({@link E2eWorld}). A class that needs the world alone waits for every class
  * started before it, and holds back every class started after it: started last, it waits once.
+ * Within a rank, a class with a lower {@link Order} comes first: JUnit's pool starts the first
+ * classes of the list on other threads at once, so a long class given {@code @Order(1)} does not
+ * begin late and end its run alone.
  */
 public final class WorldClassOrder implements ClassOrderer {
   @Override
@@ -20,6 +24,8 @@ public final class WorldClassOrder implements ClassOrderer {
         .getClassDescriptors()
         .sort(
             Comparator.comparingInt(WorldClassOrder::rank)
+                .thenComparingInt(
+                    d -> d.findAnnotation(Order.class).map(Order::value).orElse(Order.DEFAULT))
                 .thenComparing(d -> d.getTestClass().getSimpleName()));
   }
 

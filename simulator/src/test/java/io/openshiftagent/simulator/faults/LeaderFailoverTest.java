@@ -16,6 +16,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * after the new one led.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
+// The longest of the worlds of their own (two installations one after the other): started first.
+@Order(1)
 class LeaderFailoverTest {
   /** The providers' default Lease names, as the chart leaves them. */
   private static final Map<ProviderJar, String> LEASES =
