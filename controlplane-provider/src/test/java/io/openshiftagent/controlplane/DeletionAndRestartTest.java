@@ -38,12 +38,7 @@ class DeletionAndRestartTest {
   @Test
   void deletionRemovesWhatWasCreatedAndWaitsForTheClusterDeployment(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    BootstrapFinalizerStandIn.ensureRunning(env);
-    Operator operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    Operator operator = startedProvider(env);
     try {
       TestWorld c = new TestWorld(client, env.createNamespace("delete"), "capi-delete");
       Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
@@ -141,12 +136,7 @@ class DeletionAndRestartTest {
   @Test
   void makesNothingForAClusterBeingDeleted(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    BootstrapFinalizerStandIn.ensureRunning(env);
-    Operator operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    Operator operator = startedProvider(env);
     try {
       TestWorld c = new TestWorld(client, env.createNamespace("cluster-deleting"), "capi-deleting");
       Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
@@ -180,12 +170,7 @@ class DeletionAndRestartTest {
   void aForeignClusterDeploymentOrInstallInTheWayIsReportedAndSurvivesTheDeletion(
       KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    BootstrapFinalizerStandIn.ensureRunning(env);
-    Operator operator =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    operator.start();
+    Operator operator = startedProvider(env);
     try {
       // Both of the name made by someone else (no owner reference to the control plane).
       TestWorld both = new TestWorld(client, env.createNamespace("foreign-cd"), "capi-foreign-cd");
@@ -257,14 +242,9 @@ class DeletionAndRestartTest {
   @Test
   void aRestartMidwayCreatesNoDuplicatesAndRemovesHalfCreatedParts(KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
-    CrdInstaller.labelMetal3MachineContracts(client);
-    BootstrapFinalizerStandIn.ensureRunning(env);
     TestWorld c = new TestWorld(client, env.createNamespace("restart"), "capi-restart");
     Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
-    Operator first =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    first.start();
+    Operator first = startedProvider(env);
     OpenshiftAssistedControlPlane cp =
         c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
     eventually(() -> assertThat(c.machines()).isNotEmpty());
@@ -284,10 +264,7 @@ class DeletionAndRestartTest {
     orphan.setSpec(new OpenshiftAssistedConfigSpec());
     client.resource(orphan).create();
 
-    Operator second =
-        ControlPlaneProvider.create(
-            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
-    second.start();
+    Operator second = startedProvider(env);
     try {
       eventually(() -> assertThat(c.machines()).hasSize(3));
       eventually(() -> assertThat(c.get(OpenshiftAssistedConfig.class, "cp-orphn")).isNull());
@@ -310,5 +287,19 @@ class DeletionAndRestartTest {
     } finally {
       second.stop();
     }
+  }
+
+  /**
+   * The control-plane provider started on the hub, with Metal3's contract labels and the stand-in
+   * for the bootstrap provider's finalizer in place.
+   */
+  private static Operator startedProvider(KubeApiServerEnvironment env) {
+    CrdInstaller.labelMetal3MachineContracts(env.client());
+    BootstrapFinalizerStandIn.ensureRunning(env);
+    Operator operator =
+        ControlPlaneProvider.create(
+            env.newClient(), Duration.ofSeconds(1), Fixtures.providerEnvironment());
+    operator.start();
+    return operator;
   }
 }

@@ -130,12 +130,7 @@ final class ConfigStatus {
       boolean detailsOnly = onlyDetailsChanged(config.getStatus(), status);
       later = writes.deferral(config, detailsOnly);
       if (later.isEmpty()) {
-        // Server-side apply of a fresh object that holds only the status we own.
-        OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
-        patch.getMetadata().setName(config.getMetadata().getName());
-        patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
-        patch.setStatus(status);
-        Writes.applyPrimaryStatus(context, config, patch);
+        apply(config, status, context);
         writes.written(config, detailsOnly);
       }
     }
@@ -168,12 +163,20 @@ final class ConfigStatus {
             config.getMetadata().getGeneration(),
             Instant.now());
     if (!Serialization.asJson(status).equals(Serialization.asJson(current))) {
-      OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
-      patch.getMetadata().setName(config.getMetadata().getName());
-      patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
-      patch.setStatus(status);
-      Writes.applyPrimaryStatus(context, config, patch);
+      apply(config, status, context);
     }
+  }
+
+  /** Server-side apply of a fresh object that holds only the status we own. */
+  private static void apply(
+      OpenshiftAssistedConfig config,
+      OpenshiftAssistedConfigStatus status,
+      Context<OpenshiftAssistedConfig> context) {
+    OpenshiftAssistedConfig patch = new OpenshiftAssistedConfig();
+    patch.getMetadata().setName(config.getMetadata().getName());
+    patch.getMetadata().setNamespace(config.getMetadata().getNamespace());
+    patch.setStatus(status);
+    Writes.applyPrimaryStatus(context, config, patch);
   }
 
   /** {@code config} is gone. */
