@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
  * left the cluster, which stays Available throughout.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
+// Among the longest classes on the shared world: started first, so that the phase does not end on
+// it.
+@Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ControlPlaneRemediationAndRolloutTest {
   private static final Logger LOG =

@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * for all steps: an installation costs about 35 s.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
+// Among the longest classes on the shared world: started first, so that the phase does not end on
+// it.
+@Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DayTwoOperationsTest {
   private static final Logger LOG = LoggerFactory.getLogger(DayTwoOperationsTest.class);
