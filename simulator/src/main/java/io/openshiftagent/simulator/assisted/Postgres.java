@@ -205,26 +205,18 @@ public final class Postgres implements AutoCloseable {
    */
   public List<String> stuckSessions() throws IOException, InterruptedException {
     Process psql =
-        new ProcessBuilder(
-                asServerUser(
-                    List.of(
-                        bin.resolve("psql").toString(),
-                        "--host=127.0.0.1",
-                        "--port=" + port,
-                        "--username=" + USER,
-                        "--dbname=" + DATABASE,
-                        "--no-align",
-                        "--tuples-only",
-                        "--command",
-                        "SELECT pid, state, wait_event_type, wait_event,"
-                            + " date_trunc('second', now() - xact_start) AS in_transaction,"
-                            + " pg_blocking_pids(pid) AS blocked_by, left(query, 200)"
-                            + " FROM pg_stat_activity WHERE datname = '"
-                            + DATABASE
-                            + "' AND pid <> pg_backend_pid() AND (wait_event_type = 'Lock'"
-                            + " OR state LIKE 'idle in transaction%'"
-                            + " OR (state = 'active' AND now() - query_start > interval '10 s'))")))
-            .directory(home.toFile())
+        psql(
+                "--no-align",
+                "--tuples-only",
+                "--command",
+                "SELECT pid, state, wait_event_type, wait_event,"
+                    + " date_trunc('second', now() - xact_start) AS in_transaction,"
+                    + " pg_blocking_pids(pid) AS blocked_by, left(query, 200)"
+                    + " FROM pg_stat_activity WHERE datname = '"
+                    + DATABASE
+                    + "' AND pid <> pg_backend_pid() AND (wait_event_type = 'Lock'"
+                    + " OR state LIKE 'idle in transaction%'"
+                    + " OR (state = 'active' AND now() - query_start > interval '10 s'))")
             .redirectErrorStream(true)
             .start();
     List<String> lines;
@@ -235,6 +227,20 @@ public final class Postgres implements AutoCloseable {
       psql.destroyForcibly();
     }
     return lines;
+  }
+
+  /** psql on the service's database, as the server's user, in its directory. */
+  ProcessBuilder psql(String... arguments) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                bin.resolve("psql").toString(),
+                "--host=127.0.0.1",
+                "--port=" + port,
+                "--username=" + USER,
+                "--dbname=" + DATABASE));
+    command.addAll(List.of(arguments));
+    return new ProcessBuilder(asServerUser(command)).directory(home.toFile());
   }
 
   /** The directory of the server's Unix socket ({@code .s.PGSQL.<port>}). */

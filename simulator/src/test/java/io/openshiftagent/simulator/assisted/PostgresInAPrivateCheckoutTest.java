@@ -75,17 +75,13 @@ class PostgresInAPrivateCheckoutTest {
         System.out.println("home " + postgres.home());
         System.out.println("owner " + Files.getOwner(postgres.home()).getName());
         Process list =
-            new ProcessBuilder(
-                    Postgres.binaries().resolve("psql").toString(),
-                    "--host=127.0.0.1",
-                    "--port=" + postgres.port(),
-                    "--username=" + Postgres.USER,
+            postgres
+                .psql(
                     "--tuples-only",
                     "--no-align",
                     "--command=SELECT datname FROM pg_database WHERE datname = '"
                         + Postgres.DATABASE
                         + "'")
-                .directory(postgres.home().toFile())
                 .redirectErrorStream(true)
                 .start();
         String database = new String(list.getInputStream().readAllBytes()).trim();
@@ -94,13 +90,8 @@ class PostgresInAPrivateCheckoutTest {
 
         // A session left in an open transaction, as a stuck client leaves one.
         Process open =
-            new ProcessBuilder(
-                    Postgres.binaries().resolve("psql").toString(),
-                    "--host=127.0.0.1",
-                    "--port=" + postgres.port(),
-                    "--username=" + Postgres.USER,
-                    "--dbname=" + Postgres.DATABASE)
-                .directory(postgres.home().toFile())
+            postgres
+                .psql()
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
