@@ -1,13 +1,8 @@
 package io.openshiftagent.assisted;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.openshiftagent.assisted.AssistedServiceException.Reason;
 import io.openshiftagent.tls.TrustedCertificates;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -37,8 +32,6 @@ import java.util.logging.Logger;
  */
 public final class DiscoveryIgnitionClient implements AutoCloseable {
 
-  static final String DISCOVERY_IGNITION = "discovery.ign";
-
   /** How many redirects within the same service are followed. */
   static final int MAX_REDIRECTS = 5;
 
@@ -48,10 +41,6 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
    * that turning JUL's levels up never prints the key. Held here: JUL keeps its loggers weakly.
    */
   private static final Logger JDK_HTTP_CLIENT_DEBUG = quiet("jdk.internal.httpclient.debug");
-
-  /** Strict JSON: no comments, unquoted names or text after the document. */
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   /**
    * How to reach assisted-service. A value: two equal settings build equivalent clients, so a
@@ -194,13 +183,13 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
         settings.serviceRootOverride() == null
             ? location
             : location.withServiceRoot(settings.serviceRootOverride());
-    URI uri = requestUri(target);
+    URI uri = target.downloadUri();
     long deadline = System.nanoTime() + settings.callTimeout().toNanos();
     for (int redirects = 0; ; redirects++) {
       HttpResponse<String> response = send(uri, target, deadline);
       int status = response.statusCode();
       if (status >= 200 && status < 300) {
-        return ignition(response.body(), target);
+        return DiscoveryIgnition.parse(response.body(), target);
       }
       if (status < 300 || status >= 400) {
         throw CallFailures.ofStatus(status, target);
@@ -227,26 +216,6 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
    */
   @Override
   public void close() {}
-
-  private static URI requestUri(IgnitionLocation target) throws AssistedServiceException {
-    StringBuilder uri =
-        new StringBuilder(target.restRoot().toString())
-            .append("/v2/infra-envs/")
-            .append(target.infraEnvId())
-            .append("/downloads/files?file_name=")
-            .append(DISCOVERY_IGNITION);
-    target
-        .apiKey()
-        .ifPresent(
-            key -> uri.append("&api_key=").append(URLEncoder.encode(key, StandardCharsets.UTF_8)));
-    try {
-      return URI.create(uri.toString());
-    } catch (IllegalArgumentException e) {
-      // Its message would repeat the URL, api_key included.
-      throw new AssistedServiceException(
-          Reason.INVALID_URL, "cannot call " + IgnitionLocation.describe(target.restRoot()));
-    }
-  }
 
   /** One request, bounded by the read timeout (until the answer starts) and the call's deadline. */
   private HttpResponse<String> send(URI uri, IgnitionLocation target, long deadline)
@@ -295,26 +264,5 @@ public final class DiscoveryIgnitionClient implements AutoCloseable {
     return uri.getPort() != -1
         ? uri.getPort()
         : uri.getScheme().equalsIgnoreCase("https") ? 443 : 80;
-  }
-
-  private static DiscoveryIgnition ignition(String body, IgnitionLocation from)
-      throws AssistedServiceException {
-    String version = null;
-    try {
-      JsonNode versionField = JSON.readTree(body).path("ignition").path("version");
-      if (versionField.isTextual() && !versionField.asText().isBlank()) {
-        version = versionField.asText();
-      }
-    } catch (JacksonException notJson) {
-      // Reported below, without the parser's message: it may quote the body.
-    }
-    if (version == null) {
-      throw new AssistedServiceException(
-          Reason.BAD_RESPONSE,
-          CallFailures.where(from)
-              + " answered with a body that is not an Ignition config (JSON with"
-              + " ignition.version)");
-    }
-    return new DiscoveryIgnition(body, version);
   }
 }

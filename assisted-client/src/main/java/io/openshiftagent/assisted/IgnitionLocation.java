@@ -4,6 +4,7 @@ import io.openshiftagent.assisted.AssistedServiceException.Reason;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import java.util.regex.Pattern;
  * shows the api_key.
  */
 public final class IgnitionLocation {
+
+  private static final String DISCOVERY_IGNITION = "discovery.ign";
 
   /** The REST root below a service root: {@code swagger.yaml}'s basePath. */
   static final String REST_ROOT_PATH = "/api/assisted-install";
@@ -73,7 +76,7 @@ public final class IgnitionLocation {
     Matcher path = matchPath(DISCOVERY_IGNITION_PATH, uri, "bootArtifacts.discoveryIgnitionURL");
     Map<String, String> query = queryParameters(uri);
     String fileName = query.get("file_name");
-    if (fileName != null && !fileName.equals("discovery.ign")) {
+    if (fileName != null && !fileName.equals(DISCOVERY_IGNITION)) {
       throw new AssistedServiceException(
           Reason.INVALID_URL,
           "bootArtifacts.discoveryIgnitionURL " + describe(uri) + " is not for discovery.ign");
@@ -124,6 +127,28 @@ public final class IgnitionLocation {
           Reason.INVALID_URL,
           "the assisted-service root override must be an http(s) URL with a host and no query, got "
               + describe(serviceRoot));
+    }
+  }
+
+  /**
+   * Where the discovery ignition is downloaded: {@code
+   * <restRoot>/v2/infra-envs/<id>/downloads/files?file_name=discovery.ign[&api_key=<jwt>]}.
+   */
+  URI downloadUri() throws AssistedServiceException {
+    StringBuilder uri =
+        new StringBuilder(restRoot.toString())
+            .append("/v2/infra-envs/")
+            .append(infraEnvId)
+            .append("/downloads/files?file_name=")
+            .append(DISCOVERY_IGNITION);
+    if (apiKey != null) {
+      uri.append("&api_key=").append(URLEncoder.encode(apiKey, StandardCharsets.UTF_8));
+    }
+    try {
+      return URI.create(uri.toString());
+    } catch (IllegalArgumentException e) {
+      // Its message would repeat the URL, api_key included.
+      throw new AssistedServiceException(Reason.INVALID_URL, "cannot call " + describe(restRoot));
     }
   }
 

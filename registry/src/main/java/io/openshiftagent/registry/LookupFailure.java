@@ -38,6 +38,11 @@ public final class LookupFailure extends Exception {
     this.credentialsWithheld = credentialsWithheld;
   }
 
+  /** A failure the registry's answer (or silence) explains by itself: no cause to keep. */
+  static LookupFailure of(Problem problem, ImageReference image, String detail) {
+    return new LookupFailure(problem, image, detail, null);
+  }
+
   public Problem problem() {
     return problem;
   }

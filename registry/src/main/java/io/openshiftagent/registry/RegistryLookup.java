@@ -2,33 +2,21 @@ package io.openshiftagent.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.openshiftagent.registry.LookupFailure.Problem;
 import io.openshiftagent.tls.TrustedCertificates;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import javax.net.ssl.SSLException;
 
 /**
  * Asks one registry for the manifest a tag (or digest) names, over the OCI distribution API: a
@@ -41,8 +29,8 @@ import javax.net.ssl.SSLException;
  * over plain HTTP only anonymously: neither the credential nor a token issued for it would be
  * anything but readable there.
  *
- * <p>Over 350 lines: the protocol's steps (challenge, token, manifest, digest check) and the error
- * each can give are one exchange; each error keeps its own clear message.
+ * <p>{@link RegistryAuthorization} answers the registry's challenge; {@link ConnectionFailures}
+ * tells what a request that got no answer means.
  */
 public final class RegistryLookup {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,8 +41,6 @@ public final class RegistryLookup {
           "application/vnd.docker.distribution.manifest.list.v2+json",
           "application/vnd.oci.image.manifest.v1+json",
           "application/vnd.docker.distribution.manifest.v2+json");
-  private static final Pattern CHALLENGE_PARAMETER =
-      Pattern.compile("(\\w+)=\"([^\"]*)\"|(\\w+)=([^\\s,]+)");
   private static final int MAX_CLIENTS = 64;
 
   private final Duration timeout;
@@ -87,14 +73,14 @@ public final class RegistryLookup {
       try {
         return fetch(image, credential, client(trust, insecure), "https");
       } catch (LookupFailure e) {
-        if (!insecure || e.problem() != LookupFailure.Problem.TLS) {
+        if (!insecure || e.problem() != Problem.TLS) {
           throw e;
         }
         return fetch(image, credential, client(trust, true), "http");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LookupFailure(LookupFailure.Problem.ERROR, image, "interrupted", null);
+      throw LookupFailure.of(Problem.ERROR, image, "interrupted");
     }
   }
 
@@ -121,29 +107,28 @@ public final class RegistryLookup {
     try {
       if (response.statusCode() == 401) {
         String authorization =
-            authorization(
-                http, image, offered, response.headers().firstValue("WWW-Authenticate").orElse(""));
+            RegistryAuthorization.answer(
+                image,
+                offered,
+                response.headers().firstValue("WWW-Authenticate").orElse(""),
+                (target, auth) -> send(http, image, target, auth));
         response = send(http, image, uri, authorization);
       }
       return switch (response.statusCode()) {
         case 200 -> manifest(image, response);
-        case 401 -> throw failure(LookupFailure.Problem.UNAUTHORIZED, image, "401 Unauthorized");
-        case 403 -> throw failure(LookupFailure.Problem.FORBIDDEN, image, "403 Forbidden");
+        case 401 -> throw LookupFailure.of(Problem.UNAUTHORIZED, image, "401 Unauthorized");
+        case 403 -> throw LookupFailure.of(Problem.FORBIDDEN, image, "403 Forbidden");
         case 404 ->
-            throw failure(
-                LookupFailure.Problem.NOT_FOUND,
-                image,
-                "manifest unknown (404" + errors(response) + ")");
+            throw LookupFailure.of(
+                Problem.NOT_FOUND, image, "manifest unknown (404" + errors(response) + ")");
         default ->
-            throw failure(
-                LookupFailure.Problem.ERROR,
-                image,
-                "answered HTTP " + response.statusCode() + errors(response));
+            throw LookupFailure.of(
+                Problem.ERROR, image, "answered HTTP " + response.statusCode() + errors(response));
       };
     } catch (LookupFailure refused) {
       if (!withheld
-          || (refused.problem() != LookupFailure.Problem.UNAUTHORIZED
-              && refused.problem() != LookupFailure.Problem.FORBIDDEN)) {
+          || (refused.problem() != Problem.UNAUTHORIZED
+              && refused.problem() != Problem.FORBIDDEN)) {
         throw refused;
       }
       throw new LookupFailure(
@@ -157,74 +142,6 @@ public final class RegistryLookup {
               + " serve it over TLS, or let it answer anonymous pulls",
           null,
           true);
-    }
-  }
-
-  /** The Authorization header a 401's challenge asks for, or null when we have nothing to offer. */
-  private String authorization(
-      HttpClient http,
-      ImageReference image,
-      Optional<PullSecret.Credential> credential,
-      String challenge)
-      throws LookupFailure, InterruptedException {
-    String scheme = challenge.trim().split("\\s+", 2)[0];
-    Map<String, String> parameters = parameters(challenge.substring(scheme.length()));
-    if (scheme.equalsIgnoreCase("Basic")) {
-      return credential.map(RegistryLookup::basic).orElse(null);
-    }
-    if (!scheme.equalsIgnoreCase("Bearer") || !parameters.containsKey("realm")) {
-      return null;
-    }
-    URI realm = URI.create(parameters.get("realm"));
-    StringBuilder query = new StringBuilder();
-    if (parameters.containsKey("service")) {
-      query.append("service=").append(encode(parameters.get("service"))).append('&');
-    }
-    query
-        .append("scope=")
-        .append(
-            encode(parameters.getOrDefault("scope", "repository:" + image.repository() + ":pull")));
-    URI tokenUri = URI.create(realm + (realm.getQuery() == null ? "?" : "&") + query);
-    boolean sendCredential = credential.isPresent() && realm.getScheme().equals("https");
-    HttpResponse<byte[]> response =
-        send(http, image, tokenUri, sendCredential ? basic(credential.get()) : null);
-    switch (response.statusCode()) {
-      case 200 -> {}
-      case 401 ->
-          throw failure(
-              LookupFailure.Problem.UNAUTHORIZED,
-              image,
-              "its token service "
-                  + realm.getHost()
-                  + (sendCredential
-                      ? " refused the credentials (401)"
-                      : " refused an anonymous token (401)"));
-      case 403 ->
-          throw failure(
-              LookupFailure.Problem.FORBIDDEN,
-              image,
-              "its token service " + realm.getHost() + " refused access (403)");
-      default ->
-          throw failure(
-              LookupFailure.Problem.ERROR,
-              image,
-              "its token service " + realm.getHost() + " answered HTTP " + response.statusCode());
-    }
-    try {
-      JsonNode body = JSON.readTree(response.body());
-      JsonNode token = body.hasNonNull("token") ? body.get("token") : body.get("access_token");
-      if (token == null || !token.isTextual() || token.asText().isEmpty()) {
-        throw failure(
-            LookupFailure.Problem.ERROR,
-            image,
-            "its token service " + realm.getHost() + " sent no token");
-      }
-      return "Bearer " + token.asText();
-    } catch (IOException e) {
-      throw failure(
-          LookupFailure.Problem.ERROR,
-          image,
-          "its token service " + realm.getHost() + " sent something other than JSON");
     }
   }
 
@@ -246,7 +163,7 @@ public final class RegistryLookup {
       try {
         response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
       } catch (IOException e) {
-        throw failure(ioProblem(e), image, ioDetail(e));
+        throw ConnectionFailures.of(e, image, timeout);
       }
       Optional<String> location = response.headers().firstValue("Location");
       if (response.statusCode() / 100 != 3 || location.isEmpty() || redirects == 3) {
@@ -271,20 +188,19 @@ public final class RegistryLookup {
     if (announced.isPresent()
         && announced.get().startsWith("sha256:")
         && !announced.get().equals(digest)) {
-      throw failure(
-          LookupFailure.Problem.ERROR,
+      throw LookupFailure.of(
+          Problem.ERROR,
           image,
           "sent a manifest whose digest " + digest + " is not the announced " + announced.get());
     }
     if (image.hasDigest() && !image.digest().equals(digest)) {
-      throw failure(
-          LookupFailure.Problem.ERROR, image, "sent a manifest of another digest, " + digest);
+      throw LookupFailure.of(Problem.ERROR, image, "sent a manifest of another digest, " + digest);
     }
     JsonNode json;
     try {
       json = JSON.readTree(body);
     } catch (IOException e) {
-      throw failure(LookupFailure.Problem.ERROR, image, "sent a manifest that is not JSON");
+      throw LookupFailure.of(Problem.ERROR, image, "sent a manifest that is not JSON");
     }
     String mediaType =
         json.hasNonNull("mediaType")
@@ -323,19 +239,6 @@ public final class RegistryLookup {
                 .build());
   }
 
-  private static Map<String, String> parameters(String challenge) {
-    Map<String, String> parameters = new LinkedHashMap<>();
-    Matcher m = CHALLENGE_PARAMETER.matcher(challenge);
-    while (m.find()) {
-      if (m.group(1) != null) {
-        parameters.put(m.group(1).toLowerCase(), m.group(2));
-      } else {
-        parameters.put(m.group(3).toLowerCase(), m.group(4));
-      }
-    }
-    return parameters;
-  }
-
   /** The registry's own error codes and messages ({@code {"errors":[...]}}), if any. */
   private static String errors(HttpResponse<byte[]> response) {
     try {
@@ -348,78 +251,5 @@ public final class RegistryLookup {
     } catch (IOException | RuntimeException e) {
       return "";
     }
-  }
-
-  private static String basic(PullSecret.Credential credential) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString(
-                (credential.username() + ":" + credential.password())
-                    .getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
-  }
-
-  private static LookupFailure failure(
-      LookupFailure.Problem problem, ImageReference image, String detail) {
-    return new LookupFailure(problem, image, detail, null);
-  }
-
-  static LookupFailure.Problem ioProblem(IOException e) {
-    if (causes(e).anyMatch(c -> c instanceof SSLException)) {
-      return LookupFailure.Problem.TLS;
-    }
-    if (causes(e).anyMatch(c -> c instanceof HttpTimeoutException)) {
-      return LookupFailure.Problem.TIMEOUT; // connect and response timeouts
-    }
-    if (causes(e)
-        .anyMatch(
-            c ->
-                c instanceof ConnectException
-                    || c instanceof UnknownHostException
-                    || c instanceof UnresolvedAddressException
-                    || c instanceof NoRouteToHostException)) {
-      return LookupFailure.Problem.UNREACHABLE;
-    }
-    return LookupFailure.Problem.ERROR;
-  }
-
-  private String ioDetail(IOException e) {
-    return switch (ioProblem(e)) {
-      case TLS -> "TLS failed: " + rootMessage(e);
-      case TIMEOUT -> "no answer within " + timeout.toSeconds() + " s";
-      case UNREACHABLE -> "cannot connect (" + unreachableCause(e) + ")";
-      default -> e.getClass().getSimpleName() + ": " + rootMessage(e);
-    };
-  }
-
-  /**
-   * Why nothing could be reached: java.net.http reports a name that does not resolve as a
-   * ConnectException caused by an UnresolvedAddressException, not an UnknownHostException.
-   */
-  private static String unreachableCause(IOException e) {
-    if (causes(e)
-        .anyMatch(
-            c -> c instanceof UnknownHostException || c instanceof UnresolvedAddressException)) {
-      return "unknown host";
-    }
-    if (causes(e).anyMatch(c -> c instanceof NoRouteToHostException)) {
-      return "no route to host";
-    }
-    return "connection refused";
-  }
-
-  private static Stream<Throwable> causes(Throwable e) {
-    return Stream.iterate(e, t -> t != null, Throwable::getCause).limit(10);
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable root = causes(e).reduce((a, b) -> b).orElse(e);
-    String message =
-        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    int newline = message.indexOf('\n');
-    return (newline < 0 ? message : message.substring(0, newline)).trim();
   }
 }

@@ -1,7 +1,6 @@
 package io.openshiftagent.bootstrap.agent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -38,8 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Gives each Agent of our InfraEnvs what its Machine needs: role, hostname, installer arguments,
  * install-time ignition and node labels ({@link AgentDecision}), and approves at most one Agent per
- * InfraEnv ({@link Approval}). Once the installer has written the disk and reboots the host, it
- * detaches the BareMetalHost ({@link HostDetachment}).
+ * InfraEnv ({@link Approval}, claimed by {@link ApprovalClaims}). Once the installer has written
+ * the disk and reboots the host, it detaches the BareMetalHost ({@link HostDetachment}).
  *
  * <p>Only Agents carrying our config label (set through the InfraEnv's agentLabels) are watched, so
  * foreign Agents never reach this reconciler.
@@ -67,6 +66,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final EventRecorder events;
   private final HostDetachment hosts;
   private final AgentCaches caches;
+  private final ApprovalClaims claims;
 
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
@@ -106,6 +106,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     this.client = client;
     this.events = events;
     this.hosts = new HostDetachment(client);
+    this.claims = new ApprovalClaims(client, caches);
   }
 
   @Override
@@ -148,7 +149,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired.get());
     boolean approving = false;
     if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
-      Claim claim = claimApproval(scope);
+      ApprovalClaims.Claim claim = claims.claim(scope);
       if (claim.retry()) {
         // The config changed since the cache saw it, and again since we read it: look again soon.
         return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_CHANGED_RETRY);
@@ -235,55 +236,6 @@ public class AgentReconciler implements Reconciler<Agent> {
       patch.set(why, "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION);
       events.warning(agent, "NotApproved", "Approve", why);
     }
-  }
-
-  /**
-   * Who holds the approval of the Agent's InfraEnv and, when this Agent does, its config as stored
-   * now; {@code retry}: the config kept changing under the claim.
-   */
-  private record Claim(String holder, OpenshiftAssistedConfig config, boolean retry) {}
-
-  /**
-   * The Agent holding the approval, claiming it for this Agent when nobody holds it. The claim is
-   * an annotation on the config (on the InfraEnv before: still honoured), set by a compare-and-swap
-   * on the config's resourceVersion: two concurrent reconciles cannot both win, and a claim won
-   * proves that the config the approval is decided on is the stored one. After a conflict the
-   * config is read once and the claim tried once more on it.
-   */
-  private Claim claimApproval(AgentScope scope) {
-    String agent = Metadata.name(scope.agent());
-    OpenshiftAssistedConfig config = scope.config();
-    for (int attempt = 0; attempt < 2; attempt++) {
-      Approval.Holder holder =
-          Approval.holder(
-              agent, scope.claim(config), scope::agentExists, scope::otherApprovedAgent);
-      if (holder instanceof Approval.Held held) {
-        // Claimed for this Agent already (the approval was not written yet): decided on the
-        // config as stored now.
-        return held.agent().equals(agent)
-            ? new Claim(agent, attempt == 0 ? scope.currentConfig().orElse(null) : config, false)
-            : new Claim(held.agent(), null, false);
-      }
-      try {
-        OpenshiftAssistedConfig claimed =
-            new OwnedFieldsPatch()
-                .set(agent, "metadata", "annotations", Names.APPROVED_AGENT_ANNOTATION)
-                .requireResourceVersion(config.getMetadata().getResourceVersion())
-                .applyTo(client, config);
-        caches.written(config, claimed);
-        return new Claim(agent, claimed, false);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-        Optional<OpenshiftAssistedConfig> current = scope.currentConfig();
-        if (current.isEmpty()) {
-          return new Claim(null, null, false); // deleted: its event ends this
-        }
-        config = current.get();
-      }
-    }
-    return new Claim(null, null, true);
   }
 
   /** Records once, on the Agent and as an Event, why it is not approved. */

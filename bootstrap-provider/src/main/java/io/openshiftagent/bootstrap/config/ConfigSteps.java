@@ -1,14 +1,11 @@
 package io.openshiftagent.bootstrap.config;
 
-import io.openshiftagent.api.bootstrap.v1alpha2.BootMode;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
-import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.metal3.Metal3Machine;
 import io.openshiftagent.bootstrap.config.ConfigStatus.Outcome;
-import io.openshiftagent.bootstrap.hosts.Hosts;
 import io.openshiftagent.bootstrap.identity.NodeIdentity;
 import io.openshiftagent.bootstrap.ignition.InstallIgnition;
 import io.openshiftagent.bootstrap.ignition.JsonDocuments;
@@ -27,8 +24,8 @@ import java.util.Optional;
  * order they must be met (a Machine, not a MachinePool; Cluster, not paused, taken over from the Go
  * provider, not deleting, infrastructure, control plane, ClusterDeployment, AgentClusterInstall,
  * the worker gate, valid overrides and node registration), then the InfraEnv, then the boot mode's
- * own steps. Each write the reconciler makes for a step updates the scope, and the next decision is
- * taken on that, until one is a {@link Report}.
+ * own steps ({@link BootModeSteps}). Each write the reconciler makes for a step updates the scope,
+ * and the next decision is taken on that, until one is a {@link Report}.
  */
 final class ConfigSteps {
   /** What to do next. */
@@ -110,7 +107,8 @@ final class ConfigSteps {
     if (ConfigStatus.dataSecretCreated(config) && scope.dataSecretExists()) {
       // Done: the host may be installed already, so nothing it depends on is touched again; only
       // a live ISO that no host has taken yet follows a regenerated image.
-      return followIso(scope).orElse(new Report(Outcome.ready(Names.dataSecret(config))));
+      return BootModeSteps.followIso(scope)
+          .orElse(new Report(Outcome.ready(Names.dataSecret(config))));
     }
     String clusterName = Metadata.name(cluster);
     if (Metadata.isDeleting(machine) || Metadata.isDeleting(cluster)) {
@@ -150,7 +148,7 @@ final class ConfigSteps {
     if (scope.infraEnv().isEmpty()) {
       return infraEnv(config, machine, clusterName, scope.install().get());
     }
-    return scope.bootMode() == BootMode.LIVE_ISO ? liveIso(scope, machine) : diskImage(scope);
+    return BootModeSteps.next(scope);
   }
 
   /** Whether the InfraEnv may be made now, and from what. */
@@ -206,100 +204,8 @@ final class ConfigSteps {
     return new CreateInfraEnv(gate, override);
   }
 
-  private static Step liveIso(ConfigScope scope, Machine machine) {
-    InfraEnv infraEnv = scope.infraEnv().get();
-    String isoUrl = DiscoveryImage.isoUrl(infraEnv).orElse(null);
-    if (isoUrl == null) {
-      return refused(infraEnv)
-          .orElse(
-              waiting(
-                  Reasons.WAITING_FOR_DISCOVERY_IMAGE,
-                  "waiting for assisted-service to create the discovery ISO of InfraEnv "
-                      + Metadata.name(infraEnv)));
-    }
-    if (!Hosts.isMetal3(machine)) {
-      return waiting(
-          Reasons.UNSUPPORTED_INFRASTRUCTURE,
-          "the LiveISO boot mode needs a Metal3Machine as the Machine's spec.infrastructureRef");
-    }
-    if (scope.metal3Machine().isEmpty()) {
-      return waiting(
-          Reasons.WAITING_FOR_INFRASTRUCTURE_MACHINE,
-          "waiting for Metal3Machine " + machine.getSpec().infrastructureRef.name);
-    }
-    Metal3Machine metal3Machine = scope.metal3Machine().get();
-    if (DiscoveryImage.bootsLiveIso(metal3Machine, isoUrl) && scope.dataSecretExists()) {
-      return new Report(Outcome.ready(Names.dataSecret(scope.config())));
-    }
-    return new BootLiveIso(metal3Machine, isoUrl);
-  }
-
-  private static Optional<Step> followIso(ConfigScope scope) {
-    if (scope.bootMode() != BootMode.LIVE_ISO || !Hosts.isMetal3(scope.machine().get())) {
-      return Optional.empty();
-    }
-    Optional<String> isoUrl = scope.infraEnv().flatMap(DiscoveryImage::isoUrl);
-    return isoUrl.flatMap(
-        url ->
-            scope
-                .metal3Machine()
-                .filter(m3m -> Hosts.hostReference(m3m).isEmpty())
-                .filter(m3m -> !DiscoveryImage.bootsLiveIso(m3m, url))
-                .map(m3m -> new FollowIso(m3m, url)));
-  }
-
-  private static Step diskImage(ConfigScope scope) {
-    if (scope.dataSecretExists()) {
-      return new Report(Outcome.ready(Names.dataSecret(scope.config())));
-    }
-    InfraEnv infraEnv = scope.infraEnv().get();
-    String discoveryIgnitionUrl = DiscoveryImage.ignitionUrl(infraEnv).orElse(null);
-    String eventsUrl = DiscoveryImage.eventsUrl(infraEnv).orElse(null);
-    if (discoveryIgnitionUrl == null && eventsUrl == null) {
-      Optional<Step> refused = refused(infraEnv);
-      if (refused.isPresent()) {
-        return refused.get();
-      }
-      return waiting(
-          Reasons.WAITING_FOR_DISCOVERY_IGNITION,
-          "waiting for assisted-service to publish the discovery ignition of InfraEnv "
-              + Metadata.name(infraEnv));
-    }
-    int urls = FailedDownload.urls(discoveryIgnitionUrl, eventsUrl);
-    Optional<FailedDownload> heldBack =
-        scope.lastFailedDownload().filter(failure -> failure.holdsBack(urls, scope.now()));
-    if (heldBack.isPresent()) {
-      return new Report(DiskImageBoot.outcome(heldBack.get(), scope.now()));
-    }
-    return new DownloadIgnition(discoveryIgnitionUrl, eventsUrl);
-  }
-
-  /**
-   * While the image is missing: assisted-service's refusal of the InfraEnv's spec, in its words,
-   * and where the value it refused comes from. The config's spec is immutable, so the fix is a new
-   * config (the template or the control plane's config spec, and a new Machine), or the InfraEnv's
-   * spec corrected in place, which we never write back.
-   */
-  private static Optional<Step> refused(InfraEnv infraEnv) {
-    return DiscoveryImage.refusal(infraEnv)
-        .map(
-            message ->
-                waiting(
-                    Reasons.DISCOVERY_IMAGE_REFUSED,
-                    "assisted-service refused to create the discovery image of InfraEnv "
-                        + Metadata.name(infraEnv)
-                        + ": "
-                        + message
-                        + "; the value it names comes from this config's spec ("
-                        + String.join(", ", DesiredInfraEnv.FROM_CONFIG)
-                        + "), which is immutable: fix it where the config was made from (the"
-                        + " control plane's spec.openshiftAssistedConfigSpec or the"
-                        + " OpenshiftAssistedConfigTemplate) for new Machines, or in InfraEnv "
-                        + Metadata.name(infraEnv)
-                        + "'s spec for this one"));
-  }
-
-  private static Report waiting(String reason, String message) {
+  /** Nothing to write yet: report why the config waits (also {@link BootModeSteps}'). */
+  static Report waiting(String reason, String message) {
     return new Report(Outcome.waiting(reason, message));
   }
 }
