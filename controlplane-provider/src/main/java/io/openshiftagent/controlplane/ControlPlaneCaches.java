@@ -20,7 +20,6 @@ import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineDeployment;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
 import io.openshiftagent.controlplane.machines.MachineWrites;
-import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.contract.Kinds;
 import io.openshiftagent.provider.reconcile.CachedObjects;
@@ -29,9 +28,7 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.runtime.ControllerScope;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -43,7 +40,8 @@ import java.util.stream.Collectors;
  * ClusterDeployment and AgentClusterInstall (through their owner references), the cluster's
  * MachineDeployments (through the Cluster their label names) and the
  * OpenshiftAssistedConfigTemplates those MachineDeployments name. {@link #cached} is what a control
- * plane's scope holds of them. Each cache keeps what {@link CachedObjects} leaves of its objects.
+ * plane's scope holds of them (its own, through {@link Secondaries}). Each cache keeps what {@link
+ * CachedObjects} leaves of its objects.
  */
 final class ControlPlaneCaches implements MachineWrites.MachineCache {
   private final ControllerScope scope;
@@ -161,45 +159,6 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
     return machines.eventFilteringUpdateAndCacheResource(machine, write);
   }
 
-  /** The control plane's Machines (controlled by it), by name. */
-  static List<Machine> machines(
-      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    return context.getSecondaryResources(Machine.class).stream()
-        .filter(m -> isControlledBy(m, cp))
-        .sorted(Comparator.comparing(m -> m.getMetadata().getName()))
-        .toList();
-  }
-
-  /** Our configs of the control plane, by name. */
-  static Map<String, OpenshiftAssistedConfig> configs(
-      Context<OpenshiftAssistedControlPlane> context) {
-    return context.getSecondaryResources(OpenshiftAssistedConfig.class).stream()
-        .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c));
-  }
-
-  /**
-   * The control plane's ClusterDeployment: of its name and owned by it (one left by an earlier
-   * control plane of that name is someone else's).
-   */
-  static Optional<ClusterDeployment> clusterDeployment(
-      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    return ownedByName(cp, context.getSecondaryResources(ClusterDeployment.class));
-  }
-
-  /** The control plane's AgentClusterInstall: of its name and owned by it. */
-  static Optional<AgentClusterInstall> clusterInstall(
-      OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
-    return ownedByName(cp, context.getSecondaryResources(AgentClusterInstall.class));
-  }
-
-  private static <T extends HasMetadata> Optional<T> ownedByName(
-      OpenshiftAssistedControlPlane cp, Set<T> cached) {
-    return cached.stream()
-        .filter(o -> o.getMetadata().getName().equals(Names.clusterDeployment(cp)))
-        .filter(o -> OwnerReferences.isOwnedBy(o, cp))
-        .findFirst();
-  }
-
   /**
    * The OpenshiftAssistedConfigTemplates the cluster's MachineDeployments (not being deleted) make
    * their workers' configs from, as cached; a template not made yet is left out.
@@ -258,12 +217,12 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
     return new ControlPlaneScope.Cached(
         cp,
         cluster,
-        machines(cp, context),
-        configs(context),
+        Secondaries.machines(cp, context),
+        Secondaries.configs(context),
         deployments,
         workerTemplates(deployments, cp.getMetadata().getNamespace()),
-        clusterDeployment(cp, context),
-        clusterInstall(cp, context),
+        Secondaries.clusterDeployment(cp, context),
+        Secondaries.clusterInstall(cp, context),
         deletionsUnseen);
   }
 
@@ -296,13 +255,5 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
                         && (!controller || Boolean.TRUE.equals(r.getController())))
             .map(r -> new ResourceID(r.getName(), object.getMetadata().getNamespace()))
             .collect(Collectors.toSet());
-  }
-
-  private static boolean isControlledBy(HasMetadata object, OpenshiftAssistedControlPlane cp) {
-    return object.getMetadata().getOwnerReferences().stream()
-        .anyMatch(
-            r ->
-                Boolean.TRUE.equals(r.getController())
-                    && cp.getMetadata().getUid().equals(r.getUid()));
   }
 }

@@ -75,7 +75,7 @@ final class ControlPlaneCleanup {
     if (!Finalizers.remove(client, cp, GoProvider.CONTROL_PLANE_FINALIZER)) {
       return new Stage(DeleteControl.noFinalizerRemoval(), deletedMachines);
     }
-    List<Machine> owned = ControlPlaneCaches.machines(cp, context);
+    List<Machine> owned = Secondaries.machines(cp, context);
     if (!owned.isEmpty()) {
       Set<String> unseen = DeletionsInFlight.unseen(deletedMachines, owned);
       Set<String> deleted = new HashSet<>(unseen);
@@ -92,18 +92,17 @@ final class ControlPlaneCleanup {
               + " to be deleted");
       return new Stage(DeleteControl.noFinalizerRemoval(), Set.copyOf(deleted));
     }
-    for (OpenshiftAssistedConfig config : ControlPlaneCaches.configs(context).values()) {
+    for (OpenshiftAssistedConfig config : Secondaries.configs(context).values()) {
       if (OwnerReferences.isOwnedBy(config, cp)) {
         machines.deleteParts(cp, config);
       }
     }
     String cdName = Names.clusterDeployment(cp);
-    ControlPlaneCaches.clusterInstall(cp, context)
+    Secondaries.clusterInstall(cp, context)
         .filter(a -> OwnerReferences.isOwnedBy(a, cp) && !Metadata.isDeleting(a))
         .ifPresent(a -> client.resource(a).delete());
     Optional<ClusterDeployment> cd =
-        ControlPlaneCaches.clusterDeployment(cp, context)
-            .filter(d -> OwnerReferences.isOwnedBy(d, cp));
+        Secondaries.clusterDeployment(cp, context).filter(d -> OwnerReferences.isOwnedBy(d, cp));
     if (cd.isPresent()) {
       if (!Metadata.isDeleting(cd.get())) {
         client.resource(cd.get()).delete();

@@ -17,10 +17,8 @@ import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.cluster.Kubeconfig;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
-import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.Lifecycle;
-import io.openshiftagent.controlplane.machines.MachineWrites;
 import io.openshiftagent.controlplane.machines.MachinesReport;
 import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.controlplane.release.ReleaseImagePhase;
@@ -28,7 +26,6 @@ import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.report.ControlPlaneReport;
 import io.openshiftagent.controlplane.report.StatusWriter;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
-import io.openshiftagent.controlplane.scope.InfrastructureTemplates;
 import io.openshiftagent.controlplane.upgrade.Upgrades;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.EventRecorder;
@@ -49,8 +46,9 @@ import java.util.concurrent.ExecutorService;
  * and returns what it decided and found: the release image ({@code release}), the objects that
  * describe the cluster to assisted-service and the kubeconfig ({@code cluster}), the Machines
  * ({@code machines}), the upgrade of the installed cluster ({@code upgrade}); then one report
- * ({@link ControlPlaneReport}) and one status write ({@link StatusWriter}). What it remembers
- * between reconciles is in {@link Memory}; {@link ControlPlaneCleanup} runs the deletion.
+ * ({@link ControlPlaneReport}) and one status write ({@link StatusWriter}). The phases are made
+ * together ({@link Phases}); what it remembers between reconciles is in {@link Memory}; {@link
+ * ControlPlaneCleanup} runs the deletion.
  */
 @ControllerConfiguration(
     name = OpenshiftAssistedControlPlaneReconciler.NAME,
@@ -80,16 +78,7 @@ public class OpenshiftAssistedControlPlaneReconciler
   private final ExecutorService writers = Futures.writers(16);
 
   // Made with the event sources, once the client is known.
-  private KubernetesClient client;
-  private InfrastructureTemplates infrastructure;
-  private ReleaseImagePhase releaseImage;
-  private ClusterObjects clusterObjects;
-  private StalledInstallStart stalledInstallStart;
-  private Kubeconfig kubeconfig;
-  private ControlPlaneMachines machines;
-  private Upgrades upgrades;
-  private ControlPlaneCleanup cleanup;
-  private GoProviderAdoption adoption;
+  private Phases phases;
 
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
@@ -111,31 +100,9 @@ public class OpenshiftAssistedControlPlaneReconciler
   @Override
   public List<EventSource<?, OpenshiftAssistedControlPlane>> prepareEventSources(
       EventSourceContext<OpenshiftAssistedControlPlane> context) {
-    client = context.getClient();
+    KubernetesClient client = context.getClient();
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
-    infrastructure = new InfrastructureTemplates(client);
-    releaseImage =
-        new ReleaseImagePhase(
-            ReleaseImageResolution.overRegistries(userAgent(client), hubRegistries), events);
-    clusterObjects = new ClusterObjects(client, writers);
-    stalledInstallStart = new StalledInstallStart(client, events);
-    kubeconfig = new Kubeconfig(client);
-    MachineWrites machineWrites =
-        new MachineWrites(client, infrastructure, events, clock, caches, NAME);
-    machines =
-        new ControlPlaneMachines(
-            client,
-            infrastructure,
-            machineWrites,
-            events,
-            // A Machine we create is in our cache at once: the next reconcile sees it.
-            caches::created,
-            writers);
-    upgrades = new Upgrades(events);
-    cleanup =
-        new ControlPlaneCleanup(
-            caches, machineWrites, new OwnedDeletions(client, events), status, clock);
-    adoption = new GoProviderAdoption(client, events);
+    phases = Phases.make(client, events, hubRegistries, caches, status, clock, writers);
     return caches.eventSources(context);
   }
 
@@ -155,7 +122,7 @@ public class OpenshiftAssistedControlPlaneReconciler
               ControlPlaneReport.waiting(given, preflight.conditions(), release, clock.instant()),
               context));
     }
-    OpenshiftAssistedControlPlane cp = adoption.adopt(given);
+    OpenshiftAssistedControlPlane cp = phases.adoption().adopt(given);
     try (ControlPlaneScope scope = observe(cp, cluster.get(), context)) {
       return reconcile(scope, preflight, context);
     }
@@ -172,16 +139,19 @@ public class OpenshiftAssistedControlPlaneReconciler
       Cluster cluster,
       Context<OpenshiftAssistedControlPlane> context) {
     if (cp.getSpec().machineTemplate != null) {
-      infrastructure.prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
+      phases.infrastructure().prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
     }
     Memory.Remembered remembered = memory.of(cp);
     try (ControlPlaneScope scope = observe(cp, cluster, context)) {
       // The Machines' parts first: they are made in the background while the release is resolved.
       remembered.machines =
-          remembered.machines.withPrepared(machines.prepare(scope, remembered.machines.prepared()));
-      ReleaseImagePhase.Resolved release = releaseImage.resolve(scope, remembered.unwrittenRelease);
+          remembered.machines.withPrepared(
+              phases.machines().prepare(scope, remembered.machines.prepared()));
+      ReleaseImagePhase.Resolved release =
+          phases.releaseImage().resolve(scope, remembered.unwrittenRelease);
       remembered.unwrittenRelease = release.unwritten();
-      remembered.imageSet = clusterObjects.prepare(scope, release.outcome(), remembered.imageSet);
+      remembered.imageSet =
+          phases.clusterObjects().prepare(scope, release.outcome(), remembered.imageSet);
       return release.outcome();
     }
   }
@@ -193,32 +163,35 @@ public class OpenshiftAssistedControlPlaneReconciler
     OpenshiftAssistedControlPlane cp = observed.cp();
     Memory.Remembered remembered = memory.of(cp);
     ReleaseImagePhase.Resolved release =
-        releaseImage.resolve(observed, remembered.unwrittenRelease);
+        phases.releaseImage().resolve(observed, remembered.unwrittenRelease);
     remembered.unwrittenRelease = release.unwritten();
     ClusterObjects.Started cluster =
-        clusterObjects.describe(observed, release.outcome(), remembered.imageSet);
+        phases.clusterObjects().describe(observed, release.outcome(), remembered.imageSet);
     // A release just resolved may be the upgrade the last look could not request yet.
     boolean lookDue =
         WorkloadLooks.due(cp, remembered.lastWorkloadLook, observed.now())
             || release.outcome() instanceof ReleaseImageResolution.Use use && use.newlyResolved();
-    Kubeconfig.Result published = kubeconfig.reconcile(cluster.scope(), remembered.kubeconfig);
+    Kubeconfig.Result published =
+        phases.kubeconfig().reconcile(cluster.scope(), remembered.kubeconfig);
     remembered.kubeconfig = published.copy();
     ControlPlaneScope scope = cluster.scope().withKubeconfig(published.kubeconfig());
     boolean initialized = scope.initialized() || published.found() instanceof Kubeconfig.Published;
     Lifecycle lifecycle = Lifecycle.of(scope, initialized, lookDue);
-    MachinesReport machineReport = machines.reconcile(scope, lifecycle, remembered.machines);
+    MachinesReport machineReport =
+        phases.machines().reconcile(scope, lifecycle, remembered.machines);
     remembered.machines = machineReport.memory();
     remembered.deleted(machineReport.deleted());
     ClusterObjects.Described described = cluster.await();
     remembered.imageSet = described.imageSet();
     scope = described.created().map(scope::withClusterInstall).orElse(scope);
     StalledInstallStart.Looked installStart =
-        stalledInstallStart.reconcile(
-            cp, scope.clusterInstall(), remembered.installStay, scope.now());
+        phases
+            .stalledInstallStart()
+            .reconcile(cp, scope.clusterInstall(), remembered.installStay, scope.now());
     remembered.installStay = installStart.stay();
     Optional<Upgrades.Looked> upgrade = Optional.empty();
     if (initialized && lookDue) {
-      upgrade = upgrades.reconcile(scope, release.outcome());
+      upgrade = phases.upgrades().reconcile(scope, release.outcome());
       boolean settled =
           lifecycle.upgrading().isEmpty()
               && machineReport.settled()
@@ -282,11 +255,13 @@ public class OpenshiftAssistedControlPlaneReconciler
       Context<OpenshiftAssistedControlPlane> context) {
     Memory.Remembered remembered = memory.of(cp);
     Set<String> unseen =
-        DeletionsInFlight.unseen(
-            remembered.deletedMachines, ControlPlaneCaches.machines(cp, context));
+        DeletionsInFlight.unseen(remembered.deletedMachines, Secondaries.machines(cp, context));
     remembered.deletedMachines = unseen;
     return ControlPlaneScope.observe(
-        caches.cached(cp, cluster, context, unseen), client, infrastructure, clock.instant());
+        caches.cached(cp, cluster, context, unseen),
+        phases.client(),
+        phases.infrastructure(),
+        clock.instant());
   }
 
   private static UpdateControl<OpenshiftAssistedControlPlane> again(Optional<Duration> after) {
@@ -294,17 +269,12 @@ public class OpenshiftAssistedControlPlaneReconciler
     return after.map(control::rescheduleAfter).orElse(control);
   }
 
-  /** Registries see the provider's user agent, as the API server does. */
-  private static String userAgent(KubernetesClient client) {
-    String agent = client.getConfiguration().getUserAgent();
-    return agent == null || agent.isBlank() ? "openshift-agent-controlplane" : agent;
-  }
-
   @Override
   public DeleteControl cleanup(
       OpenshiftAssistedControlPlane cp, Context<OpenshiftAssistedControlPlane> context) {
     Memory.Remembered remembered = memory.of(cp);
-    ControlPlaneCleanup.Stage stage = cleanup.cleanup(cp, context, remembered.deletedMachines);
+    ControlPlaneCleanup.Stage stage =
+        phases.cleanup().cleanup(cp, context, remembered.deletedMachines);
     remembered.deletedMachines = stage.deletedMachines();
     if (stage.control().isRemoveFinalizer()) {
       memory.forget(cp);

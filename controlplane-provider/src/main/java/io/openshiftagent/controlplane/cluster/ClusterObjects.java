@@ -1,13 +1,7 @@
 package io.openshiftagent.controlplane.cluster;
 
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_DEPLOYMENT_FROZEN;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_INSTALL_CONFIGURED;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CLUSTER_INSTALL_REFUSED;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CONFIGURED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.IMAGE_REGISTRY_CONFIG_INVALID;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALLATION_STARTED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.INSTALL_CONFIG_OVERRIDE_INVALID;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_HOST_INVENTORY;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -20,7 +14,6 @@ import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.Futures;
 import io.openshiftagent.provider.reconcile.Metadata;
-import io.openshiftagent.provider.reconcile.Refusal;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +23,7 @@ import java.util.function.Supplier;
 /**
  * The objects that describe the cluster to assisted-service, kept in step with the spec: the
  * ClusterImageSet ({@link ClusterImageSets}), the mirror-registry manifests, the ClusterDeployment
- * and the AgentClusterInstall ({@link ClusterObjectWrites}). What it found is the {@code
+ * and the AgentClusterInstall ({@link ClusterObjectWrites}). What it found is the {@link
  * ClusterInstallConfigured} condition it returns; when the spec cannot be used, that says why and
  * the AgentClusterInstall is left as it is.
  */
@@ -97,22 +90,21 @@ public final class ClusterObjects {
             try {
               return started.await();
             } catch (KubernetesClientException e) {
-              return new Described(Optional.empty(), refused(e), imageSet);
+              return new Described(Optional.empty(), ClusterInstallConfigured.refused(e), imageSet);
             } catch (ClusterObjectWrites.NotOurs e) {
-              return new Described(Optional.empty(), inTheWay(e), imageSet);
+              return new Described(
+                  Optional.empty(), ClusterInstallConfigured.inTheWay(e), imageSet);
             }
           });
     } catch (KubernetesClientException e) {
-      Described refused = new Described(Optional.empty(), refused(e), imageSet);
+      Described refused =
+          new Described(Optional.empty(), ClusterInstallConfigured.refused(e), imageSet);
       return new Started(scope, () -> refused);
     } catch (ClusterObjectWrites.NotOurs e) {
-      Described inTheWay = new Described(Optional.empty(), inTheWay(e), imageSet);
+      Described inTheWay =
+          new Described(Optional.empty(), ClusterInstallConfigured.inTheWay(e), imageSet);
       return new Started(scope, () -> inTheWay);
     }
-  }
-
-  private static ConditionUpdate inTheWay(ClusterObjectWrites.NotOurs e) {
-    return notConfigured(e.reason(), e.getMessage());
   }
 
   /**
@@ -133,17 +125,6 @@ public final class ClusterObjects {
     return imageSet;
   }
 
-  private static ConditionUpdate refused(KubernetesClientException e) {
-    Optional<String> refusal = Refusal.of(e);
-    if (refusal.isEmpty()) {
-      throw e;
-    }
-    // E.g. a value our CRD admits that the installed assisted-service's CRD does not know.
-    return notConfigured(
-        CLUSTER_INSTALL_REFUSED,
-        "the API server refused the objects that describe the cluster: " + refusal.get());
-  }
-
   private Started describeCluster(
       ControlPlaneScope scope,
       ReleaseImageResolution.Outcome release,
@@ -158,7 +139,11 @@ public final class ClusterObjects {
       imageSet = Names.clusterImageSet(cp); // as it is, until the new release is resolved
     } else {
       ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) release;
-      return done(scope, Optional.empty(), notConfigured(wait.reason(), wait.message()), making);
+      return done(
+          scope,
+          Optional.empty(),
+          ClusterInstallConfigured.isFalse(wait.reason(), wait.message()),
+          making);
     }
     String registryConfigMap = null;
     if (cp.getSpec().config.imageRegistryRef != null) {
@@ -167,7 +152,7 @@ public final class ClusterObjects {
         return done(
             scope,
             Optional.empty(),
-            notConfigured(IMAGE_REGISTRY_CONFIG_INVALID, problem.get()),
+            ClusterInstallConfigured.isFalse(IMAGE_REGISTRY_CONFIG_INVALID, problem.get()),
             making);
       }
       registryConfigMap = Names.registryConfigMap(cp);
@@ -181,7 +166,7 @@ public final class ClusterObjects {
       return done(
           scope,
           Optional.empty(),
-          notConfigured(INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message()),
+          ClusterInstallConfigured.isFalse(INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message()),
           making);
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
@@ -202,7 +187,7 @@ public final class ClusterObjects {
           CompletableFuture.runAsync(
                   () -> writes.createClusterDeployment(scope, deployment), writers)
               .thenApply(deployed -> writes.createClusterInstall(scope, desired, overridesJson));
-      ConditionUpdate configured = configured(scope, release, List.of());
+      ConditionUpdate configured = ClusterInstallConfigured.of(scope, release, List.of());
       return new Started(
           scope, () -> new Described(Optional.of(Futures.join(install)), configured, set));
     }
@@ -220,49 +205,7 @@ public final class ClusterObjects {
       writes.updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
     ControlPlaneScope written = created.map(scope::withClusterInstall).orElse(scope);
-    return done(written, created, configured(written, release, frozen), making);
-  }
-
-  /** The {@code ClusterInstallConfigured} condition once the objects are written. */
-  private static ConditionUpdate configured(
-      ControlPlaneScope scope, ReleaseImageResolution.Outcome release, List<String> frozen) {
-    String name = Names.clusterDeployment(scope.cp());
-    Optional<String> refused =
-        scope.installationStarted()
-            ? Optional.empty()
-            : scope.clusterInstall().flatMap(ClusterObjects::inputError);
-    if (release instanceof ReleaseImageResolution.Wait wait && !scope.installationStarted()) {
-      return notConfigured(wait.reason(), wait.message());
-    } else if (!frozen.isEmpty()) {
-      return notConfigured(
-          CLUSTER_DEPLOYMENT_FROZEN,
-          "the cluster is installed and Hive does not let its ClusterDeployment "
-              + name
-              + " change: "
-              + String.join("; ", frozen)
-              + ". Set the spec back to what the cluster has");
-    } else if (refused.filter(ClusterObjects::awaitsHostInventory).isPresent()) {
-      return notConfigured(
-          WAITING_FOR_HOST_INVENTORY,
-          "assisted-service applies the install-config overrides of AgentClusterInstall "
-              + name
-              + " once every host bound to it has reported its inventory; until then it says: "
-              + refused.get());
-    } else if (refused.isPresent()) {
-      return notConfigured(
-          CLUSTER_INSTALL_REFUSED,
-          "assisted-service refused AgentClusterInstall " + name + ": " + refused.get());
-    } else if (scope.installationStarted()) {
-      return ConditionUpdate.isTrue(
-          CLUSTER_INSTALL_CONFIGURED,
-          INSTALLATION_STARTED,
-          "the installation has started: assisted-service no longer accepts changes to the"
-              + " AgentClusterInstall, so later changes of spec.config do not reach it");
-    }
-    return ConditionUpdate.isTrue(
-        CLUSTER_INSTALL_CONFIGURED,
-        CONFIGURED,
-        "ClusterDeployment and AgentClusterInstall " + name + " match the spec");
+    return done(written, created, ClusterInstallConfigured.of(written, release, frozen), making);
   }
 
   /**
@@ -279,21 +222,6 @@ public final class ClusterObjects {
         .filter(c -> "False".equals(c.getStatus()) && INPUT_ERROR.equals(c.getReason()))
         .map(c -> c.getMessage() == null ? INPUT_ERROR : c.getMessage())
         .findFirst();
-  }
-
-  /**
-   * Whether a refusal comes from the step where assisted-service adds the platform to the
-   * install-config it checks the overrides against. That step reads the bound hosts' inventories,
-   * never the spec: it fails while a host has registered but not yet reported its inventory, and
-   * passes once it has.
-   */
-  static boolean awaitsHostInventory(String refusal) {
-    // "Platfom" is assisted-service's spelling.
-    return refusal.contains("error while adding Platfom");
-  }
-
-  private static ConditionUpdate notConfigured(String reason, String message) {
-    return ConditionUpdate.isFalse(CLUSTER_INSTALL_CONFIGURED, reason, message);
   }
 
   private static Started done(

@@ -2,7 +2,6 @@ package io.openshiftagent.controlplane.machines;
 
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CANNOT_BE_REMEDIATED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.HEALTH_CHECK_SUCCEEDED;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MAX_RETRIES_REACHED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_REMEDIATING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OTHER_MACHINES_UNHEALTHY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OWNER_REMEDIATED;
@@ -13,7 +12,6 @@ import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITIN
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_PROVISIONING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_PREVIOUS_REMEDIATION;
-import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_RETRY_PERIOD;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_UPGRADE;
 
 import io.openshiftagent.api.controlplane.v1alpha3.RemediationSpec;
@@ -30,10 +28,10 @@ import java.util.Optional;
  * Whether and which unhealthy control-plane Machine to replace, one decision per reconcile, with
  * KubeadmControlPlane's semantics: a MachineHealthCheck marks a Machine ({@code
  * HealthCheckSucceeded=False}, {@code OwnerRemediated=False}); the owner deletes it and the regular
- * scale-up makes its replacement, one at a time, with retries bounded by {@code spec.remediation}.
- * Never before the cluster is installed, during an upgrade, or while another control-plane Machine
- * is unhealthy, being deleted or being provisioned; the etcd check comes after, when the decision
- * is applied. A pure function of its {@link Inputs}.
+ * scale-up makes its replacement, one at a time, with retries bounded by {@code spec.remediation}
+ * ({@link RemediationRetry}). Never before the cluster is installed, during an upgrade, or while
+ * another control-plane Machine is unhealthy, being deleted or being provisioned; the etcd check
+ * comes after, when the decision is applied. A pure function of its {@link Inputs}.
  */
 public final class Remediation {
   /** The annotation by which a user asks for this Machine to be remediated first. */
@@ -134,7 +132,7 @@ public final class Remediation {
           "a single-node control plane cannot be remediated: replacing its only host would delete"
               + " the cluster's only etcd member; repair the host or reinstall the cluster");
     }
-    Retry retry = retry(machine, in);
+    RemediationRetry retry = RemediationRetry.of(machine, in);
     if (retry.defer().isPresent()) {
       return retry.defer().get();
     }
@@ -192,66 +190,6 @@ public final class Remediation {
                 + "; a replacement is made from the current spec once it is gone"));
   }
 
-  /** KubeadmControlPlane's retry bookkeeping, from the Machine's remediation-for annotation. */
-  private record Retry(int count, Instant now, Optional<Defer> defer) {}
-
-  private static Retry retry(Machine machine, Inputs in) {
-    Instant now = in.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-    Optional<RemediationData> last =
-        RemediationData.from(machine.getMetadata().getAnnotations(), RemediationData.FOR);
-    RemediationSpec spec = in.spec() == null ? new RemediationSpec() : in.spec();
-    if (last.isEmpty()
-        || !last.get().time().plusSeconds(spec.effectiveMinHealthyPeriodSeconds()).isAfter(now)) {
-      // No earlier remediation, or the replacement was healthy long enough: a new sequence.
-      return new Retry(0, now, Optional.empty());
-    }
-    int count = last.get().retryCount();
-    Instant retryAt = last.get().time().plusSeconds(spec.effectiveRetryPeriodSeconds());
-    if (retryAt.isAfter(now)) {
-      return new Retry(
-          count,
-          now,
-          Optional.of(
-              new Defer(
-                  machine,
-                  REMEDIATION_DEFERRED,
-                  condition(
-                      WAITING_FOR_RETRY_PERIOD,
-                      Metadata.name(machine)
-                          + " replaces "
-                          + last.get().machine()
-                          + ", remediated at "
-                          + last.get().time()
-                          + ": the next try waits spec.remediation.retryPeriodSeconds ("
-                          + spec.effectiveRetryPeriodSeconds()
-                          + " s), until "
-                          + retryAt),
-                  Optional.of(Duration.between(now, retryAt)))));
-    }
-    if (spec.maxRetry != null && count >= spec.maxRetry) {
-      return new Retry(
-          count,
-          now,
-          Optional.of(
-              new Defer(
-                  machine,
-                  CANNOT_BE_REMEDIATED,
-                  condition(
-                      MAX_RETRIES_REACHED,
-                      "the replacements of "
-                          + last.get().machine()
-                          + " failed "
-                          + count
-                          + " times in a row, spec.remediation.maxRetry ("
-                          + spec.maxRetry
-                          + "): "
-                          + Metadata.name(machine)
-                          + " is left for a person to look at"),
-                  Optional.empty())));
-    }
-    return new Retry(count + 1, now, Optional.empty());
-  }
-
   /** Machines marked unhealthy whose remediation is left to their owner, us. */
   static boolean toBeRemediated(Machine machine) {
     return MachineStatus.isFalse(machine, HEALTH_CHECK_SUCCEEDED)
@@ -281,7 +219,8 @@ public final class Remediation {
     return new Defer(machine, ownerReason, condition(reason, message), Optional.empty());
   }
 
-  private static ConditionUpdate condition(String reason, String message) {
+  /** The control plane's Remediating condition while a marked Machine waits for {@code reason}. */
+  static ConditionUpdate condition(String reason, String message) {
     return ConditionUpdate.isTrue(REMEDIATING, reason, message);
   }
 

@@ -62,10 +62,10 @@ public final class ProviderRuntime implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
 
   private ProviderRuntime(Provider provider, ProviderOptions options) throws IOException {
-    String identity = identity();
+    String identity = ProcessIdentity.replica();
     Config config = clientConfig(options);
     // Who we are in the API server's audit log and metrics, instead of fabric8's default.
-    config.setUserAgent(userAgent(provider, identity));
+    config.setUserAgent(ProcessIdentity.userAgent(provider, identity));
     client = new KubernetesClientBuilder().withConfig(config).build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
@@ -165,7 +165,7 @@ public final class ProviderRuntime implements AutoCloseable {
       return;
     }
     if (options.version()) {
-      System.out.println(provider.command() + " " + version());
+      System.out.println(provider.command() + " " + ProcessIdentity.version());
       return;
     }
     Logging.configure(options.logLevel(), options.logFormat());
@@ -192,28 +192,6 @@ public final class ProviderRuntime implements AutoCloseable {
 
   public int metricsPort() {
     return metricsServer == null ? -1 : metricsServer.port();
-  }
-
-  /**
-   * The HTTP user agent of the provider's Kubernetes client: {@code
-   * openshift-agent-bootstrap/<version> (<identity>)} or {@code
-   * openshift-agent-controlplane/<version> (<identity>)}, the identity naming the replica in the
-   * audit log as in the Lease.
-   */
-  static String userAgent(Provider provider, String identity) {
-    return "openshift-agent-"
-        + provider.command().replaceFirst("-provider$", "")
-        + "/"
-        + version()
-        + " ("
-        + identity
-        + ")";
-  }
-
-  /** The providers' version, from provider-common's jar; {@code dev} outside one. */
-  static String version() {
-    String version = ProviderRuntime.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 
   private static void closeQuietly(AutoCloseable closeable) {
@@ -246,15 +224,6 @@ public final class ProviderRuntime implements AutoCloseable {
    */
   private static void haltAtOnce() {
     Runtime.getRuntime().halt(1);
-  }
-
-  private static String identity() {
-    String pod = System.getenv("POD_NAME");
-    if (pod == null || pod.isBlank()) {
-      pod = System.getenv("HOSTNAME");
-    }
-    String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
-    return (pod == null || pod.isBlank() ? "provider" : pod) + "_" + suffix;
   }
 
   private ProbeServer.Response readiness() {
