@@ -37,47 +37,61 @@ record RemediationRetry(int count, Instant now, Optional<Remediation.Defer> defe
     int count = last.get().retryCount();
     Instant retryAt = last.get().time().plusSeconds(spec.effectiveRetryPeriodSeconds());
     if (retryAt.isAfter(now)) {
-      return new RemediationRetry(
+      return deferred(
           count,
           now,
-          Optional.of(
-              new Remediation.Defer(
-                  machine,
-                  REMEDIATION_DEFERRED,
-                  Remediation.condition(
-                      WAITING_FOR_RETRY_PERIOD,
-                      Metadata.name(machine)
-                          + " replaces "
-                          + last.get().machine()
-                          + ", remediated at "
-                          + last.get().time()
-                          + ": the next try waits spec.remediation.retryPeriodSeconds ("
-                          + spec.effectiveRetryPeriodSeconds()
-                          + " s), until "
-                          + retryAt),
-                  Optional.of(Duration.between(now, retryAt)))));
+          machine,
+          REMEDIATION_DEFERRED,
+          WAITING_FOR_RETRY_PERIOD,
+          Metadata.name(machine)
+              + " replaces "
+              + last.get().machine()
+              + ", remediated at "
+              + last.get().time()
+              + ": the next try waits spec.remediation.retryPeriodSeconds ("
+              + spec.effectiveRetryPeriodSeconds()
+              + " s), until "
+              + retryAt,
+          Optional.of(Duration.between(now, retryAt)));
     }
     if (spec.maxRetry != null && count >= spec.maxRetry) {
-      return new RemediationRetry(
+      return deferred(
           count,
           now,
-          Optional.of(
-              new Remediation.Defer(
-                  machine,
-                  CANNOT_BE_REMEDIATED,
-                  Remediation.condition(
-                      MAX_RETRIES_REACHED,
-                      "the replacements of "
-                          + last.get().machine()
-                          + " failed "
-                          + count
-                          + " times in a row, spec.remediation.maxRetry ("
-                          + spec.maxRetry
-                          + "): "
-                          + Metadata.name(machine)
-                          + " is left for a person to look at"),
-                  Optional.empty())));
+          machine,
+          CANNOT_BE_REMEDIATED,
+          MAX_RETRIES_REACHED,
+          "the replacements of "
+              + last.get().machine()
+              + " failed "
+              + count
+              + " times in a row, spec.remediation.maxRetry ("
+              + spec.maxRetry
+              + "): "
+              + Metadata.name(machine)
+              + " is left for a person to look at",
+          Optional.empty());
     }
     return new RemediationRetry(count + 1, now, Optional.empty());
+  }
+
+  /** A retry that must not be made now: why, as {@link Remediation.Defer} reports it. */
+  private static RemediationRetry deferred(
+      int count,
+      Instant now,
+      Machine machine,
+      String ownerReason,
+      String remediatingReason,
+      String message,
+      Optional<Duration> recheckAfter) {
+    return new RemediationRetry(
+        count,
+        now,
+        Optional.of(
+            new Remediation.Defer(
+                machine,
+                ownerReason,
+                Remediation.condition(remediatingReason, message),
+                recheckAfter)));
   }
 }

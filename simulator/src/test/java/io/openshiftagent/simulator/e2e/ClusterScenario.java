@@ -26,8 +26,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -620,7 +623,14 @@ public final class ClusterScenario {
           "RequirementsMet",
           condition(aci, "RequirementsMet"));
     }
-    for (GenericKubernetesResource agent : list(ApiVersions.AGENT_INSTALL, "Agent")) {
+    List<GenericKubernetesResource> agents = list(ApiVersions.AGENT_INSTALL, "Agent");
+    Map<String, List<String>> unsynced =
+        serviceLinesAbout(
+            agents.stream()
+                .filter(agent -> condition(agent, "SpecSynced") == null)
+                .map(ClusterScenario::name)
+                .toList());
+    for (GenericKubernetesResource agent : agents) {
       line(
           out,
           agent,
@@ -638,9 +648,9 @@ public final class ClusterScenario {
           string(agent, "status", "progress", "currentStage"),
           "SpecSynced",
           condition(agent, "SpecSynced"));
-      if (condition(agent, "SpecSynced") == null) {
-        serviceLinesAbout(name(agent)).forEach(l -> out.append("    ").append(l).append('\n'));
-      }
+      unsynced
+          .getOrDefault(name(agent), List.of())
+          .forEach(l -> out.append("    ").append(l).append('\n'));
     }
     for (GenericKubernetesResource host : list(ApiVersions.METAL3, "BareMetalHost")) {
       line(
@@ -716,19 +726,35 @@ public final class ClusterScenario {
   }
 
   /**
-   * The last lines of assisted-service's log about an Agent it never reported on: whether its Agent
-   * controller reached it at all, and what it did.
+   * The last lines of assisted-service's log about each of these Agents, which it never reported
+   * on: whether its Agent controller reached them at all, and what it did. One pass over the log.
    */
-  private List<String> serviceLinesAbout(String agent) {
+  private Map<String, List<String>> serviceLinesAbout(List<String> agents) {
+    Map<String, Deque<String>> about = new LinkedHashMap<>();
+    agents.forEach(agent -> about.put(agent, new ArrayDeque<>()));
+    if (agents.isEmpty()) {
+      return Map.of();
+    }
     try (Stream<String> lines =
         Files.lines(world.assistedService().log(), StandardCharsets.UTF_8)) {
-      List<String> about = lines.filter(l -> l.contains(agent)).toList();
-      return about.subList(Math.max(0, about.size() - 3), about.size()).stream()
-          .map(ClusterScenario::brief)
-          .toList();
+      lines.forEach(
+          l ->
+              about.forEach(
+                  (agent, last) -> {
+                    if (l.contains(agent)) {
+                      last.addLast(l);
+                      if (last.size() > 3) {
+                        last.removeFirst();
+                      }
+                    }
+                  }));
     } catch (IOException | RuntimeException e) {
-      return List.of("(assisted-service's log unread: " + e + ")");
+      return Map.of(agents.get(0), List.of("(assisted-service's log unread: " + e + ")"));
     }
+    Map<String, List<String>> briefs = new LinkedHashMap<>();
+    about.forEach(
+        (agent, last) -> briefs.put(agent, last.stream().map(ClusterScenario::brief).toList()));
+    return briefs;
   }
 
   /** One line of assisted-service's log, without where in its code it was written, cut short. */
