@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.openshiftagent.testsupport.Command;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
@@ -39,6 +40,11 @@ class ClusterctlTest {
   private static final String PREVIOUS = "0.0.9";
   private static final String CAPI_VERSION = "v1.14.0";
   private static final String CAPM3_VERSION = "v1.13.2";
+
+  /** What clusterctl needs of cert-manager before it installs a provider. */
+  private static final List<String> CERT_MANAGER_CRDS =
+      List.of("issuers.cert-manager.io", "certificates.cert-manager.io");
+
   private static final String ASSISTED_SERVICE_URL = "http://assisted-service.mce.svc:8090";
 
   @TempDir static Path work;
@@ -91,15 +97,7 @@ class ClusterctlTest {
             TestPaths.upstreamProviders("cert-manager-crds")
                 .resolve("cert-manager.io_certificates.yaml"))
         .ok();
-    // These two only: --all would also wait on CRDs other tests of the shared API server are
-    // creating, whose status may not exist yet (kubectl then fails on the missing conditions).
-    kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/issuers.cert-manager.io",
-            "crd/certificates.cert-manager.io")
-        .ok();
+    CrdInstaller.awaitEstablished(env.client(), Duration.ofSeconds(60), CERT_MANAGER_CRDS);
 
     Command.Result init =
         clusterctl(
@@ -562,14 +560,7 @@ class ClusterctlTest {
               TestPaths.upstreamProviders("cert-manager-crds")
                   .resolve("cert-manager.io_certificates.yaml"))
           .ok();
-      onTarget
-          .kubectl(
-              "wait",
-              "--for=condition=Established",
-              "--timeout=60s",
-              "crd/issuers.cert-manager.io",
-              "crd/certificates.cert-manager.io")
-          .ok();
+      CrdInstaller.awaitEstablished(target.client(), Duration.ofSeconds(60), CERT_MANAGER_CRDS);
       onTarget
           .clusterctl(
               "init",

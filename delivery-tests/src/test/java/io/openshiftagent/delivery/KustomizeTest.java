@@ -57,7 +57,12 @@ class KustomizeTest {
     Path manifests = TestPaths.repoRoot().resolve("config/default");
 
     clients.kubectl("apply", "--server-side", "-k", manifests).ok();
-    clients.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd", "--all").ok();
+    CrdInstaller.awaitEstablished(
+        client,
+        Duration.ofSeconds(60),
+        client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+            .map(crd -> crd.getMetadata().getName())
+            .toList());
     assertThat(
             client
                 .apps()

@@ -95,12 +95,23 @@ public final class CrdInstaller {
       crd.getMetadata().setResourceVersion(null);
       client.resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
     }
-    for (CustomResourceDefinition crd : crds) {
+    awaitEstablished(
+        client, timeout, crds.stream().map(crd -> crd.getMetadata().getName()).toList());
+  }
+
+  /**
+   * Waits until each named CRD is Established, through a watch. Unlike {@code kubectl wait
+   * --for=condition=Established}, it also waits for a CRD whose status the API server has not
+   * written yet (kubectl fails on the missing conditions).
+   */
+  public static void awaitEstablished(
+      KubernetesClient client, Duration timeout, List<String> names) {
+    for (String name : names) {
       client
           .apiextensions()
           .v1()
           .customResourceDefinitions()
-          .withName(crd.getMetadata().getName())
+          .withName(name)
           .waitUntilCondition(
               CrdInstaller::isEstablished, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
