@@ -6,12 +6,14 @@ import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.cluster.PublishedKubeconfig;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.controlplane.machines.MachinesReport;
+import io.openshiftagent.controlplane.release.ReleaseImagePhase;
 import io.openshiftagent.controlplane.upgrade.WorkloadLooks;
 import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -33,6 +35,11 @@ final class Memory {
     /** A release resolved that the stored status may not hold yet (its write was held back). */
     Optional<ReleaseImage> unwrittenRelease = Optional.empty();
 
+    /**
+     * A lookup of its release made ahead, in the background, while its infrastructure is awaited.
+     */
+    Optional<CompletableFuture<ReleaseImagePhase.Resolved>> releaseLookup = Optional.empty();
+
     /** The ClusterImageSet made, or being made, for its release. */
     Optional<ClusterImageSets.Making> imageSet = Optional.empty();
 
@@ -47,6 +54,16 @@ final class Memory {
 
     /** UIDs of its Machines this process deleted whose deletion the cache may not show yet. */
     Set<String> deletedMachines = Set.of();
+
+    /**
+     * The lookup made ahead, forgotten here: a reconcile that fails while taking it does not take
+     * it again.
+     */
+    Optional<CompletableFuture<ReleaseImagePhase.Resolved>> takeReleaseLookup() {
+      Optional<CompletableFuture<ReleaseImagePhase.Resolved>> lookup = releaseLookup;
+      releaseLookup = Optional.empty();
+      return lookup;
+    }
 
     void deleted(Set<String> machines) {
       if (!machines.isEmpty()) {

@@ -34,6 +34,7 @@ import io.openshiftagent.provider.reconcile.StatusCoalescing;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,8 +47,9 @@ import java.util.concurrent.ExecutorService;
  * and returns what it decided and found: the release image ({@code release}), the objects that
  * describe the cluster to assisted-service and the kubeconfig ({@code cluster}), the Machines
  * ({@code machines}), the upgrade of the installed cluster ({@code upgrade}); then one report
- * ({@link ControlPlaneReport}) and one status write ({@link StatusWriter}). The phases are made
- * together ({@link Phases}); what it remembers between reconciles is in {@link Memory}; {@link
+ * ({@link ControlPlaneReport}) and one status write ({@link StatusWriter}). While the
+ * infrastructure is awaited, {@link Preparation} makes what does not depend on it. The phases are
+ * made together ({@link Phases}); what it remembers between reconciles is in {@link Memory}; {@link
  * ControlPlaneCleanup} runs the deletion.
  */
 @ControllerConfiguration(
@@ -79,6 +81,7 @@ public class OpenshiftAssistedControlPlaneReconciler
 
   // Made with the event sources, once the client is known.
   private Phases phases;
+  private Preparation preparation;
 
   /**
    * @param workloadPollInterval how often the installed cluster is looked at (nothing there can be
@@ -103,7 +106,11 @@ public class OpenshiftAssistedControlPlaneReconciler
     KubernetesClient client = context.getClient();
     EventRecorder events = new EventRecorder(client, EVENT_CONTROLLER, instance);
     phases = Phases.make(client, events, hubRegistries, caches, status, clock, writers);
-    return caches.eventSources(context);
+    preparation = new Preparation(phases);
+    List<EventSource<?, OpenshiftAssistedControlPlane>> sources =
+        new ArrayList<>(caches.eventSources(context));
+    sources.add(preparation.lookedUp());
+    return sources;
   }
 
   @Override
@@ -129,10 +136,8 @@ public class OpenshiftAssistedControlPlaneReconciler
   }
 
   /**
-   * While the Cluster's infrastructure is awaited, what does not depend on it: the release image
-   * (resolved and reported, its ClusterImageSet made) and the configs and infrastructure clones of
-   * a new control plane's Machines. Once the infrastructure is provisioned, the AgentClusterInstall
-   * and the Machines follow without waiting for a registry or those parts.
+   * While the Cluster's infrastructure is awaited, what does not depend on it ({@link
+   * Preparation}).
    */
   private ReleaseImageResolution.Outcome prepare(
       OpenshiftAssistedControlPlane cp,
@@ -141,18 +146,8 @@ public class OpenshiftAssistedControlPlaneReconciler
     if (cp.getSpec().machineTemplate != null) {
       phases.infrastructure().prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
     }
-    Memory.Remembered remembered = memory.of(cp);
     try (ControlPlaneScope scope = observe(cp, cluster, context)) {
-      // The Machines' parts first: they are made in the background while the release is resolved.
-      remembered.machines =
-          remembered.machines.withPrepared(
-              phases.machines().prepare(scope, remembered.machines.prepared()));
-      ReleaseImagePhase.Resolved release =
-          phases.releaseImage().resolve(scope, remembered.unwrittenRelease);
-      remembered.unwrittenRelease = release.unwritten();
-      remembered.imageSet =
-          phases.clusterObjects().prepare(scope, release.outcome(), remembered.imageSet);
-      return release.outcome();
+      return preparation.prepare(scope, memory.of(cp));
     }
   }
 
@@ -163,8 +158,11 @@ public class OpenshiftAssistedControlPlaneReconciler
     OpenshiftAssistedControlPlane cp = observed.cp();
     Memory.Remembered remembered = memory.of(cp);
     ReleaseImagePhase.Resolved release =
-        phases.releaseImage().resolve(observed, remembered.unwrittenRelease);
+        phases
+            .releaseImage()
+            .resolve(observed, remembered.unwrittenRelease, remembered.takeReleaseLookup());
     remembered.unwrittenRelease = release.unwritten();
+    remembered.releaseLookup = release.lookup();
     ClusterObjects.Started cluster =
         phases.clusterObjects().describe(observed, release.outcome(), remembered.imageSet);
     // A release just resolved may be the upgrade the last look could not request yet.

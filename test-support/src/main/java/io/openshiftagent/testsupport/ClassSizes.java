@@ -23,14 +23,17 @@ public final class ClassSizes {
     try (Stream<Path> files = Files.walk(sources)) {
       return files
           .filter(f -> f.toString().endsWith(".java"))
-          .filter(f -> lines(f) > LIMIT)
-          .map(f -> f + " (" + lines(f) + " lines)")
+          .map(f -> new Sized(f, lines(f)))
+          .filter(sized -> sized.lines() > LIMIT)
+          .map(sized -> sized.file() + " (" + sized.lines() + " lines)")
           .sorted()
           .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
+
+  private record Sized(Path file, long lines) {}
 
   private static long lines(Path file) {
     try (Stream<String> lines = Files.lines(file)) {

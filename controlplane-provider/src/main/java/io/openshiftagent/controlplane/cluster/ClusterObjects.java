@@ -132,9 +132,12 @@ public final class ClusterObjects {
     OpenshiftAssistedControlPlane cp = scope.cp();
     Optional<ClusterImageSets.Making> making = known;
     String imageSet;
+    // What the AgentClusterInstall waits for before it names the set.
+    CompletableFuture<String> imageSetMade = CompletableFuture.completedFuture(null);
     if (release instanceof ReleaseImageResolution.Use use) {
-      making = Optional.of(imageSets.ensure(scope, use.image(), Runnable::run, known));
-      imageSet = Futures.join(making.get().done());
+      making = Optional.of(imageSets.ensure(scope, use.image(), writers, known));
+      imageSet = making.get().name();
+      imageSetMade = making.get().done();
     } else if (scope.clusterInstall().isPresent()) {
       imageSet = Names.clusterImageSet(cp); // as it is, until the new release is resolved
     } else {
@@ -181,16 +184,19 @@ public final class ClusterObjects {
     if (scope.clusterInstall().isEmpty() && scope.clusterDeployment().isEmpty()) {
       // A new cluster: made while the Machines are. The ClusterDeployment first: assisted-service
       // refuses an AgentClusterInstall whose ClusterDeployment it cannot find (SpecSynced False,
-      // InputError, "ClusterDeployment ... not found") when both are created at once.
+      // InputError, "ClusterDeployment ... not found") when both are created at once. The
+      // AgentClusterInstall waits for its ClusterImageSet too.
       ClusterDeploymentChanges.Desired deployment = writes.desiredDeployment(scope);
       CompletableFuture<AgentClusterInstall> install =
           CompletableFuture.runAsync(
                   () -> writes.createClusterDeployment(scope, deployment), writers)
-              .thenApply(deployed -> writes.createClusterInstall(scope, desired, overridesJson));
+              .thenCombine(imageSetMade, (deployed, made) -> made)
+              .thenApply(made -> writes.createClusterInstall(scope, desired, overridesJson));
       ConditionUpdate configured = ClusterInstallConfigured.of(scope, release, List.of());
       return new Started(
           scope, () -> new Described(Optional.of(Futures.join(install)), configured, set));
     }
+    Futures.join(imageSetMade);
     ClusterDeploymentChanges.Desired deployment = writes.desiredDeployment(scope);
     List<String> frozen = List.of();
     if (scope.clusterDeployment().isEmpty()) {

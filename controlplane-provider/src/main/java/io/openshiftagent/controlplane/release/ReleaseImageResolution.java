@@ -1,24 +1,13 @@
 package io.openshiftagent.controlplane.release;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
-import io.openshiftagent.controlplane.names.Names;
-import io.openshiftagent.registry.PullSecret;
-import io.openshiftagent.registry.RegistriesConf;
-import io.openshiftagent.registry.ReleaseArchitectures;
 import io.openshiftagent.registry.ReleaseImages;
 import io.openshiftagent.registry.ResolutionCache;
-import io.openshiftagent.tls.TrustedCertificates;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The release image of a control plane as it is written (ClusterImageSet, upgrade requests): what
@@ -103,117 +92,49 @@ public final class ReleaseImageResolution {
    */
   public Outcome resolve(
       ReleaseInputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
-    Map<String, String> annotations =
-        in.cp().getMetadata().getAnnotations() == null
-            ? Map.of()
-            : in.cp().getMetadata().getAnnotations();
-    boolean keepTag = "tag".equalsIgnoreCase(annotations.get(REFERENCE_ANNOTATION));
-    String token = annotations.getOrDefault(RESOLVE_ANNOTATION, "");
-    OpenshiftAssistedControlPlaneStatus.ReleaseImage written =
-        in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage;
-    ReleaseImages.Recorded recorded = recorded(written != null ? written : unwritten);
-    Optional<ReleaseImages.Answer> known =
-        images.withoutLookup(in.requested(), keepTag, token, recorded);
-    if (known.isPresent()) {
-      return outcome(known.get());
-    }
-    return lookUp(in, keepTag, token, recorded);
+    Asked asked = Asked.of(in, unwritten);
+    return known(in, asked).orElseGet(() -> lookUp(in, asked));
   }
 
-  private Outcome lookUp(
-      ReleaseInputs in, boolean keepTag, String token, ReleaseImages.Recorded recorded) {
-    var config = in.cp().getSpec().config;
-    String pullSecretName =
-        config == null || config.pullSecretRef == null ? null : config.pullSecretRef.name;
-    PullSecret pullSecret = PullSecret.none();
-    if (pullSecretName != null) {
-      Optional<Secret> secret = in.pullSecret().get();
-      if (secret.isEmpty()) {
-        return new Wait(
-            PULL_SECRET_NOT_FOUND,
-            "Secret " + pullSecretName + " (spec.config.pullSecretRef) not found; create it",
-            null,
-            false);
-      }
-      try {
-        pullSecret = pullSecret(secret.get());
-      } catch (IllegalArgumentException e) {
-        return new Wait(
-            PULL_SECRET_INVALID,
-            "Secret "
-                + pullSecretName
-                + " (spec.config.pullSecretRef) key .dockerconfigjson: "
-                + e.getMessage(),
-            null,
-            false);
-      }
+  /**
+   * The outcome when no registry, pull secret or mirror configuration must be read for it: a digest
+   * given, a tag kept, or the resolution recorded (or {@code unwritten}) for this request.
+   */
+  public Optional<Outcome> withoutLookup(
+      ReleaseInputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
+    return known(in, Asked.of(in, unwritten));
+  }
+
+  private Optional<Outcome> known(ReleaseInputs in, Asked asked) {
+    return images
+        .withoutLookup(in.requested(), asked.keepTag, asked.token, asked.recorded)
+        .map(this::outcome);
+  }
+
+  /** What the control plane's annotations and status ask of a resolution. */
+  private record Asked(boolean keepTag, String token, ReleaseImages.Recorded recorded) {
+    static Asked of(ReleaseInputs in, OpenshiftAssistedControlPlaneStatus.ReleaseImage unwritten) {
+      Map<String, String> annotations =
+          in.cp().getMetadata().getAnnotations() == null
+              ? Map.of()
+              : in.cp().getMetadata().getAnnotations();
+      OpenshiftAssistedControlPlaneStatus.ReleaseImage written =
+          in.cp().getStatus() == null ? null : in.cp().getStatus().releaseImage;
+      return new Asked(
+          "tag".equalsIgnoreCase(annotations.get(REFERENCE_ANNOTATION)),
+          annotations.getOrDefault(RESOLVE_ANNOTATION, ""),
+          ReleaseImageResolution.recorded(written != null ? written : unwritten));
     }
-    String registryConfigName =
-        config == null || config.imageRegistryRef == null ? null : config.imageRegistryRef.name;
-    Map<String, String> registryData = Map.of();
-    if (registryConfigName != null) {
-      Optional<ConfigMap> found = in.registryConfig().get();
-      if (found.isEmpty()) {
-        return new Wait(
-            IMAGE_REGISTRY_CONFIG_INVALID,
-            "ConfigMap "
-                + registryConfigName
-                + " (spec.config.imageRegistryRef) not found; create it",
-            null,
-            false);
-      }
-      registryData = found.get().getData() == null ? Map.of() : found.get().getData();
-    }
-    RegistriesConf mirrors;
-    TrustedCertificates mirrorCa;
+  }
+
+  private Outcome lookUp(ReleaseInputs in, Asked asked) {
     try {
-      String conf = registryData.get(Names.REGISTRIES_CONF_KEY);
-      mirrors = conf == null ? RegistriesConf.EMPTY : RegistriesConf.parse(conf);
-      mirrorCa = TrustedCertificates.withBundles(nonBlank(registryData.get(Names.CA_BUNDLE_KEY)));
-    } catch (IllegalArgumentException e) {
-      return new Wait(
-          IMAGE_REGISTRY_CONFIG_INVALID,
-          "ConfigMap " + registryConfigName + " (spec.config.imageRegistryRef): " + e.getMessage(),
-          null,
-          false);
+      return outcome(
+          images.answer(
+              LookupRequest.of(in, hubRegistries, asked.keepTag, asked.token, asked.recorded)));
+    } catch (LookupRequest.Unusable e) {
+      return new Wait(e.reason, e.getMessage(), null, false);
     }
-    TrustedCertificates hubCa;
-    try {
-      hubCa = TrustedCertificates.withBundles(nonBlank(hubRegistries.caBundle().orElse(null)));
-    } catch (IllegalArgumentException e) {
-      return new Wait(
-          TRUSTED_CA_BUNDLE_INVALID,
-          "the hub's trusted CA bundle (" + hubRegistries.caBundleSource() + "): " + e.getMessage(),
-          null,
-          false);
-    }
-    try {
-      mirrors = mirrors.withDefaults(hubRegistries.mirrors());
-    } catch (IllegalArgumentException e) {
-      return new Wait(
-          HUB_REGISTRIES_CONF_INVALID,
-          "the hub's registries.conf (" + hubRegistries.mirrorsSource() + "): " + e.getMessage(),
-          null,
-          false);
-    }
-    Set<String> architectures = new LinkedHashSet<>();
-    for (String arch : in.cpuArchitectures()) {
-      ReleaseArchitectures.oci(arch == null ? "x86_64" : arch).ifPresent(architectures::add);
-    }
-    if (architectures.isEmpty()) {
-      architectures.add("amd64");
-    }
-    return outcome(
-        images.answer(
-            new ReleaseImages.Request(
-                in.requested(),
-                architectures,
-                pullSecret,
-                mirrors,
-                hubCa.and(mirrorCa),
-                keepTag,
-                token,
-                recorded)));
   }
 
   private Outcome outcome(ReleaseImages.Answer answer) {
@@ -257,20 +178,6 @@ public final class ReleaseImageResolution {
     };
   }
 
-  private static PullSecret pullSecret(Secret secret) {
-    String encoded = secret.getData() == null ? null : secret.getData().get(".dockerconfigjson");
-    if (encoded == null) {
-      throw new IllegalArgumentException("missing");
-    }
-    byte[] json;
-    try {
-      json = Base64.getDecoder().decode(encoded);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("not base64");
-    }
-    return PullSecret.parse(json);
-  }
-
   private static ReleaseImages.Recorded recorded(
       OpenshiftAssistedControlPlaneStatus.ReleaseImage recorded) {
     if (recorded == null || recorded.requested == null || recorded.image == null) {
@@ -288,9 +195,5 @@ public final class ReleaseImageResolution {
         recorded.resolvedFrom == null ? "" : recorded.resolvedFrom,
         at,
         recorded.resolveRequest == null ? "" : recorded.resolveRequest);
-  }
-
-  private static List<String> nonBlank(String... values) {
-    return java.util.Arrays.stream(values).filter(v -> v != null && !v.isBlank()).toList();
   }
 }

@@ -256,13 +256,17 @@ public final class E2eWorld
           if (goroutine != null && goroutine.equals(goroutineOf(l))) {
             goroutine = null;
           }
-        } else if (l.contains("client-side throttling")) {
-          throttled = l;
-          throttledLines++;
-        } else if (goroutine != null && goroutine.equals(goroutineOf(l))) {
-          trail.addLast(ClusterScenario.brief(l));
-          if (trail.size() > 5) {
-            trail.removeFirst();
+        } else {
+          // A throttling line of the unended goroutine belongs to its trail as well.
+          if (l.contains("client-side throttling")) {
+            throttled = l;
+            throttledLines++;
+          }
+          if (goroutine != null && goroutine.equals(goroutineOf(l))) {
+            trail.addLast(ClusterScenario.brief(l));
+            if (trail.size() > 5) {
+              trail.removeFirst();
+            }
           }
         }
       }
