@@ -422,6 +422,45 @@ class ValidationRulesTest {
                 List.of("spec", "spec.remediation needs spec.replicas of 3 or more"),
                 cp -> with(cp, "spec.remediation", Map.of("maxRetry", 2))),
             new Rule(
+                "a user-managed load balancer needs a highly available control plane",
+                controlPlane,
+                cp ->
+                    with(
+                        with(cp, "spec.replicas", 1),
+                        "spec.config.loadBalancer",
+                        Map.of("type", "UserManaged")),
+                List.of("spec", "loadBalancer.type UserManaged needs spec.replicas of 3 or more"),
+                cp -> with(cp, "spec.config.loadBalancer", Map.of("type", "UserManaged"))),
+            new Rule(
+                "a user-managed load balancer needs the VIPs it answers at",
+                controlPlane,
+                cp ->
+                    with(
+                        with(
+                            with(cp, "spec.config.apiVIPs", REMOVE),
+                            "spec.config.ingressVIPs",
+                            REMOVE),
+                        "spec.config.loadBalancer",
+                        Map.of("type", "UserManaged")),
+                List.of(
+                    "spec.config",
+                    "loadBalancer.type UserManaged needs spec.config.apiVIPs and"
+                        + " spec.config.ingressVIPs"),
+                cp ->
+                    with(
+                        with(
+                            with(cp, "spec.config.apiVIPs", REMOVE),
+                            "spec.config.ingressVIPs",
+                            REMOVE),
+                        "spec.config.loadBalancer",
+                        Map.of("type", "ClusterManaged"))),
+            new Rule(
+                "the load balancer is ClusterManaged or UserManaged",
+                controlPlane,
+                cp -> with(cp, "spec.config.loadBalancer", Map.of("type", "External")),
+                List.of("spec.config.loadBalancer.type", "must be ClusterManaged or UserManaged"),
+                cp -> with(cp, "spec.config.loadBalancer", Map.of("type", "ClusterManaged"))),
+            new Rule(
                 "remediation periods are not negative",
                 controlPlane,
                 cp -> with(cp, "spec.remediation", Map.of("retryPeriodSeconds", -1)),

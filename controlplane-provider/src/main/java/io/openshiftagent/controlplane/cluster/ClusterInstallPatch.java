@@ -30,6 +30,7 @@ final class ClusterInstallPatch {
           "sshPublicKey",
           "proxy",
           "diskEncryption",
+          "loadBalancer",
           "mastersSchedulable",
           "manifestsConfigMapRefs");
 

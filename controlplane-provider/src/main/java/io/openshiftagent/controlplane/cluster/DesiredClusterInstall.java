@@ -69,6 +69,9 @@ public final class DesiredClusterInstall {
       spec.diskEncryption.mode = config.diskEncryption.mode;
       spec.diskEncryption.tangServers = config.diskEncryption.tangServers;
     }
+    if (config.loadBalancer != null) {
+      spec.loadBalancer = new AgentClusterInstallSpec.LoadBalancer(config.loadBalancer.type);
+    }
     spec.mastersSchedulable = config.mastersSchedulable;
     List<LocalObjectReference> manifests = new ArrayList<>();
     if (config.manifestsConfigMapRefs != null) {

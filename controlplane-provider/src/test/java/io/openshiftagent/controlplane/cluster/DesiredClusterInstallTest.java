@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.openshiftagent.api.controlplane.v1alpha3.ClusterProxy;
 import io.openshiftagent.api.controlplane.v1alpha3.DiskEncryption;
+import io.openshiftagent.api.controlplane.v1alpha3.LoadBalancer;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallSpec;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -99,6 +100,21 @@ class DesiredClusterInstallTest {
     assertThat(spec.manifestsConfigMapRefs)
         .extracting(LocalObjectReference::getName)
         .containsExactly("extra", "cp-registry-config");
+  }
+
+  @Test
+  void aLoadBalancerIsAskedForOnlyWhenTheSpecNamesOne() {
+    assertThat(DesiredClusterInstall.spec(cp, cluster, 0, "x", null).loadBalancer).isNull();
+    cp.getSpec().config.loadBalancer = new LoadBalancer(LoadBalancer.USER_MANAGED);
+    AgentClusterInstallSpec spec = DesiredClusterInstall.spec(cp, cluster, 0, "x", null);
+    assertThat(spec.loadBalancer.type).isEqualTo("UserManaged");
+    // Ours to keep in step: a spec that no longer names one removes it.
+    assertThat(ClusterInstallPatch.ownedSpecFields(spec)).containsKey("loadBalancer");
+    cp.getSpec().config.loadBalancer = null;
+    assertThat(
+            ClusterInstallPatch.ownedSpecFields(
+                DesiredClusterInstall.spec(cp, cluster, 0, "x", null)))
+        .containsEntry("loadBalancer", null);
   }
 
   /**

@@ -204,21 +204,24 @@ public final class Postgres implements AutoCloseable {
    * statement for over 10 s, with the sessions blocking them: what a stuck service waits on.
    */
   public List<String> stuckSessions() throws IOException, InterruptedException {
+    return query(
+        "SELECT pid, state, wait_event_type, wait_event,"
+            + " date_trunc('second', now() - xact_start) AS in_transaction,"
+            + " pg_blocking_pids(pid) AS blocked_by, left(query, 200)"
+            + " FROM pg_stat_activity WHERE datname = '"
+            + DATABASE
+            + "' AND pid <> pg_backend_pid() AND (wait_event_type = 'Lock'"
+            + " OR state LIKE 'idle in transaction%'"
+            + " OR (state = 'active' AND now() - query_start > interval '10 s'))");
+  }
+
+  /**
+   * The rows {@code sql} returns from the service's database, one line each, columns separated by
+   * {@code |}: what the service itself recorded.
+   */
+  public List<String> query(String sql) throws IOException, InterruptedException {
     Process psql =
-        psql(
-                "--no-align",
-                "--tuples-only",
-                "--command",
-                "SELECT pid, state, wait_event_type, wait_event,"
-                    + " date_trunc('second', now() - xact_start) AS in_transaction,"
-                    + " pg_blocking_pids(pid) AS blocked_by, left(query, 200)"
-                    + " FROM pg_stat_activity WHERE datname = '"
-                    + DATABASE
-                    + "' AND pid <> pg_backend_pid() AND (wait_event_type = 'Lock'"
-                    + " OR state LIKE 'idle in transaction%'"
-                    + " OR (state = 'active' AND now() - query_start > interval '10 s'))")
-            .redirectErrorStream(true)
-            .start();
+        psql("--no-align", "--tuples-only", "--command", sql).redirectErrorStream(true).start();
     List<String> lines;
     try (BufferedReader out = psql.inputReader(StandardCharsets.UTF_8)) {
       lines = out.lines().toList();

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What the real assisted-service refuses or waits for is what the user reads on our objects, in the
  * service's words: an SSH key it cannot parse (our CRD admits any string: the service is the one
- * that parses keys), and VIPs outside the hosts' network.
+ * that parses keys), and VIPs outside the hosts' network. And what only the service records: a
+ * user-managed load balancer.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class ServiceWordsTest {
@@ -124,6 +125,37 @@ class ServiceWordsTest {
     assertThat((String) condition(install, "Validated").get("message"))
         .as("the service's own condition says the same")
         .contains("The Machine Network CIDR is undefined");
+  }
+
+  @Test
+  void aUserManagedLoadBalancerIsTheServicesToo() throws Exception {
+    ClusterScenario cluster = world.scenario("e2e-user-lb", "test-multinode");
+    // No host: what the service records of the cluster comes before any host boots.
+    cluster.apply(
+        "/e2e/ha.yaml",
+        Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
+        onControlPlane(cp -> config(cp).put("loadBalancer", Map.of("type", "UserManaged"))));
+    GenericKubernetesResource[] install = new GenericKubernetesResource[1];
+    cluster.await(
+        "assisted-service to take the AgentClusterInstall",
+        () -> {
+          install[0] =
+              cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-multinode");
+          return install[0] != null
+              && "True".equals(condition(install[0], "SpecSynced").get("status"));
+        });
+    assertThat(string(install[0], "spec", "loadBalancer", "type")).isEqualTo("UserManaged");
+    assertThat(
+            world
+                .world()
+                .assistedService()
+                .postgres()
+                .query(
+                    "SELECT load_balancer_type FROM clusters WHERE kube_key_namespace = '"
+                        + cluster.namespace()
+                        + "' AND kube_key_name = 'test-multinode'"))
+        .as("the service's own record of the cluster")
+        .containsExactly("user-managed");
   }
 
   /** The control-plane Machine's config, once there is one. */

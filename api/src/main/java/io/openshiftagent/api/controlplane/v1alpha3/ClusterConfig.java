@@ -25,6 +25,13 @@ import java.util.List;
     message =
         "spec.config.apiVIPs and spec.config.ingressVIPs must be given together (platform BareMetal) or not"
             + " at all (platform None)")
+@ValidationRule(
+    value =
+        "!has(self.loadBalancer) || self.loadBalancer.type != 'UserManaged'"
+            + " || (has(self.apiVIPs) && size(self.apiVIPs) > 0)",
+    message =
+        "spec.config.loadBalancer.type UserManaged needs spec.config.apiVIPs and spec.config.ingressVIPs:"
+            + " the addresses at which the user's load balancer answers (platform BareMetal)")
 @SchemaCustomizer(
     value = ItemsMaxLength.class,
     input = "apiVIPs=45,ingressVIPs=45,machineNetworks=49")
@@ -61,6 +68,10 @@ public class ClusterConfig {
 
   @JsonPropertyDescription("Disk encryption of the installed nodes.")
   public DiskEncryption diskEncryption;
+
+  @JsonPropertyDescription(
+      "Who runs the load balancer of the API and ingress VIPs; unset: the cluster (ClusterManaged).")
+  public LoadBalancer loadBalancer;
 
   @JsonPropertyDescription("Cluster-wide proxy of the installed cluster.")
   public ClusterProxy proxy;

@@ -33,6 +33,13 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
     message =
         "spec.remediation needs spec.replicas of 3 or more: remediating the only Machine of a single-node"
             + " cluster would delete its only etcd member")
+@ValidationRule(
+    value =
+        "!has(self.config) || !has(self.config.loadBalancer) || self.config.loadBalancer.type != 'UserManaged'"
+            + " || (has(self.replicas) && self.replicas >= 3)",
+    message =
+        "spec.config.loadBalancer.type UserManaged needs spec.replicas of 3 or more: single-node OpenShift"
+            + " has no load balancer")
 public class OpenshiftAssistedControlPlaneSpec {
   /** An OpenShift version the provider supports; the template checks it too. */
   static final String DISTRIBUTION_VERSION_RULE =

@@ -32,6 +32,9 @@ public class AgentClusterInstallSpec extends UnknownFields {
 
   public DiskEncryption diskEncryption;
 
+  /** Who runs the load balancer of the VIPs (unset: ClusterManaged). */
+  public LoadBalancer loadBalancer;
+
   public Boolean mastersSchedulable;
 
   /** ConfigMaps with extra manifests for the installed cluster. */
@@ -101,5 +104,18 @@ public class AgentClusterInstallSpec extends UnknownFields {
 
     /** JSON array of Tang servers, for the tang mode. */
     public String tangServers;
+  }
+
+  /** The load balancer of the API and ingress VIPs. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class LoadBalancer extends UnknownFields {
+    /** ClusterManaged or UserManaged. */
+    public String type;
+
+    public LoadBalancer() {}
+
+    public LoadBalancer(String type) {
+      this.type = type;
+    }
   }
 }
