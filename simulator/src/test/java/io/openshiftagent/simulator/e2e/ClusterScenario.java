@@ -483,6 +483,9 @@ public final class ClusterScenario {
             () -> isInstalled(machines));
     assertReleaseByDigest();
     secrets.remember(hub, namespace);
+    assertThat(secrets.namesIn(namespace))
+        .as("the installed cluster's kubeconfig, remembered for the secret-leak check")
+        .anyMatch(name -> name.contains("/" + clusterName + "-kubeconfig "));
     LOG.info(
         "{}/{}: {} Machines Running, cluster Available after {} ms (Cluster API's ClusterCache"
             + " connected {} s after the kubeconfig Secret was written)",

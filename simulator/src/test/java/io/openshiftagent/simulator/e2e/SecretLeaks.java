@@ -144,24 +144,31 @@ final class SecretLeaks {
     return secrets.size();
   }
 
+  /** What is remembered of {@code namespace}: the names, never the values. */
+  synchronized List<String> namesIn(String namespace) {
+    return secrets.keySet().stream().filter(name -> name.contains(" " + namespace + "/")).toList();
+  }
+
+  /** What a check found, and how many logs it read. */
+  record Scan(List<SecretScanner.Finding> findings, int logs) {}
+
   /**
    * Where the remembered secrets appear: in the logs under {@code workDir} and in the Events and
    * conditions of {@code namespaces}.
    */
-  synchronized List<SecretScanner.Finding> findIn(
-      Path workDir, KubernetesClient hub, Collection<String> namespaces) {
+  synchronized Scan findIn(Path workDir, KubernetesClient hub, Collection<String> namespaces) {
     SecretScanner scanner = new SecretScanner(secrets);
     List<SecretScanner.Finding> findings = new ArrayList<>();
+    List<Path> logs;
     try (Stream<Path> files = Files.walk(workDir)) {
-      for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
-        findings.addAll(scanner.scanFile(log));
-      }
+      logs = files.filter(f -> f.toString().endsWith(".log")).toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the logs under " + workDir, e);
     }
+    logs.forEach(log -> findings.addAll(scanner.scanFile(log)));
     for (String namespace : namespaces) {
       findings.addAll(scanner.scanNamespace(hub, namespace));
     }
-    return findings;
+    return new Scan(findings, logs.size());
   }
 }

@@ -82,7 +82,13 @@ class SecretLeaksTest {
                 .build())
         .create();
 
-    List<SecretScanner.Finding> findings = leaks.findIn(workDir, client, List.of(namespace));
+    SecretLeaks.Scan scan = leaks.findIn(workDir, client, List.of(namespace));
+    List<SecretScanner.Finding> findings = scan.findings();
+
+    assertThat(scan.logs()).isEqualTo(1);
+    assertThat(leaks.namesIn(namespace))
+        .anyMatch(name -> name.contains("/c1-kubeconfig "))
+        .anyMatch(name -> name.contains("/pull-secret "));
 
     assertThat(findings)
         .extracting(SecretScanner.Finding::secret)
