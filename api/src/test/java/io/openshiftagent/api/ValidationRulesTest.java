@@ -434,26 +434,12 @@ class ValidationRulesTest {
             new Rule(
                 "a user-managed load balancer needs the VIPs it answers at",
                 controlPlane,
-                cp ->
-                    with(
-                        with(
-                            with(cp, "spec.config.apiVIPs", REMOVE),
-                            "spec.config.ingressVIPs",
-                            REMOVE),
-                        "spec.config.loadBalancer",
-                        Map.of("type", "UserManaged")),
+                cp -> withoutVips(cp, "UserManaged"),
                 List.of(
                     "spec.config",
                     "loadBalancer.type UserManaged needs spec.config.apiVIPs and"
                         + " spec.config.ingressVIPs"),
-                cp ->
-                    with(
-                        with(
-                            with(cp, "spec.config.apiVIPs", REMOVE),
-                            "spec.config.ingressVIPs",
-                            REMOVE),
-                        "spec.config.loadBalancer",
-                        Map.of("type", "ClusterManaged"))),
+                cp -> withoutVips(cp, "ClusterManaged")),
             new Rule(
                 "the load balancer is ClusterManaged or UserManaged",
                 controlPlane,
@@ -566,6 +552,13 @@ class ValidationRulesTest {
 
     GenericKubernetesResource good = named(rule.good().apply(rule.base()));
     assertThat(client.resource(good).inNamespace(ns).create().getMetadata().getUid()).isNotBlank();
+  }
+
+  /** A control plane of platform None whose load balancer is {@code type}. */
+  private static GenericKubernetesResource withoutVips(GenericKubernetesResource cp, String type) {
+    GenericKubernetesResource none =
+        with(with(cp, "spec.config.apiVIPs", REMOVE), "spec.config.ingressVIPs", REMOVE);
+    return with(none, "spec.config.loadBalancer", Map.of("type", type));
   }
 
   @Test
