@@ -15,13 +15,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Each provider's ClusterRole, as kustomize renders it, grants exactly the (group, resource, verb)
- * triples of the RBAC table at the end of its document: nothing missing, nothing more.
+ * Each provider's roles, as kustomize renders them, grant exactly the (group, resource, verb)
+ * triples of their table in docs/security.md: nothing missing, nothing more. The manager's
+ * ClusterRole has a table per provider; the leader-election Role, the same for both, one table.
  */
 class RbacMatchesTheDocsTest {
   @ParameterizedTest
-  @CsvSource({"bootstrap, docs/bootstrap.md", "controlplane, docs/controlplane.md"})
-  void clusterRoleGrantsExactlyTheDocumentedRules(String provider, String doc) throws IOException {
+  @CsvSource({
+    "bootstrap, ClusterRole, -manager, " + RbacTable.BOOTSTRAP,
+    "controlplane, ClusterRole, -manager, " + RbacTable.CONTROL_PLANE,
+    "bootstrap, Role, -leader-election, " + RbacTable.LEADER_ELECTION,
+    "controlplane, Role, -leader-election, " + RbacTable.LEADER_ELECTION
+  })
+  void rolesGrantExactlyTheDocumentedRules(
+      String provider, String kind, String nameSuffix, String section) throws IOException {
     Path rendered = Files.createTempFile("rbac", ".yaml");
     Files.writeString(
         rendered,
@@ -30,22 +37,31 @@ class RbacMatchesTheDocsTest {
                 "kustomize",
                 TestPaths.repoRoot().resolve("config/" + provider))
             .ok());
-    assertThat(granted(rendered)).isEqualTo(documented(TestPaths.repoRoot().resolve(doc)));
+    assertThat(granted(rendered, kind, nameSuffix))
+        .as(
+            "%s *%s of config/%s against docs/security.md, '%s'",
+            kind, nameSuffix, provider, section)
+        .isEqualTo(RbacTable.grants(section));
     Files.delete(rendered);
   }
 
+  /**
+   * The triples of the roles of {@code kind} whose name ends with {@code nameSuffix} (the metrics
+   * reader's ClusterRole is for scrapers, and is not the manager's).
+   */
   @SuppressWarnings("unchecked")
-  private static Set<String> granted(Path rendered) {
+  private static Set<String> granted(Path rendered, String kind, String nameSuffix) {
     Set<String> triples = new TreeSet<>();
+    int roles = 0;
     for (Map<String, Object> object : Release.objects(rendered)) {
-      // The manager's role; the metrics reader's is for scrapers.
-      if (!"ClusterRole".equals(object.get("kind"))
+      if (!kind.equals(object.get("kind"))
           || !((Map<String, Object>) object.get("metadata"))
               .get("name")
               .toString()
-              .endsWith("-manager")) {
+              .endsWith(nameSuffix)) {
         continue;
       }
+      roles++;
       for (Map<String, Object> rule : (List<Map<String, Object>>) object.get("rules")) {
         for (String group : (List<String>) rule.get("apiGroups")) {
           for (String resource : (List<String>) rule.get("resources")) {
@@ -56,39 +72,7 @@ class RbacMatchesTheDocsTest {
         }
       }
     }
+    assertThat(roles).as("%s *%s rendered", kind, nameSuffix).isEqualTo(1);
     return triples;
-  }
-
-  /** The rows of the table after the "RBAC" heading: | group | resources | verbs |. */
-  private static Set<String> documented(Path doc) throws IOException {
-    Set<String> triples = new TreeSet<>();
-    boolean inSection = false;
-    for (String line : Files.readAllLines(doc)) {
-      if (line.startsWith("## ")) {
-        inSection = line.startsWith("## RBAC");
-        continue;
-      }
-      if (!inSection
-          || !line.startsWith("|")
-          || line.startsWith("|---")
-          || line.contains("API group")) {
-        continue;
-      }
-      String[] cells = line.split("\\|");
-      String group = clean(cells[1]);
-      group = group.equals("core") || group.equals("\"\"") ? "" : group;
-      for (String resource : clean(cells[2]).split(",")) {
-        for (String verb : clean(cells[3]).split(",")) {
-          triples.add(group + " " + resource.strip() + " " + verb.strip());
-        }
-      }
-    }
-    assertThat(triples).as("the RBAC table of %s", doc).isNotEmpty();
-    return triples;
-  }
-
-  /** Drops backticks and remarks in parentheses. */
-  private static String clean(String cell) {
-    return cell.replaceAll("\\([^)]*\\)", "").replace("`", "").strip();
   }
 }

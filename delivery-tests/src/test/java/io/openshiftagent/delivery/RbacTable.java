@@ -1,5 +1,6 @@
 package io.openshiftagent.delivery;
 
+import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,34 +9,64 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads the "RBAC the provider needs" table at the end of a provider's doc as {@code "group
- * resource verb"} grants, so the chart and the docs cannot drift apart.
+ * Reads the rule table of a section of docs/security.md as {@code "group resource verb"} grants, so
+ * that the kustomize roles, the chart's and the docs cannot drift apart. The table is the first one
+ * after the heading {@code "## <section>"}; of each row only the first three cells count (API
+ * group, resources, verbs), without backticks and without remarks in parentheses; {@code core} or
+ * {@code ""} is the core group.
  */
 final class RbacTable {
+  static final String BOOTSTRAP = "RBAC of the bootstrap provider";
+  static final String CONTROL_PLANE = "RBAC of the control-plane provider";
+  static final String LEADER_ELECTION = "RBAC of leader election";
+
+  private static final Path DOC = TestPaths.repoRoot().resolve("docs/security.md");
+
   private RbacTable() {}
 
-  static Set<String> grants(Path doc) throws IOException {
+  /** The grants of {@code section} of docs/security.md. */
+  static Set<String> grants(String section) throws IOException {
+    return grants(DOC, section);
+  }
+
+  static Set<String> grants(Path doc, String section) throws IOException {
     List<String> lines = Files.readAllLines(doc);
-    int heading = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).startsWith("## RBAC")) {
-        heading = i;
-      }
+    int heading = lines.indexOf("## " + section);
+    if (heading < 0 || lines.lastIndexOf("## " + section) != heading) {
+      throw new AssertionError(doc + " has not exactly one section '## " + section + "'");
     }
-    if (heading < 0) {
-      throw new AssertionError(doc + " has no '## RBAC' section");
+    int header = heading + 1;
+    while (header < lines.size()
+        && !lines.get(header).startsWith("|")
+        && !lines.get(header).startsWith("## ")) {
+      header++;
+    }
+    if (header + 1 >= lines.size()
+        || !lines.get(header).startsWith("|")
+        || !lines.get(header + 1).startsWith("|---")) {
+      throw new AssertionError(doc + ", '" + section + "': no table");
+    }
+    String[] columns = lines.get(header).split("\\|");
+    if (columns.length < 4
+        || !clean(columns[1]).equalsIgnoreCase("API group")
+        || !clean(columns[2]).equalsIgnoreCase("resources")
+        || !clean(columns[3]).equalsIgnoreCase("verbs")) {
+      throw new AssertionError(
+          doc
+              + ", '"
+              + section
+              + "': the table does not start with | API group | resources | verbs |");
     }
     Set<String> grants = new TreeSet<>();
-    for (String line : lines.subList(heading + 1, lines.size())) {
-      if (line.startsWith("## ")) {
-        break;
-      }
-      if (!line.startsWith("|")
-          || line.startsWith("|---")
-          || line.toLowerCase().contains("| verbs")) {
-        continue;
+    for (String line : lines.subList(header + 2, lines.size())) {
+      if (!line.startsWith("|")) {
+        break; // the end of the table
       }
       String[] cells = line.split("\\|");
+      if (cells.length != columns.length) {
+        throw new AssertionError(
+            doc + ", '" + section + "': a row has not as many cells as the header: " + line);
+      }
       String group = clean(cells[1]);
       if (group.equals("core") || group.equals("\"\"")) {
         group = "";
@@ -47,7 +78,7 @@ final class RbacTable {
       }
     }
     if (grants.isEmpty()) {
-      throw new AssertionError(doc + ": the RBAC table is empty");
+      throw new AssertionError(doc + ", '" + section + "': the table is empty");
     }
     return grants;
   }
