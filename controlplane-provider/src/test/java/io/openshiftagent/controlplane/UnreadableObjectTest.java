@@ -35,19 +35,27 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Control planes the Java model cannot read (a deletion timeout past Cluster API's int32, admitted
- * by a CRD without our bound, as the Go provider's CRD or ours before the bound admit it), next to
- * good ones, with the provider started as its {@code main} starts it: each unreadable one is
- * reported (a log line, a counter, an Warning Event on it) and skipped, whether it was there at
- * start, created afterwards or made unreadable by a change; the good ones are reconciled; the
- * provider stays ready and live.
+ * Control planes the Java model cannot read (a deletion timeout past Cluster API's int32, which our
+ * CRD admitted before its bound; the Go provider's CRD does not, as the API server checks its
+ * {@code format: int32}), next to good ones, with the provider started as its {@code main} starts
+ * it: each unreadable one is reported (a log line, a counter, a Warning Event on it) and skipped,
+ * whether it was there at start, created afterwards or made unreadable by a change; the good ones
+ * are reconciled; the provider stays ready and live.
  */
 @WithKubeApiServer
 class UnreadableObjectTest {
   private static final String CRD = "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io";
-  private static final String BOUND =
+  private static final String SCHEMA =
       "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/machineTemplate"
-          + "/properties/deletion/properties/nodeDrainTimeoutSeconds/maximum";
+          + "/properties/deletion/properties/nodeDrainTimeoutSeconds";
+
+  /** The field's schema in the Go provider's CRD: the API server checks the int32 format. */
+  private static final String GO_PROVIDERS_SCHEMA =
+      "{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}";
+
+  /** The field's schema in our CRD before its bound. */
+  private static final String UNBOUNDED_SCHEMA = "{\"type\":\"integer\",\"minimum\":0}";
+
   private static final String FIELD = "spec.machineTemplate.deletion.nodeDrainTimeoutSeconds";
   private static final long TOO_LARGE = 1L << 40;
   private static final String COUNTER = "openshift_agent_unreadable_objects_total";
@@ -69,13 +77,22 @@ class UnreadableObjectTest {
             "--leader-elect=false",
             "--metrics-bind-address=127.0.0.1:" + FreePorts.next(),
             "--health-probe-bind-address=127.0.0.1:" + FreePorts.next());
-    client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(CRD)
-        .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"remove\",\"path\":\"" + BOUND + "\"}]");
     try (LogCapture logs = new LogCapture()) {
+      // The Go provider's CRD admits no such object: the int32 format is checked. (Until the API
+      // server has taken the changed schema, our bound refuses it with another message.)
+      setSchema(client, GO_PROVIDERS_SCHEMA);
+      await(
+          "the Go provider's schema to refuse the value",
+          () -> {
+            try {
+              client.resource(unreadable(c, "refused")).create();
+              throw new AssertionError("admitted under the Go provider's schema");
+            } catch (KubernetesClientException e) {
+              return e.getCode() == 422
+                  && e.getMessage().contains("must be of type integer with format int32");
+            }
+          });
+      setSchema(client, UNBOUNDED_SCHEMA);
       createUnreadable(c, "broken");
       client.resource(Fixtures.controlPlane(c.ns, "good", 1)).create();
 
@@ -157,8 +174,26 @@ class UnreadableObjectTest {
                 .contains(COUNTER + "{kind=\"OpenshiftAssistedControlPlane\"} " + count + ".0"));
   }
 
-  /** A control plane as the fixtures make it, with a deletion timeout no int holds. */
+  private static void setSchema(KubernetesClient client, String schema) {
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(CRD)
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"" + SCHEMA + "\",\"value\":" + schema + "}]");
+  }
+
+  /** Creates {@link #unreadable} once the API server has taken the unbounded schema. */
   private static void createUnreadable(TestWorld c, String name) {
+    GenericKubernetesResource raw = unreadable(c, name);
+    // Refused until then.
+    await("the changed CRD to admit " + name, () -> c.client.resource(raw).create());
+  }
+
+  /** A control plane as the fixtures make it, with a deletion timeout no int holds. */
+  private static GenericKubernetesResource unreadable(TestWorld c, String name) {
     OpenshiftAssistedControlPlane cp = Fixtures.controlPlane(c.ns, name, 1);
     GenericKubernetesResource raw =
         Serialization.unmarshal(Serialization.asJson(cp), GenericKubernetesResource.class);
@@ -168,19 +203,7 @@ class UnreadableObjectTest {
             ((Map<String, Object>) raw.getAdditionalProperties().get("spec"))
                 .get("machineTemplate");
     template.put("deletion", Map.of("nodeDrainTimeoutSeconds", TOO_LARGE));
-    // The API server takes the relaxed schema a moment after the CRD changed.
-    await(
-        "the relaxed CRD to admit " + name,
-        () -> {
-          try {
-            return c.client.resource(raw).create();
-          } catch (KubernetesClientException e) {
-            if (e.getCode() == 422) {
-              return null;
-            }
-            throw e;
-          }
-        });
+    return raw;
   }
 
   private static NonNamespaceOperation<
