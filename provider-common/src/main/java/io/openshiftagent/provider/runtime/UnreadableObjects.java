@@ -36,11 +36,11 @@ import java.util.stream.Collectors;
 
 /**
  * Lets a provider's client skip the objects of our kinds its model cannot read, instead of failing
- * with them the whole list or watch they came in. Such an object was admitted by a CRD without our
- * bounds: the Go provider's (an int32 field it does not bound, as {@code spec.replicas} or the
- * deletion timeouts) or ours before a bound existed. Without this, one such object fails every list
- * of its kind, so that kind's informer never syncs, and nothing of that kind is reconciled in any
- * namespace.
+ * with them the whole list or watch they came in. Such an object was admitted by a CRD other than
+ * the one the model matches: ours before a bound existed (the control plane's deletion timeouts and
+ * status counters were unbounded at first, beyond what an int holds), or a newer one of ours after
+ * a downgrade. Without this, one such object fails every list of its kind, so that kind's informer
+ * never syncs, and nothing of that kind is reconciled in any namespace.
  *
  * <p>Lists (what an informer starts from, and every list a reconcile makes) keep the items that can
  * be read. A watch event whose object cannot be read becomes a DELETED event of its metadata: the
@@ -56,7 +56,7 @@ final class UnreadableObjects {
   /** An object skipped: {@code object} has only its apiVersion, kind and metadata. */
   record Skipped(HasMetadata object, String problem) {}
 
-  /** Our kinds: those a CRD other than ours (or ours before a bound) may have admitted. */
+  /** Our kinds: those whose CRDs changed, and may have admitted what the model cannot read. */
   static final List<Class<? extends HasMetadata>> OURS =
       List.of(
           OpenshiftAssistedConfig.class,
