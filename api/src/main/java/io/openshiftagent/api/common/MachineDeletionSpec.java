@@ -14,8 +14,8 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class MachineDeletionSpec {
-  // The maximum is Cluster API's (int32), and what the providers can read: a larger number
-  // admitted here stopped the control-plane provider's informer, and with it the process.
+  // The maximum is Cluster API's (int32), and what the providers can read: an object with a larger
+  // number is skipped by the providers, and reported, until it is fixed (docs/reliability.md).
   @Min(0)
   @Max(Integer.MAX_VALUE)
   @JsonPropertyDescription(

@@ -19,6 +19,17 @@ final class ProcessIdentity {
     return (pod == null || pod.isBlank() ? "provider" : pod) + "_" + suffix;
   }
 
+  /** The reporting instance of Events: the pod's name, else the provider's command. */
+  static String pod(ProviderRuntime.Provider provider) {
+    for (String name : new String[] {"POD_NAME", "HOSTNAME"}) {
+      String value = System.getenv(name);
+      if (value != null && !value.isBlank()) {
+        return value;
+      }
+    }
+    return provider.command();
+  }
+
   /**
    * The HTTP user agent of the provider's Kubernetes client: {@code
    * openshift-agent-bootstrap/<version> (<identity>)} or {@code

@@ -66,7 +66,6 @@ public final class ProviderRuntime implements AutoCloseable {
     Config config = clientConfig(options);
     // Who we are in the API server's audit log and metrics, instead of fabric8's default.
     config.setUserAgent(ProcessIdentity.userAgent(provider, identity));
-    client = new KubernetesClientBuilder().withConfig(config).build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -76,6 +75,16 @@ public final class ProviderRuntime implements AutoCloseable {
     // recorded where they happen, through Micrometer's global registry.
     Metrics.globalRegistry.add(registry);
     this.registry = registry;
+    UnreadableObjectReport unreadable = new UnreadableObjectReport(UnreadableObjects.OURS);
+    client =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withKubernetesSerialization(
+                UnreadableObjects.serialization(UnreadableObjects.OURS, unreadable))
+            .build();
+    unreadable.eventsTo(
+        new EventRecorder(
+            client, "openshift-agent.io/" + provider.command(), ProcessIdentity.pod(provider)));
     boolean inCluster = Files.exists(SERVICE_ACCOUNT_TOKEN);
     ReconcileProgress progress = new ReconcileProgress();
     operator =
