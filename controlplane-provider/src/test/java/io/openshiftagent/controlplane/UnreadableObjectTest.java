@@ -1,6 +1,7 @@
 package io.openshiftagent.controlplane;
 
 import static io.openshiftagent.provider.testing.TestWorld.await;
+import static io.openshiftagent.testsupport.LocalHttp.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -23,10 +24,6 @@ import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.LogCapture;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +56,6 @@ class UnreadableObjectTest {
   private static final String FIELD = "spec.machineTemplate.deletion.nodeDrainTimeoutSeconds";
   private static final long TOO_LARGE = 1L << 40;
   private static final String COUNTER = "openshift_agent_unreadable_objects_total";
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @Test
   void anUnreadableControlPlaneIsReportedAndSkippedAndTheOthersGoOn(KubeApiServerEnvironment env)
@@ -216,18 +212,5 @@ class UnreadableObjectTest {
             HasMetadata.getApiVersion(OpenshiftAssistedControlPlane.class),
             HasMetadata.getKind(OpenshiftAssistedControlPlane.class))
         .inNamespace(namespace);
-  }
-
-  private static HttpResponse<String> get(int port, String path) {
-    try {
-      return HTTP.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.openshiftagent.provider.runtime;
 
+import static io.openshiftagent.testsupport.LocalHttp.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -14,9 +15,6 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigSpec;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +32,6 @@ import org.junit.jupiter.api.Test;
  */
 @WithKubeApiServer
 class ProviderRuntimeTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   /** Records which configs it saw. */
   @ControllerConfiguration(name = "recorder")
@@ -226,19 +223,6 @@ class ProviderRuntimeTest {
     config.getMetadata().setLabels(java.util.Map.of("cluster.x-k8s.io/watch-filter", watchFilter));
     config.setSpec(new OpenshiftAssistedConfigSpec());
     return config;
-  }
-
-  private static HttpResponse<String> get(int port, String path) {
-    try {
-      return HTTP.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   private static void await(Supplier<Boolean> condition) throws InterruptedException {
