@@ -80,8 +80,9 @@ final class NeverBooted {
   }
 
   /**
-   * The Machines to replace: out of date, never booted, not being deleted, and the installation not
-   * started; by name.
+   * The Machines to replace: out of date, never booted, and the installation not started; by name.
+   * One being deleted counts (it is being replaced), so that RollingOut keeps its reason until the
+   * last replacement is under way.
    *
    * @param neverBooted the names of the Machines whose hosts never booted
    */
@@ -95,7 +96,6 @@ final class NeverBooted {
     }
     Set<String> names = new TreeSet<>();
     machines.stream()
-        .filter(m -> !MachineSelection.isDeleting(m))
         .map(Metadata::name)
         .filter(n -> notUpToDate.containsKey(n) && neverBooted.contains(n))
         .forEach(names::add);
@@ -104,8 +104,9 @@ final class NeverBooted {
 
   /**
    * The replacement step: delete the oldest Machine to replace, once as many Machines exist as
-   * desired and none is being deleted; empty when there is none to replace or the scaling has a
-   * Machine to add or remove first (a replacement's Machine is made by the scaling).
+   * desired and none is being deleted (so none of them is); empty when there is none to replace or
+   * the scaling has a Machine to add or remove first (a replacement's Machine is made by the
+   * scaling).
    *
    * @param toReplace the Machines to replace ({@link #toReplace}), by name
    * @param notUpToDate why each out-of-date Machine is, by name

@@ -189,7 +189,7 @@ class NeverBootedTest {
         Arguments.of(
             "one at a time: the next waits for the deletion",
             new Scene(3, List.of("m1", "m2"), List.of("m1", "m2"), List.of("m1"), false),
-            "[m2]",
+            "[m1, m2]",
             "wait",
             "ReplacingNeverBootedMachines"),
         Arguments.of(
