@@ -305,7 +305,18 @@ class ControlPlaneMachinesTest {
     eventually(() -> assertThat(c.machines()).hasSize(3));
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
     Set<String> original = names(c.machines());
-    String dataMade = c.machines().get(0).getMetadata().getName();
+    // Oldest first, then by name: the order of the replacements. The data is made for the last
+    // one, which a reconcile that has not seen the data yet could not pick first.
+    List<String> byAge =
+        c.machines().stream()
+            .sorted(
+                java.util.Comparator.comparing(
+                        (Machine m) -> m.getMetadata().getCreationTimestamp())
+                    .thenComparing(m -> m.getMetadata().getName()))
+            .map(m -> m.getMetadata().getName())
+            .toList();
+    String dataMade = byAge.get(2);
+    List<String> replaced = byAge.subList(0, 2);
     dataMade(c, dataMade);
     // What happens to Machines, in order: the originals deleted, the new ones added.
     List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -331,12 +342,36 @@ class ControlPlaneMachinesTest {
                   }
                 });
 
+    // Every reason RollingOut has had: the replacement may be over before a poll would see it.
+    Set<String> rollingOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    var watchedControlPlane =
+        client
+            .resources(OpenshiftAssistedControlPlane.class)
+            .inNamespace(c.ns)
+            .inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(OpenshiftAssistedControlPlane cp) {
+                    onUpdate(null, cp);
+                  }
+
+                  @Override
+                  public void onUpdate(
+                      OpenshiftAssistedControlPlane old, OpenshiftAssistedControlPlane cp) {
+                    if (cp.getStatus() != null) {
+                      Conditions.find(cp.getStatus().conditions, "RollingOut")
+                          .ifPresent(r -> rollingOut.add(r.getReason()));
+                    }
+                  }
+
+                  @Override
+                  public void onDelete(OpenshiftAssistedControlPlane cp, boolean unknown) {}
+                });
     String key = "ssh-ed25519 AAAA fixed";
     c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"openshiftAssistedConfigSpec\":{\"sshAuthorizedKey\":\"" + key + "\"}}}");
-    c.awaitCondition("cp", "RollingOut", "ReplacingNeverBootedMachines");
     eventually(
         () -> {
           assertThat(c.machines()).hasSize(3);
@@ -347,13 +382,14 @@ class ControlPlaneMachinesTest {
         });
     Condition onDelete = c.awaitCondition("cp", "RollingOut", "RollingOut");
     watched.close();
+    watchedControlPlane.close();
+    assertThat(rollingOut).contains("ReplacingNeverBootedMachines");
     assertThat(onDelete.getMessage())
         .isEqualTo(
             "1 Machines do not match the spec: delete them one at a time (OnDelete rollout) and"
                 + " each is replaced by a Machine made from the current spec: "
                 + dataMade);
     // One at a time: each replacement made before the next deletion.
-    List<String> replaced = original.stream().filter(n -> !n.equals(dataMade)).sorted().toList();
     assertThat(steps)
         .containsExactly("delete " + replaced.get(0), "add", "delete " + replaced.get(1), "add");
     for (Machine m : c.machines()) {
