@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.simulator.ApiVersions;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +62,19 @@ class ServiceWordsTest {
               && configs.stream()
                   .allMatch(c -> "DiscoveryImageRefused".equals(ready(c).get("reason")));
         });
-    List<String> refused = configs(cluster).stream().map(ClusterScenario::name).sorted().toList();
-    // The one fixed in place goes last in the replacement order (oldest first, then by name).
+    // The Machines (named as their configs) in the order of their replacement: oldest first, then
+    // by name. The one fixed in place goes last, so no replacement can race with its data.
+    List<String> refused =
+        cluster.controlPlaneMachines().stream()
+            .sorted(
+                Comparator.comparing(
+                        (GenericKubernetesResource m) -> m.getMetadata().getCreationTimestamp())
+                    .thenComparing(ClusterScenario::name))
+            .map(ClusterScenario::name)
+            .toList();
+    assertThat(refused)
+        .containsExactlyInAnyOrderElementsOf(
+            configs(cluster).stream().map(ClusterScenario::name).toList());
     String config = refused.get(2);
     GenericKubernetesResource infraEnv = cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", config);
     Map<String, Object> imageCreated = condition(infraEnv, "ImageCreated");
