@@ -248,6 +248,8 @@ class ControlPlaneMachinesTest {
     eventually(() -> assertThat(c.machines()).hasSize(3));
     c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
     Set<String> original = names(c.machines());
+    // Their bootstrap data made, the hosts may boot: they are the user's to replace (OnDelete).
+    original.forEach(name -> dataMade(c, name));
 
     c.resource(OpenshiftAssistedControlPlane.class, "cp")
         .patch(
@@ -275,6 +277,7 @@ class ControlPlaneMachinesTest {
         c.get(OpenshiftAssistedConfig.class, replacement.getMetadata().getName());
     assertThat(config.getSpec().additionalNTPSources).containsExactly("ntp.example.com");
     eventually(() -> assertThat(c.controlPlane("cp").getStatus().upToDateReplicas).isEqualTo(1));
+    dataMade(c, replacement.getMetadata().getName());
 
     // A new infrastructure template makes every Machine out of date, with the template named.
     c.resource(OpenshiftAssistedControlPlane.class, "cp")
@@ -289,6 +292,145 @@ class ControlPlaneMachinesTest {
                   "cloned from Metal3MachineTemplate.infrastructure.cluster.x-k8s.io/"
                       + Fixtures.TEMPLATE);
         });
+  }
+
+  /**
+   * Before the installation a changed spec reaches the Machines whose hosts never booted by itself,
+   * one at a time, with OnDelete too; one whose bootstrap data was made stays the user's.
+   */
+  @Test
+  void beforeTheInstallationMachinesWhoseHostsNeverBootedAreReplacedOneAtATime() {
+    TestWorld c = Fixtures.provisioned(env, "neverbooted");
+    c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 3));
+    eventually(() -> assertThat(c.machines()).hasSize(3));
+    c.awaitCondition("cp", "MachinesUpToDate", "UpToDate");
+    Set<String> original = names(c.machines());
+    // Oldest first, then by name: the order of the replacements. The data is made for the last
+    // one, which a reconcile that has not seen the data yet could not pick first.
+    List<String> byAge =
+        c.machines().stream()
+            .sorted(
+                java.util.Comparator.comparing(
+                        (Machine m) -> m.getMetadata().getCreationTimestamp())
+                    .thenComparing(m -> m.getMetadata().getName()))
+            .map(m -> m.getMetadata().getName())
+            .toList();
+    String dataMade = byAge.get(2);
+    List<String> replaced = byAge.subList(0, 2);
+    dataMade(c, dataMade);
+    // What happens to Machines, in order: the originals deleted, the new ones added.
+    List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var watched =
+        client
+            .resources(Machine.class)
+            .inNamespace(c.ns)
+            .inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Machine m) {
+                    if (!original.contains(m.getMetadata().getName())) {
+                      steps.add("add");
+                    }
+                  }
+
+                  @Override
+                  public void onUpdate(Machine old, Machine m) {}
+
+                  @Override
+                  public void onDelete(Machine m, boolean unknownFinalState) {
+                    steps.add("delete " + m.getMetadata().getName());
+                  }
+                });
+
+    // Every reason RollingOut has had: the replacement may be over before a poll would see it.
+    Set<String> rollingOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    var watchedControlPlane =
+        client
+            .resources(OpenshiftAssistedControlPlane.class)
+            .inNamespace(c.ns)
+            .inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(OpenshiftAssistedControlPlane cp) {
+                    onUpdate(null, cp);
+                  }
+
+                  @Override
+                  public void onUpdate(
+                      OpenshiftAssistedControlPlane old, OpenshiftAssistedControlPlane cp) {
+                    if (cp.getStatus() != null) {
+                      Conditions.find(cp.getStatus().conditions, "RollingOut")
+                          .ifPresent(r -> rollingOut.add(r.getReason()));
+                    }
+                  }
+
+                  @Override
+                  public void onDelete(OpenshiftAssistedControlPlane cp, boolean unknown) {}
+                });
+    String key = "ssh-ed25519 AAAA fixed";
+    c.resource(OpenshiftAssistedControlPlane.class, "cp")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"openshiftAssistedConfigSpec\":{\"sshAuthorizedKey\":\"" + key + "\"}}}");
+    eventually(
+        () -> {
+          assertThat(c.machines()).hasSize(3);
+          assertThat(names(c.machines()))
+              .contains(dataMade)
+              .doesNotContainAnyElementsOf(
+                  original.stream().filter(n -> !n.equals(dataMade)).toList());
+        });
+    Condition onDelete = c.awaitCondition("cp", "RollingOut", "RollingOut");
+    watched.close();
+    watchedControlPlane.close();
+    assertThat(rollingOut).contains("ReplacingNeverBootedMachines");
+    assertThat(onDelete.getMessage())
+        .isEqualTo(
+            "1 Machines do not match the spec: delete them one at a time (OnDelete rollout) and"
+                + " each is replaced by a Machine made from the current spec: "
+                + dataMade);
+    // One at a time: each replacement made before the next deletion.
+    assertThat(steps)
+        .containsExactly("delete " + replaced.get(0), "add", "delete " + replaced.get(1), "add");
+    for (Machine m : c.machines()) {
+      if (!m.getMetadata().getName().equals(dataMade)) {
+        assertThat(c.get(OpenshiftAssistedConfig.class, m.getMetadata().getName()).getSpec())
+            .extracting(spec -> spec.sshAuthorizedKey)
+            .isEqualTo(key);
+      }
+    }
+    eventually(
+        () ->
+            assertThat(
+                    client.events().v1().events().inNamespace(c.ns).list().getItems().stream()
+                        .filter(e -> "ReplaceNeverBooted".equals(e.getAction()))
+                        .map(e -> e.getNote()))
+                .containsExactlyInAnyOrder(
+                    replaced.stream()
+                        .map(
+                            n ->
+                                "Deleted Machine "
+                                    + n
+                                    + " to replace it: its host never booted and it does not match"
+                                    + " the spec (its OpenshiftAssistedConfig differs from"
+                                    + " spec.openshiftAssistedConfigSpec); the installation has"
+                                    + " not started, so its replacement is made from the current"
+                                    + " spec")
+                        .toArray(String[]::new)));
+  }
+
+  /** Plays the bootstrap provider: the config's bootstrap data is made. */
+  private static void dataMade(TestWorld c, String config) {
+    client
+        .resources(OpenshiftAssistedConfig.class)
+        .inNamespace(c.ns)
+        .withName(config)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"dataSecretName\":\""
+                + config
+                + "\",\"initialization\":{\"dataSecretCreated\":true}}}");
   }
 
   @Test

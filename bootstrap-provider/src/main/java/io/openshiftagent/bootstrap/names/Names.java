@@ -18,8 +18,7 @@ public final class Names {
    * Annotation on a config: the one Agent we approved for its InfraEnv (a compare-and-swap claim).
    * The same claim on an InfraEnv, where earlier versions of this provider put it, is honoured.
    */
-  public static final String APPROVED_AGENT_ANNOTATION =
-      "bootstrap.cluster.x-k8s.io/approved-agent";
+  public static final String APPROVED_AGENT_ANNOTATION = SharedNames.APPROVED_AGENT_ANNOTATION;
 
   /**
    * Annotation on an Agent we decided not to approve, with the reason (set once, with an Event).

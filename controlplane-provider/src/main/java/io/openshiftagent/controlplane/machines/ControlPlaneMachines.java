@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * OpenshiftAssistedConfig and a clone of the infrastructure template. Keeps existing Machines in
  * step in place ({@link PropagatedFields}) and marks those that no longer match the spec ({@link
  * UpToDate}), then applies the plan of {@link MachineSteps}: etcd's health, the pre-terminate hook,
- * the members of departed hosts ({@link EtcdGuard}), and one remediation, rolling update or scaling
- * step ({@link MachineStep}). Returns what it decided and found ({@link MachinesReport}).
+ * the members of departed hosts ({@link EtcdGuard}), and one remediation, replacement of a Machine
+ * whose host never booted, rolling update or scaling step ({@link MachineStep}). Returns what it
+ * decided and found ({@link MachinesReport}).
  */
 public final class ControlPlaneMachines {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneMachines.class);
@@ -111,6 +112,7 @@ public final class ControlPlaneMachines {
                 scope.machines(),
                 DeletionsInFlight.deleting(scope.machines(), scope.deletionsUnseen()),
                 notUpToDate,
+                NeverBooted.hosts(scope.machines(), scope.configs()),
                 RemediationData.from(
                     cp.getMetadata().getAnnotations(), RemediationData.IN_PROGRESS),
                 lifecycle,
@@ -195,8 +197,8 @@ public final class ControlPlaneMachines {
     put(conditions, plan.remediation().remediating());
     MachineScaling.steady(machines.size(), desired).forEach(c -> put(conditions, c));
     put(conditions, MachineStatus.machinesReady(machines));
-    // RollingOut as OnDelete reports it; a rolling update step says more.
-    MachineStatus.upToDate(notUpToDate).forEach(c -> put(conditions, c));
+    // RollingOut as OnDelete reports it; a replacement or rolling update step says more.
+    MachineStatus.upToDate(notUpToDate, plan.replacing()).forEach(c -> put(conditions, c));
     taken.conditions().forEach(c -> put(conditions, c));
     if (!taken.created().isEmpty() && machines.size() + taken.created().size() == desired) {
       // The status tells of the Machines just made, not only of those the cache had: no second

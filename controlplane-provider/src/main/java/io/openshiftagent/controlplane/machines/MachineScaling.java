@@ -55,6 +55,18 @@ public final class MachineScaling {
     }
   }
 
+  /**
+   * Delete {@code machine}, whose host never booted, so that the scaling replaces it from the
+   * current spec ({@link NeverBooted}); {@code why} is for its Event.
+   */
+  public record Replace(Machine machine, String why, ConditionUpdate rollingOut)
+      implements Decision {
+    @Override
+    public Optional<ConditionUpdate> condition() {
+      return Optional.of(rollingOut);
+    }
+  }
+
   /** Scaling cannot go on now, for the reason the condition gives. */
   public record Wait(ConditionUpdate blocked) implements Decision {
     @Override

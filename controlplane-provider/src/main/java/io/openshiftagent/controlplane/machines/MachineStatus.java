@@ -7,6 +7,7 @@ import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_RO
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_UP_TO_DATE;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NO_MACHINES;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.READY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REPLACING_NEVER_BOOTED_MACHINES;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ROLLING_OUT;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.UP_TO_DATE;
 
@@ -19,6 +20,7 @@ import io.openshiftagent.controlplane.release.KubernetesVersions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -54,8 +56,14 @@ public final class MachineStatus {
         : ConditionUpdate.isFalse(MACHINES_READY, NOT_READY, "Machines not Ready: " + notReady);
   }
 
-  /** MachinesUpToDate and RollingOut: a rollout is the user deleting each outdated Machine. */
-  public static List<ConditionUpdate> upToDate(Map<String, String> notUpToDate) {
+  /**
+   * MachinesUpToDate and RollingOut: a rollout is the user deleting each outdated Machine, but for
+   * those replaced because their hosts never booted.
+   *
+   * @param replacing the out-of-date Machines whose hosts never booted, being replaced
+   */
+  public static List<ConditionUpdate> upToDate(
+      Map<String, String> notUpToDate, Set<String> replacing) {
     if (notUpToDate.isEmpty()) {
       return List.of(
           ConditionUpdate.isTrue(MACHINES_UP_TO_DATE, UP_TO_DATE, "all Machines match the spec"),
@@ -65,16 +73,31 @@ public final class MachineStatus {
         notUpToDate.entrySet().stream()
             .map(e -> e.getKey() + " (" + e.getValue() + ")")
             .collect(Collectors.joining("; "));
+    List<String> byHand =
+        notUpToDate.keySet().stream().filter(n -> !replacing.contains(n)).toList();
+    String deleteThem =
+        "delete them one at a time (OnDelete rollout) and each is replaced by a Machine made from"
+            + " the current spec: "
+            + String.join(", ", byHand);
+    ConditionUpdate rollingOut =
+        replacing.isEmpty()
+            ? ConditionUpdate.isTrue(
+                ROLLING_OUT,
+                ROLLING_OUT,
+                byHand.size() + " Machines do not match the spec: " + deleteThem)
+            : ConditionUpdate.isTrue(
+                ROLLING_OUT,
+                REPLACING_NEVER_BOOTED_MACHINES,
+                "replacing, one at a time, the Machines whose hosts never booted and that do not"
+                    + " match the spec (the installation has not started): "
+                    + String.join(", ", replacing)
+                    + (byHand.isEmpty()
+                        ? ""
+                        : "; the others' hosts may have booted, " + deleteThem));
     return List.of(
         ConditionUpdate.isFalse(
             MACHINES_UP_TO_DATE, NOT_UP_TO_DATE, "Machines not up to date: " + list),
-        ConditionUpdate.isTrue(
-            ROLLING_OUT,
-            ROLLING_OUT,
-            notUpToDate.size()
-                + " Machines do not match the spec: delete them one at a time (OnDelete rollout)"
-                + " and each is replaced by a Machine made from the current spec: "
-                + String.join(", ", notUpToDate.keySet())));
+        rollingOut);
   }
 
   /**

@@ -16,11 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The one step of a reconcile, applied: an unhealthy Machine deleted once etcd can do without its
  * host; or Machines created (from the parts prepared for them, if any) once no departed etcd member
- * is in the way; or one deleted once etcd can do without its host.
+ * is in the way; or one deleted (to scale down, roll out, or replace a Machine whose host never
+ * booted) once etcd can do without its host.
  */
 final class MachineStep {
   private final MachineWrites writes;
@@ -98,17 +100,39 @@ final class MachineStep {
       return create(scope, create, inProgress, prepared, conditions);
     }
     if (decision instanceof MachineScaling.Delete delete) {
-      Optional<String> unsafe = etcd.whyNotRemovable(delete.machine());
-      if (unsafe.isPresent()) {
-        conditions.add(
-            ConditionUpdate.isTrue(
-                decision.condition().get().type(), WAITING_FOR_ETCD, unsafe.get()));
-        return new Taken(conditions, List.of(), false);
-      }
-      String deleted = writes.scaleDown(scope.cp(), delete.machine());
-      return new Taken(conditions, List.of(), Optional.of(deleted), false, Optional.empty());
+      return delete(
+          delete,
+          delete.machine(),
+          etcd,
+          conditions,
+          () -> writes.scaleDown(scope.cp(), delete.machine()));
+    }
+    if (decision instanceof MachineScaling.Replace replace) {
+      return delete(
+          replace,
+          replace.machine(),
+          etcd,
+          conditions,
+          () -> writes.replace(scope.cp(), replace.machine(), replace.why()));
     }
     return new Taken(conditions, List.of(), false);
+  }
+
+  /** Deletes the Machine ({@code delete}) when etcd can do without its host; else says why not. */
+  private static Taken delete(
+      MachineScaling.Decision decision,
+      Machine machine,
+      EtcdGuard etcd,
+      List<ConditionUpdate> conditions,
+      Supplier<String> delete) {
+    Optional<String> unsafe = etcd.whyNotRemovable(machine);
+    if (unsafe.isPresent()) {
+      conditions.add(
+          ConditionUpdate.isTrue(
+              decision.condition().get().type(), WAITING_FOR_ETCD, unsafe.get()));
+      return new Taken(conditions, List.of(), false);
+    }
+    return new Taken(conditions, List.of(), Optional.of(delete.get()), false, Optional.empty());
   }
 
   private Taken create(

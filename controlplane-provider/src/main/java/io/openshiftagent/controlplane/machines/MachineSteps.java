@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the Machines phase does in one reconcile, and in which order, decided from values alone: the
@@ -21,9 +22,11 @@ import java.util.Optional;
  *   <li>Remove the etcd members of departed hosts, when a host is missing or the look is due.
  *   <li>Forget a recorded remediation whose replacement exists, and the OwnerRemediated answer of
  *       Machines healthy again.
- *   <li>One step: a remediation ({@link Remediation}); else a rolling update step ({@link
- *       Rollout}); else a scaling step ({@link MachineScaling}). A deferred remediation lets the
- *       rollout or scaling step happen; each deletion is checked against etcd when applied.
+ *   <li>One step: a remediation ({@link Remediation}); else, before the installation, the
+ *       replacement of a Machine whose host never booted ({@link NeverBooted}); else a rolling
+ *       update step ({@link Rollout}); else a scaling step ({@link MachineScaling}). A deferred
+ *       remediation lets the other steps happen; each deletion is checked against etcd when
+ *       applied.
  * </ol>
  */
 final class MachineSteps {
@@ -35,12 +38,14 @@ final class MachineSteps {
    * @param deleting the names of the Machines being deleted (cache, or deleted by us since)
    * @param notUpToDate why each Machine that does not match the spec does not, by name
    * @param recorded the remediation recorded on the control plane, if any
+   * @param neverBooted the names of the Machines whose hosts never booted ({@link NeverBooted})
    */
   record Inputs(
       OpenshiftAssistedControlPlane cp,
       List<Machine> machines,
       List<String> deleting,
       Map<String, String> notUpToDate,
+      Set<String> neverBooted,
       Optional<RemediationData> recorded,
       Lifecycle lifecycle,
       boolean installationStarted,
@@ -56,7 +61,8 @@ final class MachineSteps {
    * @param inProgress the remediation whose replacement is not made yet
    * @param forgetRecorded whether the recorded remediation is over and goes
    * @param recovered the Machines whose OwnerRemediated answer goes
-   * @param step the rolling update or scaling step; empty when a Machine is remediated
+   * @param replacing the out-of-date Machines whose hosts never booted, replaced one at a time
+   * @param step the replacement, rolling update or scaling step; empty when a Machine is remediated
    */
   record Plan(
       boolean etcdGuarded,
@@ -66,6 +72,7 @@ final class MachineSteps {
       Optional<RemediationData> inProgress,
       boolean forgetRecorded,
       List<Machine> recovered,
+      Set<String> replacing,
       Remediation.Decision remediation,
       Optional<MachineScaling.Decision> step) {}
 
@@ -88,19 +95,26 @@ final class MachineSteps {
                 lifecycle.installed(),
                 lifecycle.upgrading(),
                 in.now()));
+    Set<String> replacing =
+        NeverBooted.toReplace(
+            in.machines(), in.notUpToDate(), in.neverBooted(), in.installationStarted());
     Optional<MachineScaling.Decision> step =
         remediation instanceof Remediation.Remediate
             ? Optional.empty()
             : Optional.of(
-                Rollout.decide(
-                        new Rollout.Inputs(
-                            desired,
-                            cp.getSpec().rollout,
-                            in.machines(),
-                            in.deleting(),
-                            in.notUpToDate(),
-                            lifecycle.installed(),
-                            lifecycle.upgrading()))
+                NeverBooted.decide(
+                        desired, in.machines(), in.deleting(), replacing, in.notUpToDate())
+                    .or(
+                        () ->
+                            Rollout.decide(
+                                new Rollout.Inputs(
+                                    desired,
+                                    cp.getSpec().rollout,
+                                    in.machines(),
+                                    in.deleting(),
+                                    in.notUpToDate(),
+                                    lifecycle.installed(),
+                                    lifecycle.upgrading())))
                     .orElseGet(
                         () ->
                             MachineScaling.decide(
@@ -117,6 +131,7 @@ final class MachineSteps {
         inProgress,
         forget,
         Remediation.recovered(in.machines(), in.deleting()),
+        replacing,
         remediation,
         step);
   }

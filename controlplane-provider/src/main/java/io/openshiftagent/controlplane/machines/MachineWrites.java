@@ -27,11 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writes to existing control-plane Machines: deleting one (to scale down, to remediate, or with
- * the control plane) and the parts left without one, keeping them in step in place (propagated
- * fields, deletion timeouts, the UpToDate condition), the answers to their MachineHealthCheck
- * (OwnerRemediated, through {@link MachineConditions}) and our pre-terminate hook. Each deletion
- * returns the Machine's UID: it counts as deleting until the cache shows it so.
+ * The writes to existing control-plane Machines: deleting one (to scale down, to remediate, to
+ * replace one whose host never booted, or with the control plane) and the parts left without one,
+ * keeping them in step in place (propagated fields, deletion timeouts, the UpToDate condition), the
+ * answers to their MachineHealthCheck (OwnerRemediated, through {@link MachineConditions}) and our
+ * pre-terminate hook. Each deletion returns the Machine's UID: it counts as deleting until the
+ * cache shows it so.
  */
 public final class MachineWrites {
   private static final Logger LOG = LoggerFactory.getLogger(MachineWrites.class);
@@ -72,6 +73,21 @@ public final class MachineWrites {
     LOG.info("scaling down {}: deleting Machine {}", Metadata.name(cp), Metadata.name(machine));
     String deleted = delete(machine);
     events.normal(cp, "MachineDeleted", "ScaleDown", "Deleted Machine " + Metadata.name(machine));
+    return deleted;
+  }
+
+  /**
+   * Deletes a Machine whose host never booted, for the scaling to replace it from the current spec;
+   * returns its UID.
+   */
+  String replace(OpenshiftAssistedControlPlane cp, Machine machine, String why) {
+    LOG.info("replacing Machine {} of {}: {}", Metadata.name(machine), Metadata.name(cp), why);
+    String deleted = delete(machine);
+    events.normal(
+        cp,
+        "MachineDeleted",
+        "ReplaceNeverBooted",
+        "Deleted Machine " + Metadata.name(machine) + " to replace it: " + why);
     return deleted;
   }
 

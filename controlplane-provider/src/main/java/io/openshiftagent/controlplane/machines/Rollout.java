@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * {@code replicas + maxSurge} Machines, adding an up-to-date one when there are fewer and deleting
  * an out-of-date one when there are as many, one step at a time and only while every other Machine
  * is Ready. With OnDelete (the default) nothing is decided here: the user deletes each out-of-date
- * Machine and the scaling makes its replacement. The etcd check comes when a deletion is applied.
+ * Machine and the scaling makes its replacement. Before the installation nothing is rolled out (a
+ * Machine whose host never booted is replaced by {@link NeverBooted}), and the scaling makes a
+ * missing Machine. The etcd check comes when a deletion is applied.
  */
 public final class Rollout {
   private Rollout() {}
@@ -61,6 +63,11 @@ public final class Rollout {
             + maxSurge
             + ")";
     if (!in.installed()) {
+      if (in.machines().size() != in.desired()) {
+        // The scaling makes a missing Machine (one replaced because its host never booted, one a
+        // user deleted) as with OnDelete: the installation waits for every host.
+        return Optional.empty();
+      }
       return wait(
           WAITING_FOR_INSTALLATION,
           what

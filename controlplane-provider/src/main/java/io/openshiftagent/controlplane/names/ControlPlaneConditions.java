@@ -60,6 +60,13 @@ public final class ControlPlaneConditions {
   public static final String TOPOLOGY_CHANGE_NOT_SUPPORTED = "TopologyChangeNotSupported";
   public static final String MACHINE_CREATION_FAILED = "MachineCreationFailed";
   public static final String NOT_ROLLING_OUT = "NotRollingOut";
+
+  /**
+   * RollingOut: before the installation, out-of-date Machines whose hosts never booted are
+   * replaced, one at a time, whatever the rollout strategy.
+   */
+  public static final String REPLACING_NEVER_BOOTED_MACHINES = "ReplacingNeverBootedMachines";
+
   public static final String NOT_PAUSED = "NotPaused";
   public static final String NOT_DELETING = "NotDeleting";
   public static final String WAITING_FOR_MACHINES_DELETED = "WaitingForMachinesDeleted";

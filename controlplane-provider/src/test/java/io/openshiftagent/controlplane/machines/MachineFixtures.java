@@ -24,13 +24,19 @@ final class MachineFixtures {
     return machines;
   }
 
-  /** A decision as the tables name it: "create n", "delete <machine>", "wait" or "steady". */
+  /**
+   * A decision as the tables name it: "create n", "delete <machine>", "replace <machine>", "wait"
+   * or "steady".
+   */
   static String describe(MachineScaling.Decision decision) {
     if (decision instanceof MachineScaling.Create create) {
       return "create " + create.count();
     }
     if (decision instanceof MachineScaling.Delete delete) {
       return "delete " + delete.machine().getMetadata().getName();
+    }
+    if (decision instanceof MachineScaling.Replace replace) {
+      return "replace " + replace.machine().getMetadata().getName();
     }
     if (decision instanceof MachineScaling.Wait) {
       return "wait";

@@ -10,6 +10,8 @@ import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** The replica counts and the Machine conditions, from the Machines and which are outdated. */
@@ -56,14 +58,14 @@ class MachineStatusTest {
 
   @Test
   void outdatedMachinesAreARollingOutToDoByHand() {
-    assertThat(MachineStatus.upToDate(Map.of()))
+    assertThat(MachineStatus.upToDate(Map.of(), Set.of()))
         .containsExactly(
             ConditionUpdate.isTrue("MachinesUpToDate", "UpToDate", "all Machines match the spec"),
             ConditionUpdate.isFalse("RollingOut", "NotRollingOut", "all Machines match the spec"));
     Map<String, String> outdated = new LinkedHashMap<>();
     outdated.put("a", "its config differs");
     outdated.put("b", "its template differs");
-    assertThat(MachineStatus.upToDate(outdated))
+    assertThat(MachineStatus.upToDate(outdated, Set.of()))
         .containsExactly(
             ConditionUpdate.isFalse(
                 "MachinesUpToDate",
@@ -74,5 +76,28 @@ class MachineStatusTest {
                 "RollingOut",
                 "2 Machines do not match the spec: delete them one at a time (OnDelete rollout) and"
                     + " each is replaced by a Machine made from the current spec: a, b"));
+  }
+
+  @Test
+  void machinesReplacedBecauseTheirHostsNeverBootedAreNotTheUsersToDelete() {
+    Map<String, String> outdated = new LinkedHashMap<>();
+    outdated.put("a", "its config differs");
+    outdated.put("b", "its config differs");
+    assertThat(MachineStatus.upToDate(outdated, new TreeSet<>(Set.of("a", "b"))).get(1))
+        .isEqualTo(
+            ConditionUpdate.isTrue(
+                "RollingOut",
+                "ReplacingNeverBootedMachines",
+                "replacing, one at a time, the Machines whose hosts never booted and that do not"
+                    + " match the spec (the installation has not started): a, b"));
+    assertThat(MachineStatus.upToDate(outdated, Set.of("b")).get(1))
+        .isEqualTo(
+            ConditionUpdate.isTrue(
+                "RollingOut",
+                "ReplacingNeverBootedMachines",
+                "replacing, one at a time, the Machines whose hosts never booted and that do not"
+                    + " match the spec (the installation has not started): b; the others' hosts"
+                    + " may have booted, delete them one at a time (OnDelete rollout) and each is"
+                    + " replaced by a Machine made from the current spec: a"));
   }
 }

@@ -13,10 +13,12 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +43,7 @@ class MachineStepsTest {
     final List<Machine> machines = new ArrayList<>();
     final List<String> deleting = new ArrayList<>();
     final Map<String, String> notUpToDate = new LinkedHashMap<>();
+    final Set<String> neverBooted = new HashSet<>();
     RolloutSpec rollout;
     Optional<RemediationData> recorded = Optional.empty();
     boolean installed;
@@ -80,6 +83,7 @@ class MachineStepsTest {
                   machines,
                   deleting,
                   notUpToDate,
+                  neverBooted,
                   recorded,
                   new Lifecycle(installed, upgrading, lookDue),
                   installationStarted,
@@ -152,6 +156,11 @@ class MachineStepsTest {
 
   static Consumer<Scene> outdated(String name) {
     return s -> s.notUpToDate.put(name, "its OpenshiftAssistedConfig differs");
+  }
+
+  /** Its host never booted (the Machine keeps its Node in the scene: the decision reads names). */
+  static Consumer<Scene> neverBooted(String name) {
+    return s -> s.neverBooted.add(name);
   }
 
   static Consumer<Scene> rollingUpdate() {
@@ -277,6 +286,48 @@ class MachineStepsTest {
             installed(),
             outdated("m0")),
         row(
+            "before the installation an outdated Machine whose host never booted is replaced",
+            3,
+            3,
+            "etcd=- departed=- hook=- remediation=none"
+                + " step=replace m1 (RollingOut/ReplacingNeverBootedMachines) replacing=[m1, m2]",
+            outdated("m1"),
+            outdated("m2"),
+            neverBooted("m1"),
+            neverBooted("m2")),
+        row(
+            "with RollingUpdate too, where the rolling update waits for the installation",
+            3,
+            3,
+            "etcd=- departed=- hook=- remediation=none"
+                + " step=replace m2 (RollingOut/ReplacingNeverBootedMachines) replacing=[m2]",
+            rollingUpdate(),
+            outdated("m0"),
+            outdated("m2"),
+            neverBooted("m2")),
+        row(
+            "then the scaling makes its replacement, under RollingUpdate too",
+            3,
+            2,
+            "etcd=- departed=- hook=- remediation=none step=create 1 (ScalingUp/ScalingUp)",
+            rollingUpdate(),
+            outdated("m0")),
+        row(
+            "an outdated Machine whose host booted is left to the user (OnDelete)",
+            3,
+            3,
+            "etcd=- departed=- hook=- remediation=none step=steady",
+            outdated("m0"),
+            neverBooted("m1")),
+        row(
+            "once the installation has started nothing is replaced by itself",
+            3,
+            3,
+            "etcd=- departed=- hook=- remediation=none step=steady",
+            started(),
+            outdated("m0"),
+            neverBooted("m0")),
+        row(
             "scaling down deletes an outdated Machine first",
             3,
             4,
@@ -351,6 +402,9 @@ class MachineStepsTest {
             .orElse("none"));
     if (plan.forgetRecorded()) {
       s.append(" forget");
+    }
+    if (!plan.replacing().isEmpty()) {
+      s.append(" replacing=").append(plan.replacing());
     }
     if (!plan.recovered().isEmpty()) {
       s.append(" recovered=").append(plan.recovered().stream().map(Metadata::name).toList());

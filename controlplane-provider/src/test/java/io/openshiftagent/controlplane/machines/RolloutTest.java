@@ -163,6 +163,15 @@ class RolloutTest {
             "wait",
             "WaitingForInstallation"),
         Arguments.of(
+            "before the installation a missing Machine is the scaling's",
+            rollingUpdate(1),
+            new Fleet(2, 2, 0),
+            List.of(),
+            false,
+            false,
+            "none",
+            null),
+        Arguments.of(
             "not during an upgrade",
             rollingUpdate(1),
             new Fleet(3, 3, 3),

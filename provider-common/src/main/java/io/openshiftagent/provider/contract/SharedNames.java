@@ -5,6 +5,13 @@ package io.openshiftagent.provider.contract;
  * providers (and Cluster API's own naming).
  */
 public final class SharedNames {
+  /**
+   * Annotation the bootstrap provider sets on a config: the one Agent it approved for the config's
+   * InfraEnv. The control-plane provider reads it as proof that the Machine's host booted.
+   */
+  public static final String APPROVED_AGENT_ANNOTATION =
+      "bootstrap.cluster.x-k8s.io/approved-agent";
+
   private SharedNames() {}
 
   /**

@@ -2,11 +2,14 @@ package io.openshiftagent.simulator.e2e;
 
 import static io.openshiftagent.simulator.Fields.conditions;
 import static io.openshiftagent.simulator.Fields.string;
+import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.simulator.ApiVersions;
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,31 +39,50 @@ class ServiceWordsTest {
   static final String KEY =
       "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPWCmCQBl8AFoeTGj8v52CkBt9PxUkUJ7Ss2++ELtgNq user@example";
 
+  /**
+   * The service's refusal on each config and Machine; then the two fixes: one Machine's InfraEnv
+   * corrected in place, and the control plane's spec, which replaces the Machines whose hosts never
+   * booted by itself (the installation has not started) and leaves the one whose data was made to
+   * the user.
+   */
   @Test
   void aKeyTheServiceRefusesIsReportedAndTheFixedKeyClearsIt() {
-    ClusterScenario cluster = world.scenario("e2e-refused-key", "test-sno");
-    // No host: the InfraEnv, and the service's answer to it, come before any host boots.
+    ClusterScenario cluster = world.scenario("e2e-refused-key", "test-multinode");
+    // No host: the InfraEnvs, and the service's answer to them, come before any host boots.
     cluster.apply(
-        "/e2e/sno.yaml",
-        Map.of(),
+        "/e2e/ha.yaml",
+        Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
         onControlPlane(cp -> configSpec(cp).put("sshAuthorizedKey", UNPARSABLE_KEY)));
 
-    String[] config = new String[1];
     cluster.await(
-        "the config to report the discovery image refused",
+        "each config to report the discovery image refused",
         () -> {
-          GenericKubernetesResource found = onlyConfig(cluster);
-          config[0] = found == null ? null : found.getMetadata().getName();
-          return found != null && "DiscoveryImageRefused".equals(ready(found).get("reason"));
+          List<GenericKubernetesResource> configs = configs(cluster);
+          return configs.size() == 3
+              && configs.stream()
+                  .allMatch(c -> "DiscoveryImageRefused".equals(ready(c).get("reason")));
         });
-    GenericKubernetesResource infraEnv =
-        cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", config[0]);
+    // The Machines (named as their configs) in the order of their replacement: oldest first, then
+    // by name. The one fixed in place goes last, so no replacement can race with its data.
+    List<String> refused =
+        cluster.controlPlaneMachines().stream()
+            .sorted(
+                Comparator.comparing(
+                        (GenericKubernetesResource m) -> m.getMetadata().getCreationTimestamp())
+                    .thenComparing(ClusterScenario::name))
+            .map(ClusterScenario::name)
+            .toList();
+    assertThat(refused)
+        .containsExactlyInAnyOrderElementsOf(
+            configs(cluster).stream().map(ClusterScenario::name).toList());
+    String config = refused.get(2);
+    GenericKubernetesResource infraEnv = cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", config);
     Map<String, Object> imageCreated = condition(infraEnv, "ImageCreated");
     assertThat(imageCreated).containsEntry("status", "False");
     String serviceWords = (String) imageCreated.get("message");
     String message =
         (String)
-            ready(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", config[0]))
+            ready(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", config))
                 .get("message");
     assertThat(message)
         .startsWith("assisted-service refused to create the discovery image of InfraEnv")
@@ -75,24 +97,88 @@ class ServiceWordsTest {
                 .map(machine -> condition(machine, "BootstrapConfigReady").get("message"))
                 .anyMatch(m -> m instanceof String text && text.contains(serviceWords)));
 
-    // The config's spec is immutable: this Machine's fix is its InfraEnv's spec, corrected in
+    // The config's spec is immutable: one Machine's fix is its InfraEnv's spec, corrected in
     // place.
-    cluster.setSpec(ApiVersions.AGENT_INSTALL, "InfraEnv", config[0], "sshAuthorizedKey", KEY);
+    cluster.setSpec(ApiVersions.AGENT_INSTALL, "InfraEnv", config, "sshAuthorizedKey", KEY);
     cluster.await(
         "the service to create the image from the corrected InfraEnv",
-        () -> {
-          GenericKubernetesResource now =
-              cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", config[0]);
-          return "True".equals(condition(now, "ImageCreated").get("status"))
-              && !string(now, "status", "isoDownloadURL").isEmpty();
-        });
+        () -> imageCreated(cluster, config));
     cluster.await(
-        "the config to stop reporting the refusal",
+        "the config to make its bootstrap data, the refusal gone",
         () ->
-            !"DiscoveryImageRefused"
+            "True"
                 .equals(
-                    ready(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", config[0]))
-                        .get("reason")));
+                    ready(cluster.get(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig", config))
+                        .get("status")));
+
+    // The others' fix: the control plane's spec. Their hosts never booted (no data was ever
+    // made for them) and the installation has not started, so they are replaced by themselves.
+    cluster.patch(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        "test-multinode",
+        Map.of("spec", Map.of("openshiftAssistedConfigSpec", Map.of("sshAuthorizedKey", KEY))));
+    List<String> neverBooted = refused.subList(0, 2);
+    Duration replaced =
+        cluster.await(
+            "the Machines whose hosts never booted to be replaced by Machines of the fixed key,"
+                + " whose images the service creates",
+            () -> {
+              List<GenericKubernetesResource> configs = configs(cluster);
+              List<String> names = configs.stream().map(ClusterScenario::name).toList();
+              return configs.size() == 3
+                  && names.contains(config)
+                  && names.stream().noneMatch(neverBooted::contains)
+                  && configs.stream()
+                      .filter(c -> !name(c).equals(config))
+                      .allMatch(
+                          c ->
+                              KEY.equals(string(c, "spec", "sshAuthorizedKey"))
+                                  && imageCreated(cluster, name(c)));
+            });
+    LOG.info("the two Machines whose hosts never booted were replaced in {}", replaced);
+    for (GenericKubernetesResource made : configs(cluster)) {
+      if (!name(made).equals(config)) {
+        assertThat(
+                string(
+                    cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", name(made)),
+                    "spec",
+                    "sshAuthorizedKey"))
+            .isEqualTo(KEY);
+      }
+    }
+    assertThat(
+            cluster
+                .hub()
+                .events()
+                .v1()
+                .events()
+                .inNamespace(cluster.namespace())
+                .list()
+                .getItems()
+                .stream()
+                .filter(e -> "ReplaceNeverBooted".equals(e.getAction()))
+                .map(e -> e.getNote()))
+        .as("an Event for each Machine replaced")
+        .hasSize(2)
+        .allMatch(note -> note.contains("its host never booted and it does not match the spec"));
+    // The Machine whose data was made may have a host by now: it stays the user's (OnDelete).
+    cluster.await(
+        "the control plane to leave the Machine whose data was made to the user",
+        () -> {
+          Map<String, Object> rollingOut = condition(cluster.controlPlane(), "RollingOut");
+          return "RollingOut".equals(rollingOut.get("reason"))
+              && rollingOut.get("message") instanceof String text
+              && text.endsWith("made from the current spec: " + config);
+        });
+  }
+
+  private static boolean imageCreated(ClusterScenario cluster, String infraEnv) {
+    GenericKubernetesResource now = cluster.get(ApiVersions.AGENT_INSTALL, "InfraEnv", infraEnv);
+    String url = now == null ? null : string(now, "status", "isoDownloadURL");
+    return url != null
+        && !url.isEmpty()
+        && "True".equals(condition(now, "ImageCreated").get("status"));
   }
 
   @Test
@@ -158,11 +244,8 @@ class ServiceWordsTest {
         .containsExactly("user-managed");
   }
 
-  /** The control-plane Machine's config, once there is one. */
-  private static GenericKubernetesResource onlyConfig(ClusterScenario cluster) {
-    List<GenericKubernetesResource> configs =
-        cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig");
-    return configs.size() == 1 ? configs.get(0) : null;
+  private static List<GenericKubernetesResource> configs(ClusterScenario cluster) {
+    return cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig");
   }
 
   private static Map<String, Object> ready(GenericKubernetesResource config) {
