@@ -11,11 +11,11 @@ import java.util.TreeSet;
 /**
  * Reads the rule table of a section of docs/security.md as {@code "group resource verb"} grants, so
  * that the kustomize roles, the chart's and the docs cannot drift apart. The table is the first one
- * after the heading {@code "## <section>"}; of each row only the first four cells count (API
- * group, resources, verbs, scope), without backticks and without remarks in parentheses; {@code
- * core} or {@code ""} is the core group. The scope is {@code namespace} (a namespaced install
- * grants the row in each watched namespace only) or {@code cluster} (a cluster-scoped kind, granted
- * cluster-wide in every install).
+ * after the heading {@code "## <section>"}; of each row only the first four cells count (API group,
+ * resources, verbs, scope), without backticks and without remarks in parentheses; {@code core} or
+ * {@code ""} is the core group. The scope is {@code namespace} (a namespaced install grants the row
+ * in each watched namespace only) or {@code cluster} (a cluster-scoped kind, granted cluster-wide
+ * in every install).
  */
 final class RbacTable {
   static final String BOOTSTRAP = "RBAC of the bootstrap provider";
