@@ -68,6 +68,10 @@ class LeastPrivilegeTest {
                       "whether another Agent already holds a hostname",
                       "core secrets patch",
                       "our labels on the data Secret of a config taken over from the Go provider",
+                      "core secrets get",
+                      "a host's metaData Secret, read when the node registration references metadata"
+                          + " (the CA bundle Secret, outside the watched namespaces, is read through"
+                          + " a Role on it alone)",
                       "agent-install.openshift.io infraenvs patch",
                       "the boot mode, agent labels and approval claim of an InfraEnv taken over from"
                           + " the Go provider")),
