@@ -27,4 +27,11 @@ for name in ["ASSISTED_CA_BUNDLE_RESOURCE", "ASSISTED_CA_BUNDLE_NAMESPACE", "ASS
         default = m[2].strip("'\"") or '""'
         return f"{m[1]}${{OPENSHIFT_AGENT_{name}:={default}}}"
     replace(rf"(- name: {name}\n\s+value: )(.*)$", variable, optional=image_variable != "OPENSHIFT_AGENT_BOOTSTRAP_IMAGE")
+# A namespaced install (docs/operations.md, "A namespaced install"): the namespaces to watch, and the manager's
+# namespaced rules bound by a RoleBinding in the provider's namespace instead of cluster-wide; clusterctl puts every
+# namespaced object into the provider's namespace, so the RoleBindings of the watched namespaces are a step after
+# clusterctl init.
+replace(r"(- name: WATCH_NAMESPACE\n\s+value: )(.*)$", r'\1${OPENSHIFT_AGENT_WATCH_NAMESPACE:=""}')
+replace(r"^kind: ClusterRoleBinding\n(?=metadata:\n(?:  .*\n)*?  name: \S+-manager\n)",
+        "kind: ${OPENSHIFT_AGENT_MANAGER_BINDING_KIND:=ClusterRoleBinding}\n")
 sys.stdout.write(text)

@@ -16,6 +16,20 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 
+{{/*
+The watched namespaces whose Roles grant the namespaced rules, as a JSON list: those of
+watchNamespace when rbac.namespaced, else none (the namespaced rules are granted cluster-wide).
+*/}}
+{{- define "openshift-agent.namespaces" -}}
+{{- $namespaces := list -}}
+{{- if .Values.rbac.namespaced -}}
+{{- range splitList "," .Values.watchNamespace -}}
+{{- with trim . }}{{ $namespaces = append $namespaces . }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $namespaces -}}
+{{- end -}}
+
 {{/* The --log-level spellings of older values, as -v. */}}
 {{- define "openshift-agent.verbosity" -}}
 {{- $levels := dict "ERROR" 1 "WARN" 1 "INFO" 3 "DEBUG" 6 "TRACE" 9 -}}
@@ -27,11 +41,15 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end -}}
 
 {{/*
-Everything one provider runs: ServiceAccount, its ClusterRole from .rules (and what the metrics
-server needs) and the binding, the leader-election Role and binding, the Deployment, the metrics
-Service, and optionally a ServiceMonitor and a PodDisruptionBudget.
-Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "rules" <list> "env" <list>
-"volumes" <list>); each of "volumes" is mounted read-only: (dict "name" "mountPath" "configMap" <source>).
+Everything one provider runs: ServiceAccount, its roles and bindings, the leader-election Role and
+binding, the Deployment, the metrics Service, and optionally a ServiceMonitor and a PodDisruptionBudget.
+The roles: .rules (on namespaced kinds) and .clusterRules (on cluster-scoped kinds; the metrics
+server's are added here) in one ClusterRole bound cluster-wide; or, in a namespaced install
+(openshift-agent.namespaces), .clusterRules alone in it and .rules in a Role and RoleBinding in each
+watched namespace.
+Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "rules" <list>
+"clusterRules" <list> "env" <list> "volumes" <list>); each of "volumes" is mounted read-only:
+(dict "name" "mountPath" "configMap" <source>).
 */}}
 {{- define "openshift-agent.provider" -}}
 {{- $name := include "openshift-agent.fullname" . -}}
@@ -39,10 +57,13 @@ Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "ru
 {{- $v := .values -}}
 {{- $m := $root.Values.metrics -}}
 {{- /* The metrics server: who scrapes (TokenReview), may they (SubjectAccessReview), an OpenShift hub's TLS profile. */}}
-{{- $rules := concat .rules (list
+{{- $clusterRules := concat (.clusterRules | default list) (list
   (dict "apiGroups" (list "authentication.k8s.io") "resources" (list "tokenreviews") "verbs" (list "create"))
   (dict "apiGroups" (list "authorization.k8s.io") "resources" (list "subjectaccessreviews") "verbs" (list "create"))
   (dict "apiGroups" (list "config.openshift.io") "resources" (list "apiservers") "verbs" (list "list" "watch"))) -}}
+{{- $namespaces := include "openshift-agent.namespaces" $root | fromJsonArray -}}
+{{- $rules := $clusterRules -}}
+{{- if not $namespaces }}{{ $rules = concat .rules $clusterRules }}{{ end -}}
 apiVersion: v1
 kind: ServiceAccount
 metadata:
@@ -78,6 +99,34 @@ subjects:
   - kind: ServiceAccount
     name: {{ $name }}
     namespace: {{ $root.Release.Namespace }}
+{{- range $namespaces }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: {{ $name }}
+  namespace: {{ . }}
+  labels:
+    {{- include "openshift-agent.labels" $ | nindent 4 }}
+rules:
+  {{- toYaml $.rules | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: {{ $name }}
+  namespace: {{ . }}
+  labels:
+    {{- include "openshift-agent.labels" $ | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: {{ $name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ $name }}
+    namespace: {{ $root.Release.Namespace }}
+{{- end }}
 {{- if $root.Values.leaderElection.enabled }}
 ---
 apiVersion: rbac.authorization.k8s.io/v1

@@ -60,6 +60,11 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
     this.scope = scope;
   }
 
+  /** The namespaces this process watches; empty: all. */
+  Set<String> watchedNamespaces() {
+    return scope.namespaces();
+  }
+
   List<EventSource<?, OpenshiftAssistedControlPlane>> eventSources(
       EventSourceContext<OpenshiftAssistedControlPlane> context) {
     clusters =

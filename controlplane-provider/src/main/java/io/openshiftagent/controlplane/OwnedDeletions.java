@@ -14,6 +14,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,10 +34,16 @@ final class OwnedDeletions {
 
   private final KubernetesClient client;
   private final EventRecorder events;
+  private final Set<String> watched;
 
-  OwnedDeletions(KubernetesClient client, EventRecorder events) {
+  /**
+   * @param watched the namespaces this process watches (--namespace); empty: all. A namespaced
+   *     install may not list AgentClusterInstalls across the hub.
+   */
+  OwnedDeletions(KubernetesClient client, EventRecorder events, Set<String> watched) {
     this.client = client;
     this.events = events;
+    this.watched = Set.copyOf(watched);
   }
 
   /** Deletes what is left of the control plane's, once its ClusterDeployment is gone. */
@@ -85,13 +92,23 @@ final class OwnedDeletions {
    * The Go provider's ClusterImageSet of this control plane's name, if one of our control planes
    * took it over (it carries our namespace label then). The Go provider names it after the control
    * plane alone, so control planes of that name in other namespaces may use it as well: it goes
-   * only when no other AgentClusterInstall names it, and stays when that cannot be known.
+   * only when no other AgentClusterInstall names it, and stays when that cannot be known: when the
+   * list fails, or in a namespaced install, whose RBAC allows no list across the hub and whose
+   * watched namespaces are not all those that may name it.
    */
   private void deleteTakenOverImageSet(OpenshiftAssistedControlPlane cp) {
     String name = GoProvider.clusterImageSet(cp.getMetadata().getName());
     ClusterImageSet set = client.resources(ClusterImageSet.class).withName(name).get();
     if (set == null || Metadata.label(set, ClusterImageSets.NAMESPACE_LABEL) == null) {
       return; // none, or the Go provider's own: never ours
+    }
+    if (!watched.isEmpty()) {
+      LOG.info(
+          "kept the taken-over ClusterImageSet {}: watching only {}, this provider cannot see every"
+              + " AgentClusterInstall that may name it",
+          name,
+          watched);
+      return;
     }
     List<String> users;
     try {

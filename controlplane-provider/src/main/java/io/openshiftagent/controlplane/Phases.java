@@ -74,7 +74,11 @@ record Phases(
     Upgrades upgrades = new Upgrades(events);
     ControlPlaneCleanup cleanup =
         new ControlPlaneCleanup(
-            caches, machineWrites, new OwnedDeletions(client, events), status, clock);
+            caches,
+            machineWrites,
+            new OwnedDeletions(client, events, caches.watchedNamespaces()),
+            status,
+            clock);
     GoProviderAdoption adoption = new GoProviderAdoption(client, events);
     return new Phases(
         client,

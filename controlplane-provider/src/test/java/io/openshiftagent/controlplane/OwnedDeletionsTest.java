@@ -22,6 +22,7 @@ import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +63,7 @@ class OwnedDeletionsTest {
                 .build())
         .create();
 
-    new OwnedDeletions(client, new EventRecorder(client, "test", "owned-deletions-test"))
+    new OwnedDeletions(client, new EventRecorder(client, "test", "owned-deletions-test"), Set.of())
         .deleteRest(cp);
 
     assertThat(client.resources(AgentClusterInstall.class).inNamespace(ns).withName("cp").get())
@@ -106,7 +107,8 @@ class OwnedDeletionsTest {
     AgentClusterInstall otherInstall =
         client.resource(clusterInstall(other, name, name, List.of())).create();
     OwnedDeletions deletions =
-        new OwnedDeletions(client, new EventRecorder(client, "test", "owned-deletions-test"));
+        new OwnedDeletions(
+            client, new EventRecorder(client, "test", "owned-deletions-test"), Set.of());
 
     deletions.deleteRest(cp);
     assertThat(client.resources(ClusterImageSet.class).withName(name).get()).isNotNull();
@@ -114,6 +116,37 @@ class OwnedDeletionsTest {
     client.resource(otherInstall).delete();
     TestWorld.eventually(() -> assertThat(client.resource(otherInstall).get()).isNull());
     deletions.deleteRest(cp);
+    assertThat(client.resources(ClusterImageSet.class).withName(name).get()).isNull();
+  }
+
+  /**
+   * A namespaced install (--namespace) may not list AgentClusterInstalls across the hub, and the
+   * namespaces it watches are not all those whose control planes may name a taken-over Go-provider
+   * set: it keeps the set, even when no AgentClusterInstall names it, and asks nothing outside.
+   */
+  @Test
+  void aNamespacedInstallKeepsATakenOverImageSetItCannotKnowIsUnused(KubeApiServerEnvironment env) {
+    KubernetesClient client = env.client();
+    String ns = env.createNamespace("watched");
+    String name = ns;
+    OpenshiftAssistedControlPlane cp = storedControlPlane(client, ns, name);
+    ClusterImageSet takenOver = new ClusterImageSet();
+    takenOver.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .addToLabels(ClusterImageSets.NAMESPACE_LABEL, ns)
+            .build());
+    takenOver.setSpec(new ClusterImageSet.Spec(IMAGE));
+    client.resource(takenOver).create();
+
+    new OwnedDeletions(
+            client, new EventRecorder(client, "test", "owned-deletions-test"), Set.of(ns))
+        .deleteRest(cp);
+    assertThat(client.resources(ClusterImageSet.class).withName(name).get()).isNotNull();
+
+    // Watching every namespace, it sees that nothing names the set, and deletes it.
+    new OwnedDeletions(client, new EventRecorder(client, "test", "owned-deletions-test"), Set.of())
+        .deleteRest(cp);
     assertThat(client.resources(ClusterImageSet.class).withName(name).get()).isNull();
   }
 

@@ -16,19 +16,25 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Each provider's roles, as kustomize renders them, grant exactly the (group, resource, verb)
- * triples of their table in docs/security.md: nothing missing, nothing more. The manager's
- * ClusterRole has a table per provider; the leader-election Role, the same for both, one table.
+ * triples of their table in docs/security.md: nothing missing, nothing more. Each provider has a
+ * table: its ClusterRole {@code <label>-manager} grants the rows of scope {@code namespace} (what a
+ * namespaced install binds in each watched namespace, config/namespaced), its ClusterRole {@code
+ * <label>-cluster-scoped} those of scope {@code cluster}. The leader-election Role, the same for
+ * both, has one table.
  */
 class RbacMatchesTheDocsTest {
   @ParameterizedTest
   @CsvSource({
-    "bootstrap, ClusterRole, -manager, " + RbacTable.BOOTSTRAP,
-    "controlplane, ClusterRole, -manager, " + RbacTable.CONTROL_PLANE,
-    "bootstrap, Role, -leader-election, " + RbacTable.LEADER_ELECTION,
-    "controlplane, Role, -leader-election, " + RbacTable.LEADER_ELECTION
+    "bootstrap, ClusterRole, -manager, NAMESPACE, " + RbacTable.BOOTSTRAP,
+    "bootstrap, ClusterRole, -cluster-scoped, CLUSTER, " + RbacTable.BOOTSTRAP,
+    "controlplane, ClusterRole, -manager, NAMESPACE, " + RbacTable.CONTROL_PLANE,
+    "controlplane, ClusterRole, -cluster-scoped, CLUSTER, " + RbacTable.CONTROL_PLANE,
+    "bootstrap, Role, -leader-election, ANY, " + RbacTable.LEADER_ELECTION,
+    "controlplane, Role, -leader-election, ANY, " + RbacTable.LEADER_ELECTION
   })
   void rolesGrantExactlyTheDocumentedRules(
-      String provider, String kind, String nameSuffix, String section) throws IOException {
+      String provider, String kind, String nameSuffix, RbacTable.Scope scope, String section)
+      throws IOException {
     Path rendered = Files.createTempFile("rbac", ".yaml");
     Files.writeString(
         rendered,
@@ -39,9 +45,9 @@ class RbacMatchesTheDocsTest {
             .ok());
     assertThat(granted(rendered, kind, nameSuffix))
         .as(
-            "%s *%s of config/%s against docs/security.md, '%s'",
-            kind, nameSuffix, provider, section)
-        .isEqualTo(RbacTable.grants(section));
+            "%s *%s of config/%s against docs/security.md, '%s', scope %s",
+            kind, nameSuffix, provider, section, scope)
+        .isEqualTo(RbacTable.grants(section, scope));
     Files.delete(rendered);
   }
 

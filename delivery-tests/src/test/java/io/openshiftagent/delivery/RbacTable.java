@@ -11,9 +11,11 @@ import java.util.TreeSet;
 /**
  * Reads the rule table of a section of docs/security.md as {@code "group resource verb"} grants, so
  * that the kustomize roles, the chart's and the docs cannot drift apart. The table is the first one
- * after the heading {@code "## <section>"}; of each row only the first three cells count (API
- * group, resources, verbs), without backticks and without remarks in parentheses; {@code core} or
- * {@code ""} is the core group.
+ * after the heading {@code "## <section>"}; of each row only the first four cells count (API group,
+ * resources, verbs, scope), without backticks and without remarks in parentheses; {@code core} or
+ * {@code ""} is the core group. The scope is {@code namespace} (a namespaced install grants the row
+ * in each watched namespace only) or {@code cluster} (a cluster-scoped kind, granted cluster-wide
+ * in every install).
  */
 final class RbacTable {
   static final String BOOTSTRAP = "RBAC of the bootstrap provider";
@@ -24,12 +26,28 @@ final class RbacTable {
 
   private RbacTable() {}
 
-  /** The grants of {@code section} of docs/security.md. */
-  static Set<String> grants(String section) throws IOException {
-    return grants(DOC, section);
+  /** Which rows of a table: those of one scope, or all. */
+  enum Scope {
+    NAMESPACE,
+    CLUSTER,
+    ANY;
+
+    boolean includes(String cell) {
+      return this == ANY || name().equalsIgnoreCase(cell);
+    }
   }
 
-  static Set<String> grants(Path doc, String section) throws IOException {
+  /** The grants of {@code section} of docs/security.md. */
+  static Set<String> grants(String section) throws IOException {
+    return grants(DOC, section, Scope.ANY);
+  }
+
+  /** The grants of the rows of {@code scope} of {@code section} of docs/security.md. */
+  static Set<String> grants(String section, Scope scope) throws IOException {
+    return grants(DOC, section, scope);
+  }
+
+  static Set<String> grants(Path doc, String section, Scope scope) throws IOException {
     List<String> lines = Files.readAllLines(doc);
     int heading = lines.indexOf("## " + section);
     if (heading < 0 || lines.lastIndexOf("## " + section) != heading) {
@@ -47,15 +65,16 @@ final class RbacTable {
       throw new AssertionError(doc + ", '" + section + "': no table");
     }
     String[] columns = lines.get(header).split("\\|");
-    if (columns.length < 4
+    if (columns.length < 5
         || !clean(columns[1]).equalsIgnoreCase("API group")
         || !clean(columns[2]).equalsIgnoreCase("resources")
-        || !clean(columns[3]).equalsIgnoreCase("verbs")) {
+        || !clean(columns[3]).equalsIgnoreCase("verbs")
+        || !clean(columns[4]).equalsIgnoreCase("scope")) {
       throw new AssertionError(
           doc
               + ", '"
               + section
-              + "': the table does not start with | API group | resources | verbs |");
+              + "': the table does not start with | API group | resources | verbs | scope |");
     }
     Set<String> grants = new TreeSet<>();
     for (String line : lines.subList(header + 2, lines.size())) {
@@ -67,6 +86,14 @@ final class RbacTable {
         throw new AssertionError(
             doc + ", '" + section + "': a row has not as many cells as the header: " + line);
       }
+      String rowScope = clean(cells[4]);
+      if (!rowScope.equals("namespace") && !rowScope.equals("cluster")) {
+        throw new AssertionError(
+            doc + ", '" + section + "': the scope is namespace or cluster, not: " + line);
+      }
+      if (!scope.includes(rowScope)) {
+        continue;
+      }
       String group = clean(cells[1]);
       if (group.equals("core") || group.equals("\"\"")) {
         group = "";
@@ -77,7 +104,7 @@ final class RbacTable {
         }
       }
     }
-    if (grants.isEmpty()) {
+    if (grants.isEmpty() && scope == Scope.ANY) {
       throw new AssertionError(doc + ", '" + section + "': the table is empty");
     }
     return grants;

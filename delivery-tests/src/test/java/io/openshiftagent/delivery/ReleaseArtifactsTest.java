@@ -61,7 +61,9 @@ class ReleaseArtifactsTest {
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_NAME:=\"\"}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_CA_BUNDLE_KEY:=ca.crt}",
             "value: ${OPENSHIFT_AGENT_ASSISTED_SERVICE_URL:=\"\"}",
-            "value: ${OPENSHIFT_AGENT_DEFAULT_BOOT_MODE:=LiveISO}");
+            "value: ${OPENSHIFT_AGENT_DEFAULT_BOOT_MODE:=LiveISO}",
+            "value: ${OPENSHIFT_AGENT_WATCH_NAMESPACE:=\"\"}",
+            "kind: ${OPENSHIFT_AGENT_MANAGER_BINDING_KIND:=ClusterRoleBinding}");
   }
 
   @Test
@@ -75,7 +77,9 @@ class ReleaseArtifactsTest {
                 + "}",
             "-v=${OPENSHIFT_AGENT_LOG_VERBOSITY:=3}",
             "--diagnostics-address=${OPENSHIFT_AGENT_DIAGNOSTICS_ADDRESS:=:8443}",
-            "--insecure-diagnostics=${OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS:=false}")
+            "--insecure-diagnostics=${OPENSHIFT_AGENT_INSECURE_DIAGNOSTICS:=false}",
+            "value: ${OPENSHIFT_AGENT_WATCH_NAMESPACE:=\"\"}",
+            "kind: ${OPENSHIFT_AGENT_MANAGER_BINDING_KIND:=ClusterRoleBinding}")
         .doesNotContain("ASSISTED_CA_BUNDLE", "bootstrap.cluster.x-k8s.io_");
   }
 

@@ -3,6 +3,8 @@ package io.openshiftagent.simulator;
 import io.fabric8.kubernetes.api.model.ConfigBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -19,10 +21,12 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A provider's identity as its Deployment has it: the Namespace, ServiceAccount, ClusterRole, Role
+ * A provider's identity as its Deployment has it: the Namespace, ServiceAccount, ClusterRoles, Role
  * and bindings of {@code config/<provider>}, as kustomize renders them, applied to the hub; and a
  * kubeconfig that authenticates as that ServiceAccount with a token from the TokenRequest API, so
- * the hub's RBAC authorizes every request of the provider.
+ * the hub's RBAC authorizes every request of the provider. In a namespaced install, as {@code
+ * config/namespaced} makes it, the manager's namespaced rules are bound by the RoleBinding of
+ * {@code config/namespaced/bindings} in each watched namespace instead of cluster-wide.
  */
 public final class ProviderServiceAccount {
   /**
@@ -52,11 +56,18 @@ public final class ProviderServiceAccount {
 
   /** Applies the provider's identity from {@code config/} to the hub and mints its token. */
   public static ProviderServiceAccount install(KubernetesClient admin, ProviderJar jar) {
+    return install(admin, jar, List.of());
+  }
+
+  /**
+   * The same; with {@code watched} namespaces, a namespaced install: the ClusterRoleBinding of the
+   * manager's namespaced rules (named as the ServiceAccount) is left out, and they are bound in
+   * each of {@code watched} instead.
+   */
+  public static ProviderServiceAccount install(
+      KubernetesClient admin, ProviderJar jar, List<String> watched) {
     List<HasMetadata> identity =
-        admin
-            .load(new ByteArrayInputStream(kustomize(jar).getBytes(StandardCharsets.UTF_8)))
-            .items()
-            .stream()
+        load(admin, kustomize(providerDir(jar))).stream()
             .filter(object -> IDENTITY_KINDS.contains(object.getKind()))
             .toList();
     HasMetadata account =
@@ -65,11 +76,31 @@ public final class ProviderServiceAccount {
             .findFirst()
             .orElseThrow(
                 () -> new IllegalStateException("config/ of " + jar + " has no ServiceAccount"));
-    for (HasMetadata object : identity) {
-      admin.resource(object).forceConflicts().serverSideApply();
-    }
     String namespace = account.getMetadata().getNamespace();
     String name = account.getMetadata().getName();
+    for (HasMetadata object : identity) {
+      if (!watched.isEmpty()
+          && object.getKind().equals("ClusterRoleBinding")
+          && object.getMetadata().getName().equals(name)) {
+        continue;
+      }
+      admin.resource(object).forceConflicts().serverSideApply();
+    }
+    if (!watched.isEmpty()) {
+      HasMetadata binding =
+          load(admin, kustomize(TestPaths.repoRoot().resolve("config/namespaced/bindings")))
+              .stream()
+              .filter(object -> object.getMetadata().getName().equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "config/namespaced/bindings has no RoleBinding " + name));
+      for (String ns : watched) {
+        binding.getMetadata().setNamespace(ns);
+        admin.resource(binding).forceConflicts().serverSideApply();
+      }
+    }
     String token =
         admin
             .serviceAccounts()
@@ -84,6 +115,46 @@ public final class ProviderServiceAccount {
             .getStatus()
             .getToken();
     return new ProviderServiceAccount(namespace, name, token);
+  }
+
+  /**
+   * Grants get on one Secret outside the watched namespaces, as the chart's {@code
+   * <release>-bootstrap-ca-bundle} Role does for the assisted-service CA bundle.
+   */
+  public void grantSecretRead(KubernetesClient admin, String secretNamespace, String secretName) {
+    String role = name + "-ca-bundle";
+    admin
+        .resource(
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName(role)
+                .withNamespace(secretNamespace)
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("")
+                .withResources("secrets")
+                .withResourceNames(secretName)
+                .withVerbs("get")
+                .endRule()
+                .build())
+        .forceConflicts()
+        .serverSideApply();
+    admin
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName(role)
+                .withNamespace(secretNamespace)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "Role", role)
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(name)
+                .withNamespace(namespace)
+                .endSubject()
+                .build())
+        .forceConflicts()
+        .serverSideApply();
   }
 
   /** The Namespace of the ServiceAccount: where the manager runs and elects its leader. */
@@ -132,12 +203,18 @@ public final class ProviderServiceAccount {
             .build());
   }
 
-  /** {@code kubectl kustomize config/<provider>}: what a user applies. */
-  private static String kustomize(ProviderJar jar) {
-    Path dir =
-        TestPaths.repoRoot()
-            .resolve("config")
-            .resolve(jar == ProviderJar.BOOTSTRAP ? "bootstrap" : "controlplane");
+  private static Path providerDir(ProviderJar jar) {
+    return TestPaths.repoRoot()
+        .resolve("config")
+        .resolve(jar == ProviderJar.BOOTSTRAP ? "bootstrap" : "controlplane");
+  }
+
+  private static List<HasMetadata> load(KubernetesClient admin, String manifests) {
+    return admin.load(new ByteArrayInputStream(manifests.getBytes(StandardCharsets.UTF_8))).items();
+  }
+
+  /** {@code kubectl kustomize <dir>}: what a user applies. */
+  private static String kustomize(Path dir) {
     try {
       Path out = Files.createTempFile("kustomize", ".yaml");
       try {

@@ -83,6 +83,10 @@ public final class World implements AutoCloseable {
    * @param hubOfItsOwn whether the world runs on a hub of its own, started and stopped with it (its
    *     audit log under {@code workDir}), rather than the JVM's shared one: such a world may run
    *     beside other worlds, as nothing of theirs reaches it
+   * @param watchedNamespaces empty: the providers watch every namespace; else a namespaced install:
+   *     the world creates these namespaces, the providers watch only them ({@code --namespace})
+   *     and, as their ServiceAccounts, are granted their namespaced rules only there ({@link
+   *     ProviderServiceAccount#install})
    */
   public record Options(
       SimulatedDurations durations,
@@ -92,7 +96,8 @@ public final class World implements AutoCloseable {
       boolean serviceAccounts,
       boolean leaderElection,
       int providerReplicas,
-      boolean hubOfItsOwn) {
+      boolean hubOfItsOwn,
+      List<String> watchedNamespaces) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -102,7 +107,15 @@ public final class World implements AutoCloseable {
      */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
-          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), true, false, 1, false);
+          durations,
+          workDir,
+          Workloads.PER_CLUSTER,
+          Duration.ofSeconds(5),
+          true,
+          false,
+          1,
+          false,
+          List.of());
     }
 
     public Options withWorkloads(Workloads value) {
@@ -114,7 +127,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          watchedNamespaces);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
@@ -126,7 +140,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          watchedNamespaces);
     }
 
     public Options withServiceAccounts(boolean value) {
@@ -138,7 +153,8 @@ public final class World implements AutoCloseable {
           value,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          watchedNamespaces);
     }
 
     public Options withLeaderElection(boolean value) {
@@ -150,7 +166,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           value,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          watchedNamespaces);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -162,7 +179,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          watchedNamespaces);
     }
 
     /** A hub of its own ({@link #hubOfItsOwn()}). */
@@ -175,7 +193,22 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          true);
+          true,
+          watchedNamespaces);
+    }
+
+    /** A namespaced install watching {@code namespaces} ({@link #watchedNamespaces()}). */
+    public Options withWatchedNamespaces(List<String> namespaces) {
+      return new Options(
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          hubOfItsOwn,
+          List.copyOf(namespaces));
     }
 
     public Options withProviderReplicas(int value) {
@@ -187,7 +220,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           value,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          watchedNamespaces);
     }
   }
 
@@ -256,6 +290,13 @@ public final class World implements AutoCloseable {
       world.startAssistedService(releases.join());
       world.startSimulation();
       world.publishAssistedServiceCa();
+      for (String namespace : options.watchedNamespaces()) {
+        hub.client()
+            .namespaces()
+            .resource(
+                new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+            .create();
+      }
       world.startProviders();
     } catch (Exception | Error e) {
       if (world != null) {
@@ -440,7 +481,11 @@ public final class World implements AutoCloseable {
     String kubeconfig = hub.kubeConfigYaml();
     ProviderServiceAccount account = null;
     if (options.serviceAccounts()) {
-      account = ProviderServiceAccount.install(hub.client(), jar);
+      account = ProviderServiceAccount.install(hub.client(), jar, options.watchedNamespaces());
+      if (jar == ProviderJar.BOOTSTRAP && !options.watchedNamespaces().isEmpty()) {
+        // Outside the watched namespaces: a Role on that one Secret, as the chart's ca-bundle Role.
+        account.grantSecretRead(hub.client(), ASSISTED_CA_NAMESPACE, ASSISTED_CA_SECRET);
+      }
       serviceAccounts.put(jar, account);
       kubeconfig = account.kubeconfig(kubeconfig);
     }
@@ -486,6 +531,9 @@ public final class World implements AutoCloseable {
       builder.flag("--leader-elect=false");
     } else {
       builder.flag("--leader-elect=true").flag("--leader-election-namespace=" + leases);
+    }
+    if (!options.watchedNamespaces().isEmpty()) {
+      builder.flag("--namespace=" + String.join(",", options.watchedNamespaces()));
     }
     environment.forEach(builder::env);
     ProviderProcess process = builder.start();

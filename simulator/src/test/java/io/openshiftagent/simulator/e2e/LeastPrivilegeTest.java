@@ -1,11 +1,16 @@
 package io.openshiftagent.simulator.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.openshiftagent.simulator.ProviderServiceAccount;
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
@@ -30,13 +35,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Least privilege: each provider runs as its own ServiceAccount under the RBAC of {@code config/}
- * (the hub authorizes with RBAC), electing its leader as its Deployment does, through two HA
- * installations (LiveISO and DiskImage) and their deletion. The hub's audit log then says that no
- * request of either provider was refused, and that each granted rule (API group, resource, verb,
- * name, namespace) served at least one request, but the few in {@link #UNREACHED} that only paths
- * off this flow need and the few in {@link #BY_TIMING} whose use depends on timing (a write
- * conflict, a rewrite by assisted-service): nothing else is granted that the providers do not use.
+ * Least privilege, in a namespaced install: each provider runs as its own ServiceAccount under the
+ * RBAC of {@code config/} (the hub authorizes with RBAC), watching only the two clusters'
+ * namespaces ({@code --namespace}) where alone its namespaced rules are bound ({@code
+ * config/namespaced}; its cluster-scoped rules stay cluster-wide), electing its leader as its
+ * Deployment does, through two HA installations (LiveISO and DiskImage) and their deletion. The
+ * hub's audit log then says that no request of either provider was refused, and that each granted
+ * rule (API group, resource, verb, name; in any namespace it is bound in) served at least one
+ * request, but the few in {@link #UNREACHED} that only paths off this flow need and the few in
+ * {@link #BY_TIMING} whose use depends on timing (a write conflict, a rewrite by assisted-service):
+ * nothing else is granted that the providers do not use. Last, the hub refuses each ServiceAccount
+ * a write outside those namespaces.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
 class LeastPrivilegeTest {
@@ -59,6 +68,10 @@ class LeastPrivilegeTest {
                       "whether another Agent already holds a hostname",
                       "core secrets patch",
                       "our labels on the data Secret of a config taken over from the Go provider",
+                      "core secrets get",
+                      "a host's metaData Secret, read when the node registration references metadata"
+                          + " (the CA bundle Secret, outside the watched namespaces, is read through"
+                          + " a Role on it alone)",
                       "agent-install.openshift.io infraenvs patch",
                       "the boot mode, agent labels and approval claim of an InfraEnv taken over from"
                           + " the Go provider")),
@@ -141,6 +154,10 @@ class LeastPrivilegeTest {
                   "<cluster>-kubeconfig, when assisted-service rewrote the admin kubeconfig after we"
                       + " published it")));
 
+  /** The clusters' namespaces: the only ones the providers watch and are granted rules in. */
+  private static final Map<String, String> NAMESPACES =
+      Map.of("LiveISO", "least-privilege-liveiso", "DiskImage", "least-privilege-diskimage");
+
   private static World world;
   private static final List<ClusterScenario> clusters = new ArrayList<>();
   private static final SecretLeaks secrets = new SecretLeaks();
@@ -153,7 +170,8 @@ class LeastPrivilegeTest {
                     SimulatedDurations.nearZero(),
                     Path.of("target", "world", LeastPrivilegeTest.class.getSimpleName()))
                 .withLeaderElection(true)
-                .withHubOfItsOwn());
+                .withHubOfItsOwn()
+                .withWatchedNamespaces(List.copyOf(NAMESPACES.values())));
   }
 
   /** Deletes what a failed test left, then stops the world and its hub. */
@@ -176,11 +194,7 @@ class LeastPrivilegeTest {
   void providersInstallAndDeleteClustersAsTheirServiceAccountsUsingEveryGrantedRule() {
     for (String bootMode : List.of("LiveISO", "DiskImage")) {
       ClusterScenario cluster =
-          new ClusterScenario(
-              world,
-              world.hubEnvironment().createNamespace("least-privilege-" + bootMode),
-              "test-multinode",
-              secrets);
+          new ClusterScenario(world, NAMESPACES.get(bootMode), "test-multinode", secrets);
       clusters.add(cluster);
       cluster.enrolHosts(5);
       cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", bootMode, "WORKERS", "2"));
@@ -204,21 +218,21 @@ class LeastPrivilegeTest {
       assertThat(ours.stream().filter(r -> r.code() == 401 || r.code() == 403))
           .as("requests of %s refused", account.username())
           .isEmpty();
-      Map<Grant, Long> uses = usesOfEachGrant(world.hub(), account, ours);
+      Map<String, Long> uses = usesOfEachRule(usesOfEachGrant(world.hub(), account, ours));
       LOG.info(
           "{}: {} requests, {} granted rules; uses of each:\n{}",
           jar.command,
           ours.size(),
           uses.size(),
           table(uses));
-      assertThat(uses.keySet().stream().map(Grant::toString))
+      assertThat(uses.keySet())
           .as("rules granted to %s that timing decides the use of", jar.command)
           .containsAll(BY_TIMING.get(jar).keySet());
       unused.put(
           jar,
           uses.entrySet().stream()
               .filter(use -> use.getValue() == 0)
-              .map(use -> use.getKey().toString())
+              .map(Map.Entry::getKey)
               .filter(rule -> !BY_TIMING.get(jar).containsKey(rule))
               .collect(Collectors.toCollection(TreeSet::new)));
     }
@@ -235,6 +249,54 @@ class LeastPrivilegeTest {
             logs, world.hub(), clusters.stream().map(ClusterScenario::namespace).toList());
     assertThat(scan.logs()).as("logs scanned for secrets under " + logs).isGreaterThanOrEqualTo(2);
     SecretScanner.assertNone(scan.findings());
+    for (ProviderJar jar : ProviderJar.values()) {
+      writesOutsideTheWatchedNamespacesAreRefused(world.serviceAccount(jar));
+    }
+  }
+
+  /**
+   * The hub refuses the ServiceAccount a Secret in a namespace it does not watch, and a list of
+   * Secrets across the hub (after the audit log was read: these refusals are the test's).
+   */
+  private static void writesOutsideTheWatchedNamespacesAreRefused(ProviderServiceAccount account) {
+    String elsewhere = world.hubEnvironment().createNamespace("not-watched");
+    try (KubernetesClient provider =
+        new KubernetesClientBuilder()
+            .withConfig(
+                Config.fromKubeconfig(account.kubeconfig(world.hubEnvironment().kubeConfigYaml())))
+            .build()) {
+      assertThatThrownBy(
+              () ->
+                  provider
+                      .secrets()
+                      .inNamespace(elsewhere)
+                      .resource(
+                          new SecretBuilder()
+                              .withNewMetadata()
+                              .withName("written-by-" + account.name())
+                              .endMetadata()
+                              .build())
+                      .create())
+          .as("%s creates a Secret in %s", account.username(), elsewhere)
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+      assertThatThrownBy(() -> provider.secrets().inAnyNamespace().list())
+          .as("%s lists the hub's Secrets", account.username())
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+    }
+    assertThat(world.hub().secrets().inNamespace(elsewhere).list().getItems())
+        .noneMatch(s -> s.getMetadata().getName().startsWith("written-by-"));
+  }
+
+  /**
+   * The uses of each rule, whichever namespace it is bound in: a namespaced rule is granted once
+   * per watched namespace, and one cluster's flow may use it where the other's does not.
+   */
+  private static Map<String, Long> usesOfEachRule(Map<Grant, Long> uses) {
+    Map<String, Long> rules = new LinkedHashMap<>();
+    uses.forEach((grant, count) -> rules.merge(grant.rule(), count, Long::sum));
+    return rules;
   }
 
   private static void awaitOrDump(IntConsumer await, int machines) {
@@ -264,15 +326,19 @@ class LeastPrivilegeTest {
           && (name.isEmpty() || name.equals(request.name()));
     }
 
-    @Override
-    public String toString() {
+    /** The rule, without the namespace it is bound in. */
+    String rule() {
       return (apiGroup.isEmpty() ? "core" : apiGroup)
           + " "
           + resource
           + (name.isEmpty() ? "" : "/" + name)
           + " "
-          + verb
-          + (namespace.isEmpty() ? "" : " in " + namespace);
+          + verb;
+    }
+
+    @Override
+    public String toString() {
+      return rule() + (namespace.isEmpty() ? "" : " in " + namespace);
     }
   }
 
@@ -339,7 +405,7 @@ class LeastPrivilegeTest {
     return grants;
   }
 
-  private static String table(Map<Grant, Long> uses) {
+  private static String table(Map<String, Long> uses) {
     return uses.entrySet().stream()
         .map(use -> String.format("  %6d  %s", use.getValue(), use.getKey()))
         .collect(Collectors.joining("\n"));
