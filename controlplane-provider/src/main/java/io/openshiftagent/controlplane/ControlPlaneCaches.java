@@ -114,7 +114,7 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(scope.selector(ExternalKinds.CONTROL_PLANE_LABEL))
                 .withSecondaryToPrimaryMapper(ownedBy(false))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withOnUpdateFilter(WatchedChanges::config)
                 .withItemStore(CachedObjects.store())
                 .build(),
             context),
