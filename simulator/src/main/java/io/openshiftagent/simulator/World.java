@@ -7,10 +7,12 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import io.openshiftagent.simulator.assisted.DiscoveryAgent;
 import io.openshiftagent.simulator.assisted.ReleaseCatalog;
+import io.openshiftagent.testsupport.ApiServer;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
 import io.openshiftagent.testsupport.ReleaseRegistry;
+import io.openshiftagent.testsupport.RestartableKubeApiServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +85,8 @@ public final class World implements AutoCloseable {
    * @param hubOfItsOwn whether the world runs on a hub of its own, started and stopped with it (its
    *     audit log under {@code workDir}), rather than the JVM's shared one: such a world may run
    *     beside other worlds, as nothing of theirs reaches it
+   * @param restartableHub whether that hub of its own can be restarted ({@link #restartHub()}): a
+   *     {@link RestartableKubeApiServer}, with the same CRDs, flags and audit log
    */
   public record Options(
       SimulatedDurations durations,
@@ -92,7 +96,8 @@ public final class World implements AutoCloseable {
       boolean serviceAccounts,
       boolean leaderElection,
       int providerReplicas,
-      boolean hubOfItsOwn) {
+      boolean hubOfItsOwn,
+      boolean restartableHub) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -102,7 +107,15 @@ public final class World implements AutoCloseable {
      */
     public static Options of(SimulatedDurations durations, Path workDir) {
       return new Options(
-          durations, workDir, Workloads.PER_CLUSTER, Duration.ofSeconds(5), true, false, 1, false);
+          durations,
+          workDir,
+          Workloads.PER_CLUSTER,
+          Duration.ofSeconds(5),
+          true,
+          false,
+          1,
+          false,
+          false);
     }
 
     public Options withWorkloads(Workloads value) {
@@ -114,7 +127,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          restartableHub);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
@@ -126,7 +140,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          restartableHub);
     }
 
     public Options withServiceAccounts(boolean value) {
@@ -138,7 +153,8 @@ public final class World implements AutoCloseable {
           value,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          restartableHub);
     }
 
     public Options withLeaderElection(boolean value) {
@@ -150,7 +166,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           value,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          restartableHub);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -162,7 +179,22 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          restartableHub);
+    }
+
+    /** A hub of its own that can be restarted ({@link #restartableHub()}). */
+    public Options withRestartableHub() {
+      return new Options(
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          true,
+          true);
     }
 
     /** A hub of its own ({@link #hubOfItsOwn()}). */
@@ -175,7 +207,8 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           providerReplicas,
-          true);
+          true,
+          restartableHub);
     }
 
     public Options withProviderReplicas(int value) {
@@ -187,12 +220,13 @@ public final class World implements AutoCloseable {
           serviceAccounts,
           leaderElection,
           value,
-          hubOfItsOwn);
+          hubOfItsOwn,
+          restartableHub);
     }
   }
 
   private final Options options;
-  private final KubeApiServerEnvironment hub;
+  private final ApiServer hub;
   private final WorkloadClusters workloads;
   private final UpstreamManager capi;
   private UpstreamManager capm3;
@@ -214,11 +248,7 @@ public final class World implements AutoCloseable {
   private EtcdOperator etcdOperator;
   private DiscoveryAgents agents;
 
-  private World(
-      Options options,
-      KubeApiServerEnvironment hub,
-      WorkloadClusters workloads,
-      UpstreamManager capi) {
+  private World(Options options, ApiServer hub, WorkloadClusters workloads, UpstreamManager capi) {
     this.options = options;
     this.hub = hub;
     this.workloads = workloads;
@@ -234,10 +264,13 @@ public final class World implements AutoCloseable {
   public static World start(Options options) throws Exception {
     long started = System.nanoTime();
     ChildProcesses.stopAllWhenTheJvmExits();
-    KubeApiServerEnvironment hub =
-        options.hubOfItsOwn()
-            ? KubeApiServerEnvironment.startHub(options.workDir().resolve("kube-apiserver"))
-            : KubeApiServerEnvironment.shared();
+    Path hubDir = options.workDir().resolve("kube-apiserver");
+    ApiServer hub =
+        options.restartableHub()
+            ? RestartableKubeApiServer.startRestartableHub(hubDir)
+            : options.hubOfItsOwn()
+                ? KubeApiServerEnvironment.startHub(hubDir)
+                : KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     // The release registry (its images pushed once per JVM) gets ready while the managers start.
@@ -558,8 +591,20 @@ public final class World implements AutoCloseable {
     return hub.client();
   }
 
-  public KubeApiServerEnvironment hubEnvironment() {
+  public ApiServer hubEnvironment() {
     return hub;
+  }
+
+  /**
+   * Restarts the hub's kube-apiserver and etcd ({@link RestartableKubeApiServer#restart}) under the
+   * running world; returns how long the API was away. Only a world with {@link
+   * Options#withRestartableHub()}.
+   */
+  public Duration restartHub() {
+    if (!(hub instanceof RestartableKubeApiServer restartable)) {
+      throw new IllegalStateException("this world's hub cannot be restarted: withRestartableHub()");
+    }
+    return restartable.restart();
   }
 
   /** The hub's audit log (every request, Metadata level, JSON lines). */

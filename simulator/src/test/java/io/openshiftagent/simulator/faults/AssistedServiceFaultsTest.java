@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
+import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import io.openshiftagent.simulator.e2e.ApiObjects;
 import io.openshiftagent.simulator.e2e.ClusterScenario;
@@ -37,10 +38,10 @@ import org.slf4j.LoggerFactory;
  * the service or the hub held is lost, nothing is made twice).
  *
  * <p>Then deletion under faults ({@link DeletionUnderFaults}): small clusters that never install,
- * each deleted while one part of the world is down (both providers SIGKILLed, assisted-service
- * stopped, its PostgreSQL stopped), each reporting what it waits for while the fault lasts and
- * leaving nothing once it heals; and last, with assisted-service gone for good, the operator's way
- * out of docs/operations.md, run as written.
+ * each deleted while one part of the world is down (both providers SIGKILLed, the hub's API server
+ * restarted, assisted-service stopped, its PostgreSQL stopped), each reporting what it waits for
+ * while the fault lasts and leaving nothing once it heals; and last, with assisted-service gone for
+ * good, the operator's way out of docs/operations.md, run as written.
  *
  * <p>It stops the world's one service, so it has a world of its own.
  */
@@ -49,7 +50,8 @@ import org.slf4j.LoggerFactory;
 class AssistedServiceFaultsTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceFaultsTest.class);
 
-  @RegisterExtension static final E2eWorld world = E2eWorld.ofItsOwn();
+  /** On a hub that can be restarted: a deletion rides out its restart. */
+  @RegisterExtension static final E2eWorld world = new E2eWorld(World.Options::withRestartableHub);
 
   /** How long the database stays down under the running service. */
   private static final Duration DATABASE_OUTAGE = Duration.ofSeconds(5);
@@ -116,13 +118,14 @@ class AssistedServiceFaultsTest {
     AssistedServiceProcess service = world.world().assistedService();
     DeletionUnderFaults deletions = new DeletionUnderFaults(world);
     ClusterScenario killed = deletions.apply("providers-killed");
+    ClusterScenario hubRestarted = deletions.apply("hub-restarted");
     ClusterScenario serviceDown = deletions.apply("service-down");
     ClusterScenario databaseDown = deletions.apply("database-down");
-    for (ClusterScenario cluster : List.of(killed, serviceDown, databaseDown)) {
+    for (ClusterScenario cluster : List.of(killed, hubRestarted, serviceDown, databaseDown)) {
       DeletionUnderFaults.awaitTakenByTheService(cluster);
     }
     LOG.info(
-        "deletion under faults: 3 clusters held by assisted-service after {} s",
+        "deletion under faults: 4 clusters held by assisted-service after {} s",
         (System.nanoTime() - started) / 1_000_000_000);
 
     // Both providers SIGKILLed while the control plane deletes, then started again.
@@ -139,6 +142,16 @@ class AssistedServiceFaultsTest {
     world.world().restartProvider(ProviderJar.BOOTSTRAP);
     world.world().restartProvider(ProviderJar.CONTROLPLANE);
     DeletionUnderFaults.awaitDeleted(killed, "both providers SIGKILLed", restarted);
+
+    // The hub's kube-apiserver and etcd restarted while the control plane deletes.
+    deleteCluster(hubRestarted);
+    hubRestarted.await(
+        "the control plane reporting its deletion",
+        () -> Fields.conditionTrue(controlPlane(hubRestarted), "Deleting"));
+    Duration away = world.world().restartHub();
+    long back = System.nanoTime();
+    DeletionUnderFaults.awaitDeleted(
+        hubRestarted, "the hub restarted (away " + away.toMillis() + " ms)", back);
 
     // assisted-service stopped (SIGKILL, not started again) for the whole wait.
     service.kill();
