@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,17 +143,9 @@ final class DeletionUnderFaults {
   static Duration awaitDeleted(ClusterScenario scenario, String fault, long healed) {
     scenario.await("Cluster " + CLUSTER + " to be deleted", () -> scenario.cluster() == null);
     DeletionChecks.awaitNothingLeft(scenario);
-    for (Map.Entry<String, String> kind :
-        Map.of(
-                "Agent", ApiVersions.AGENT_INSTALL,
-                "InfraEnv", ApiVersions.AGENT_INSTALL,
-                "AgentClusterInstall", ApiVersions.HIVE_EXTENSION,
-                "ClusterDeployment", ApiVersions.HIVE)
-            .entrySet()) {
-      assertThat(scenario.list(kind.getValue(), kind.getKey()))
-          .as("%ss left in %s", kind.getKey(), scenario.namespace())
-          .isEmpty();
-    }
+    scenario.await(
+        "no Agent, InfraEnv, AgentClusterInstall or ClusterDeployment left, not even held",
+        () -> assistedObjects(scenario).isEmpty());
     DeletionChecks.assertHostsReleased(scenario);
     DeletionChecks.assertImageSetGone(scenario, CLUSTER);
     Duration took = Duration.ofNanos(System.nanoTime() - healed);
@@ -161,6 +154,17 @@ final class DeletionUnderFaults {
         fault,
         took.toMillis());
     return took;
+  }
+
+  /** The Agents, InfraEnvs, AgentClusterInstalls and ClusterDeployments in the namespace. */
+  static List<GenericKubernetesResource> assistedObjects(ClusterScenario scenario) {
+    return Stream.of(
+            scenario.list(ApiVersions.AGENT_INSTALL, "Agent"),
+            scenario.list(ApiVersions.AGENT_INSTALL, "InfraEnv"),
+            scenario.list(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall"),
+            scenario.list(ApiVersions.HIVE, "ClusterDeployment"))
+        .flatMap(List::stream)
+        .toList();
   }
 
   private static List<GenericKubernetesResource> configs(ClusterScenario scenario) {
