@@ -28,6 +28,7 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.runtime.ControllerScope;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -118,8 +119,8 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
             InformerEventSourceConfiguration.from(
                     OpenshiftAssistedConfig.class, OpenshiftAssistedControlPlane.class)
                 .withLabelSelector(scope.selector(ExternalKinds.CONTROL_PLANE_LABEL))
-                .withSecondaryToPrimaryMapper(ownedBy(false))
-                .withOnUpdateFilter(RelevantChange::ofMetadata)
+                .withSecondaryToPrimaryMapper(configOwner())
+                .withOnUpdateFilter(WatchedChanges::config)
                 .withItemStore(CachedObjects.store())
                 .build(),
             context),
@@ -247,6 +248,24 @@ final class ControlPlaneCaches implements MachineWrites.MachineCache {
   private static Optional<ResourceID> controlPlaneOf(Cluster cluster) {
     return ClusterRefs.controlPlaneName(cluster)
         .map(name -> new ResourceID(name, cluster.getMetadata().getNamespace()));
+  }
+
+  /**
+   * A config's control plane: its owner; and, once the config is being deleted, the control plane
+   * its control-plane-name label names (Cluster API makes the Machine the config's only owner), so
+   * that what the config's deletion waits for reaches the control plane's Deleting report. A name
+   * too long for a label value is not found that way: the report then names no config wait.
+   */
+  private static SecondaryToPrimaryMapper<OpenshiftAssistedConfig> configOwner() {
+    SecondaryToPrimaryMapper<OpenshiftAssistedConfig> owners = ownedBy(false);
+    return config -> {
+      Set<ResourceID> controlPlanes = new HashSet<>(owners.toPrimaryResourceIDs(config));
+      String named = Metadata.label(config, ExternalKinds.CONTROL_PLANE_NAME_LABEL);
+      if (Metadata.isDeleting(config) && named != null && !named.isEmpty()) {
+        controlPlanes.add(new ResourceID(named, config.getMetadata().getNamespace()));
+      }
+      return controlPlanes;
+    };
   }
 
   private static <T extends HasMetadata> SecondaryToPrimaryMapper<T> ownedBy(boolean controller) {

@@ -1,19 +1,23 @@
 package io.openshiftagent.controlplane;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.DELETING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINES_DELETED;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Cluster;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.hive.ClusterDeployment;
+import io.openshiftagent.controlplane.machines.ControlPlaneMachines;
 import io.openshiftagent.controlplane.machines.DeletionsInFlight;
 import io.openshiftagent.controlplane.machines.MachineWrites;
-import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.controlplane.report.ControlPlaneReport;
 import io.openshiftagent.controlplane.report.StatusWriter;
 import io.openshiftagent.provider.contract.GoProvider;
@@ -22,18 +26,25 @@ import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.reconcile.Pause;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Deleting a control plane, from the caches, one stage per call (each stage's deletions bring the
- * next call): its Machines, then what Cluster API left of them, then the ClusterDeployment (Hive
- * deprovisions the cluster) and AgentClusterInstall, then the rest ({@link OwnedDeletions}). Only
- * what is the control plane's is deleted. Each wait is reported in the Deleting condition.
+ * next call): its Machines, then what Cluster API left of them, then the ClusterDeployment and
+ * AgentClusterInstall (until both are gone: assisted-service's finalizers, and on a hub with Hive
+ * Hive's, hold them), then the rest ({@link OwnedDeletions}). Only what is the control plane's is
+ * deleted. Each wait is reported in the Deleting condition, with what holds it.
  */
 final class ControlPlaneCleanup {
+  private static final Comparator<Machine> BY_NAME = Comparator.comparing(Metadata::name);
+
   private final ControlPlaneCaches caches;
   private final MachineWrites machines;
   private final StatusWriter status;
@@ -89,7 +100,8 @@ final class ControlPlaneCleanup {
           WAITING_FOR_MACHINES_DELETED,
           "waiting for Machines "
               + owned.stream().map(Metadata::name).sorted().toList()
-              + " to be deleted");
+              + " to be deleted"
+              + configWaits(owned, Secondaries.configs(context)));
       return new Stage(DeleteControl.noFinalizerRemoval(), Set.copyOf(deleted));
     }
     for (OpenshiftAssistedConfig config : Secondaries.configs(context).values()) {
@@ -97,27 +109,64 @@ final class ControlPlaneCleanup {
         machines.deleteParts(cp, config);
       }
     }
-    String cdName = Names.clusterDeployment(cp);
-    Secondaries.clusterInstall(cp, context)
-        .filter(a -> OwnerReferences.isOwnedBy(a, cp) && !Metadata.isDeleting(a))
-        .ifPresent(a -> client.resource(a).delete());
+    Optional<AgentClusterInstall> install =
+        Secondaries.clusterInstall(cp, context).filter(a -> OwnerReferences.isOwnedBy(a, cp));
+    install.filter(a -> !Metadata.isDeleting(a)).ifPresent(a -> client.resource(a).delete());
     Optional<ClusterDeployment> cd =
         Secondaries.clusterDeployment(cp, context).filter(d -> OwnerReferences.isOwnedBy(d, cp));
-    if (cd.isPresent()) {
-      if (!Metadata.isDeleting(cd.get())) {
-        client.resource(cd.get()).delete();
-      }
+    if (cd.isPresent() && !Metadata.isDeleting(cd.get())) {
+      client.resource(cd.get()).delete();
+    }
+    // Both held by their finalizers (assisted-service's, Hive's): the control plane goes only
+    // once neither is left, so that nothing it made outlives it, held by a finalizer.
+    List<HasMetadata> held = new ArrayList<>();
+    cd.ifPresent(held::add);
+    install.ifPresent(held::add);
+    if (!held.isEmpty()) {
       markDeleting(
           context,
           cp,
           WAITING_FOR_CLUSTER_DEPLOYMENT_DELETED,
-          "waiting for ClusterDeployment "
-              + cdName
-              + " to be deleted (Hive deprovisions the cluster)");
+          "waiting for "
+              + held.stream().map(ControlPlaneCleanup::heldBy).collect(Collectors.joining(" and "))
+              + " to be deleted");
       return new Stage(DeleteControl.noFinalizerRemoval(), Set.of());
     }
     deletions.deleteRest(cp);
     return new Stage(DeleteControl.defaultDelete(), Set.of());
+  }
+
+  /**
+   * What the deleting Machines wait for, as far as the control plane sees it: their bootstrap
+   * configs being deleted, with the reason each gives (assisted-service's finalizers on InfraEnvs
+   * and Agents hold them; the config's Deleting message names them).
+   */
+  private static String configWaits(
+      List<Machine> machines, Map<String, OpenshiftAssistedConfig> configs) {
+    List<String> waits = new ArrayList<>();
+    for (Machine machine : machines.stream().sorted(BY_NAME).toList()) {
+      OpenshiftAssistedConfig config = configs.get(ControlPlaneMachines.configName(machine));
+      if (config == null || !Metadata.isDeleting(config) || config.getStatus() == null) {
+        continue;
+      }
+      Conditions.find(config.getStatus().conditions, DELETING)
+          .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+          .ifPresent(c -> waits.add(Metadata.name(config) + " " + c.getReason()));
+    }
+    return waits.isEmpty()
+        ? ""
+        : "; their bootstrap configs wait: "
+            + String.join(", ", waits)
+            + " (each config's Deleting condition says for what)";
+  }
+
+  /** {@code ClusterDeployment <name> (finalizers [...])}: the kind, name and what holds it. */
+  private static String heldBy(HasMetadata object) {
+    List<String> finalizers = object.getMetadata().getFinalizers();
+    return object.getKind()
+        + " "
+        + Metadata.name(object)
+        + (finalizers == null || finalizers.isEmpty() ? "" : " (finalizers " + finalizers + ")");
   }
 
   /**

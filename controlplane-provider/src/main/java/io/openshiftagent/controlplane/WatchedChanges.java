@@ -2,6 +2,8 @@ package io.openshiftagent.controlplane;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -67,6 +69,22 @@ final class WatchedChanges {
                 ClusterObjects.inputError(a).orElse(null),
                 InstallProgress.failingValidations(a),
                 StalledInstallStart.missedStartReason(a).orElse(null)));
+  }
+
+  /**
+   * A config's metadata, and what its deletion waits for (its Deleting reason), which the control
+   * plane's own Deleting message repeats while the config's Machine is deleted.
+   */
+  static boolean config(OpenshiftAssistedConfig updated, OpenshiftAssistedConfig old) {
+    return RelevantChange.ofMetadataOr(
+        updated,
+        old,
+        c ->
+            c.getStatus() == null
+                ? null
+                : Conditions.find(c.getStatus().conditions, "Deleting")
+                    .map(d -> d.getStatus() + "/" + d.getReason())
+                    .orElse(null));
   }
 
   private static final List<String> WATCHED_CONDITIONS =

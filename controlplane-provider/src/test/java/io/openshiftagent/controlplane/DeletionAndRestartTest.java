@@ -90,7 +90,13 @@ class DeletionAndRestartTest {
       c.resource(io.openshiftagent.api.external.capi.Machine.class, held.getMetadata().getName())
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
 
-      c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
+      var heldByHive = c.awaitCondition("cp", "Deleting", "WaitingForClusterDeploymentDeleted");
+      assertThat(heldByHive.getMessage())
+          .as("what holds the deletion, by name")
+          .contains("ClusterDeployment cp (finalizers [" + HIVE_FINALIZER + "])");
+      assertThat(heldByHive.getLastTransitionTime())
+          .as("since when the deletion waits: its first wait")
+          .isEqualTo(waiting.getLastTransitionTime());
       assertThat(c.machines()).isEmpty();
       // Deleted; gone once the bootstrap provider (its stand-in here) has released them.
       eventually(

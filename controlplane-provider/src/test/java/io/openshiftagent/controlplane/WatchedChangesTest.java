@@ -4,6 +4,8 @@ import static io.openshiftagent.controlplane.Fixtures.validations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
@@ -12,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Which AgentClusterInstall updates wake the control plane. */
+/** Which AgentClusterInstall and config updates wake the control plane. */
 class WatchedChangesTest {
   @ParameterizedTest(name = "{0}/{1} -> {2}/{3}: {4}")
   @CsvSource({
@@ -53,6 +55,44 @@ class WatchedChangesTest {
                 withValidation("pending", "Hosts have not been discovered yet"), none))
         .as("a validation still pending")
         .isFalse();
+  }
+
+  @org.junit.jupiter.api.Test
+  void aConfigWakesTheControlPlaneWhenWhatItsDeletionWaitsForChangesAndNotForItsOtherConditions() {
+    OpenshiftAssistedConfig ready = config("Ready", "True", "SecretAvailable");
+    OpenshiftAssistedConfig waiting =
+        config("Deleting", "True", "WaitingForInfraEnvDeletion", "waiting for InfraEnv cp-0");
+    assertThat(WatchedChanges.config(waiting, ready)).as("the deletion starts waiting").isTrue();
+    assertThat(
+            WatchedChanges.config(
+                config("Deleting", "True", "WaitingForAgentDeletion", "waiting for Agents"),
+                waiting))
+        .as("another wait")
+        .isTrue();
+    assertThat(
+            WatchedChanges.config(
+                config("Deleting", "True", "WaitingForInfraEnvDeletion", "reworded"), waiting))
+        .as("the same wait, reworded")
+        .isFalse();
+    assertThat(WatchedChanges.config(config("Ready", "False", "Paused"), ready))
+        .as("another condition")
+        .isFalse();
+  }
+
+  private static OpenshiftAssistedConfig config(String type, String... statusReasonMessage) {
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.getMetadata().setName("cp-0");
+    config.getMetadata().setNamespace("ns");
+    config.setStatus(new OpenshiftAssistedConfigStatus());
+    config.getStatus().conditions =
+        List.of(
+            new ConditionBuilder()
+                .withType(type)
+                .withStatus(statusReasonMessage[0])
+                .withReason(statusReasonMessage[1])
+                .withMessage(statusReasonMessage.length > 2 ? statusReasonMessage[2] : "")
+                .build());
+    return config;
   }
 
   private static AgentClusterInstall withValidation(String status, String message) {

@@ -7,10 +7,12 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import io.openshiftagent.simulator.assisted.DiscoveryAgent;
 import io.openshiftagent.simulator.assisted.ReleaseCatalog;
+import io.openshiftagent.testsupport.ApiServer;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
 import io.openshiftagent.testsupport.ReleaseRegistry;
+import io.openshiftagent.testsupport.RestartableKubeApiServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,6 +89,8 @@ public final class World implements AutoCloseable {
    *     the world creates these namespaces, the providers watch only them ({@code --namespace})
    *     and, as their ServiceAccounts, are granted their namespaced rules only there ({@link
    *     ProviderServiceAccount#install})
+   * @param restartableHub whether that hub of its own can be restarted ({@link #restartHub()}): a
+   *     {@link RestartableKubeApiServer}, with the same CRDs, flags and audit log
    */
   public record Options(
       SimulatedDurations durations,
@@ -97,7 +101,8 @@ public final class World implements AutoCloseable {
       boolean leaderElection,
       int providerReplicas,
       boolean hubOfItsOwn,
-      List<String> watchedNamespaces) {
+      List<String> watchedNamespaces,
+      boolean restartableHub) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -115,7 +120,8 @@ public final class World implements AutoCloseable {
           false,
           1,
           false,
-          List.of());
+          List.of(),
+          false);
     }
 
     public Options withWorkloads(Workloads value) {
@@ -128,7 +134,8 @@ public final class World implements AutoCloseable {
           leaderElection,
           providerReplicas,
           hubOfItsOwn,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
@@ -141,7 +148,8 @@ public final class World implements AutoCloseable {
           leaderElection,
           providerReplicas,
           hubOfItsOwn,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
     }
 
     public Options withServiceAccounts(boolean value) {
@@ -154,7 +162,8 @@ public final class World implements AutoCloseable {
           leaderElection,
           providerReplicas,
           hubOfItsOwn,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
     }
 
     public Options withLeaderElection(boolean value) {
@@ -167,7 +176,8 @@ public final class World implements AutoCloseable {
           value,
           providerReplicas,
           hubOfItsOwn,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -180,7 +190,23 @@ public final class World implements AutoCloseable {
           leaderElection,
           providerReplicas,
           hubOfItsOwn,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
+    }
+
+    /** A hub of its own that can be restarted ({@link #restartableHub()}). */
+    public Options withRestartableHub() {
+      return new Options(
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          true,
+          watchedNamespaces,
+          true);
     }
 
     /** A hub of its own ({@link #hubOfItsOwn()}). */
@@ -194,7 +220,8 @@ public final class World implements AutoCloseable {
           leaderElection,
           providerReplicas,
           true,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
     }
 
     /** A namespaced install watching {@code namespaces} ({@link #watchedNamespaces()}). */
@@ -208,7 +235,8 @@ public final class World implements AutoCloseable {
           leaderElection,
           providerReplicas,
           hubOfItsOwn,
-          List.copyOf(namespaces));
+          List.copyOf(namespaces),
+          restartableHub);
     }
 
     public Options withProviderReplicas(int value) {
@@ -221,12 +249,13 @@ public final class World implements AutoCloseable {
           leaderElection,
           value,
           hubOfItsOwn,
-          watchedNamespaces);
+          watchedNamespaces,
+          restartableHub);
     }
   }
 
   private final Options options;
-  private final KubeApiServerEnvironment hub;
+  private final ApiServer hub;
   private final WorkloadClusters workloads;
   private final UpstreamManager capi;
   private UpstreamManager capm3;
@@ -248,11 +277,7 @@ public final class World implements AutoCloseable {
   private EtcdOperator etcdOperator;
   private DiscoveryAgents agents;
 
-  private World(
-      Options options,
-      KubeApiServerEnvironment hub,
-      WorkloadClusters workloads,
-      UpstreamManager capi) {
+  private World(Options options, ApiServer hub, WorkloadClusters workloads, UpstreamManager capi) {
     this.options = options;
     this.hub = hub;
     this.workloads = workloads;
@@ -268,10 +293,13 @@ public final class World implements AutoCloseable {
   public static World start(Options options) throws Exception {
     long started = System.nanoTime();
     ChildProcesses.stopAllWhenTheJvmExits();
-    KubeApiServerEnvironment hub =
-        options.hubOfItsOwn()
-            ? KubeApiServerEnvironment.startHub(options.workDir().resolve("kube-apiserver"))
-            : KubeApiServerEnvironment.shared();
+    Path hubDir = options.workDir().resolve("kube-apiserver");
+    ApiServer hub =
+        options.restartableHub()
+            ? RestartableKubeApiServer.startRestartableHub(hubDir)
+            : options.hubOfItsOwn()
+                ? KubeApiServerEnvironment.startHub(hubDir)
+                : KubeApiServerEnvironment.shared();
     WorkloadClusters workloads = new WorkloadClusters(options.workloads());
     World world = null;
     // The release registry (its images pushed once per JVM) gets ready while the managers start.
@@ -606,8 +634,20 @@ public final class World implements AutoCloseable {
     return hub.client();
   }
 
-  public KubeApiServerEnvironment hubEnvironment() {
+  public ApiServer hubEnvironment() {
     return hub;
+  }
+
+  /**
+   * Restarts the hub's kube-apiserver and etcd ({@link RestartableKubeApiServer#restart}) under the
+   * running world; returns how long the API was away. Only a world with {@link
+   * Options#withRestartableHub()}.
+   */
+  public Duration restartHub() {
+    if (!(hub instanceof RestartableKubeApiServer restartable)) {
+      throw new IllegalStateException("this world's hub cannot be restarted: withRestartableHub()");
+    }
+    return restartable.restart();
   }
 
   /** The hub's audit log (every request, Metadata level, JSON lines). */

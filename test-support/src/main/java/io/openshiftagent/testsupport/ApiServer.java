@@ -5,14 +5,16 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A real kube-apiserver (with its etcd) that tests talk to as cluster admin: {@link
  * KubeApiServerEnvironment}, or a {@link RestartableKubeApiServer} for tests that restart it.
  */
-public interface ApiServer {
+public interface ApiServer extends AutoCloseable {
   /** A kubeconfig with cluster-admin rights. */
   String kubeConfigYaml();
 
@@ -55,4 +57,13 @@ public interface ApiServer {
         .create();
     return name;
   }
+
+  /** Where this server writes its audit log, when it was started with one. */
+  default Optional<Path> auditLog() {
+    return Optional.empty();
+  }
+
+  /** Stops the server. */
+  @Override
+  void close();
 }

@@ -106,7 +106,7 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
    * A hub's flags: every request audited (Metadata level) to {@code dir/audit.log}, and the
    * owner-reference permission check OpenShift enables.
    */
-  private static List<String> hubFlags(Path dir) throws IOException {
+  static List<String> hubFlags(Path dir) throws IOException {
     Path audit = dir.resolve("audit.log").toAbsolutePath();
     Files.deleteIfExists(audit);
     List<String> flags = new ArrayList<>(AuditLog.apiServerFlags(audit));
@@ -161,7 +161,7 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
     return kubeConfigYaml;
   }
 
-  /** Where this server writes its audit log, when it was started with one. */
+  @Override
   public Optional<Path> auditLog() {
     return Optional.ofNullable(auditLog);
   }

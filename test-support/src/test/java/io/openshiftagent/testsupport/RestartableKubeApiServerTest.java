@@ -79,6 +79,27 @@ class RestartableKubeApiServerTest {
     }
   }
 
+  /**
+   * A restartable management cluster is the one a world of its own gets: every hub CRD, the
+   * requests in its audit log across a restart; an earlier run's etcd data is not in its way.
+   */
+  @Test
+  void aRestartableHubHasTheHubsCrdsAndAuditLogAcrossARestart(@TempDir Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("etcd"));
+    try (RestartableKubeApiServer hub = RestartableKubeApiServer.startRestartableHub(dir)) {
+      assertThat(hub.auditLog()).contains(dir.resolve("audit.log").toAbsolutePath());
+      assertThat(hub.installedCrds())
+          .extracting(crd -> crd.getMetadata().getName())
+          .contains(
+              "openshiftassistedconfigs.bootstrap.cluster.x-k8s.io",
+              "agents.agent-install.openshift.io",
+              "clusterdeployments.hive.openshift.io");
+      hub.restart();
+      String ns = hub.createNamespace("audited");
+      assertThat(Files.readString(hub.auditLog().orElseThrow())).contains(ns);
+    }
+  }
+
   @Test
   void aDirectoryWithEtcdDataIsRefused(@TempDir Path dir) throws Exception {
     Files.createDirectories(dir.resolve("etcd"));

@@ -266,7 +266,8 @@ public final class ControlPlaneMachines {
     }
   }
 
-  static String configName(Machine machine) {
+  /** The name of the Machine's bootstrap config (its own name when it names none). */
+  public static String configName(Machine machine) {
     return machine.getSpec() == null
             || machine.getSpec().bootstrap == null
             || machine.getSpec().bootstrap.configRef == null

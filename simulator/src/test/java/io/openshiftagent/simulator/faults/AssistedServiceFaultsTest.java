@@ -5,16 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
+import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
+import io.openshiftagent.simulator.e2e.ApiObjects;
 import io.openshiftagent.simulator.e2e.ClusterScenario;
 import io.openshiftagent.simulator.e2e.E2eWorld;
+import io.openshiftagent.testsupport.ProviderJar;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,18 +37,27 @@ import org.slf4j.LoggerFactory;
  * both are back, the installation finishes by itself with the same InfraEnvs and Agents (nothing
  * the service or the hub held is lost, nothing is made twice).
  *
+ * <p>Then deletion under faults ({@link DeletionUnderFaults}): small clusters that never install,
+ * each deleted while one part of the world is down (both providers SIGKILLed, the hub's API server
+ * restarted, assisted-service stopped, its PostgreSQL stopped), each reporting what it waits for
+ * while the fault lasts and leaving nothing once it heals; and last, with assisted-service gone for
+ * good, the operator's way out of docs/operations.md, run as written.
+ *
  * <p>It stops the world's one service, so it has a world of its own.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AssistedServiceFaultsTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceFaultsTest.class);
 
-  @RegisterExtension static final E2eWorld world = E2eWorld.ofItsOwn();
+  /** On a hub that can be restarted: a deletion rides out its restart. */
+  @RegisterExtension static final E2eWorld world = new E2eWorld(World.Options::withRestartableHub);
 
   /** How long the database stays down under the running service. */
   private static final Duration DATABASE_OUTAGE = Duration.ofSeconds(5);
 
   @Test
+  @Order(1)
   void refusedKilledAndWithoutItsDatabaseTheServiceLosesNothingAndTheClusterInstalls()
       throws Exception {
     long started = System.nanoTime();
@@ -91,6 +109,126 @@ class AssistedServiceFaultsTest {
     assertThat(configs(cluster))
         .allSatisfy(
             c -> assertThat(condition(c, "DataSecretAvailable", "status")).isEqualTo("True"));
+  }
+
+  @Test
+  @Order(2)
+  void aDeletionWaitsOutEachFaultSayingWhatForAndFinishesOnceItHeals() throws Exception {
+    long started = System.nanoTime();
+    AssistedServiceProcess service = world.world().assistedService();
+    DeletionUnderFaults deletions = new DeletionUnderFaults(world);
+    ClusterScenario killed = deletions.apply("providers-killed");
+    ClusterScenario hubRestarted = deletions.apply("hub-restarted");
+    ClusterScenario serviceDown = deletions.apply("service-down");
+    ClusterScenario databaseDown = deletions.apply("database-down");
+    for (ClusterScenario cluster : List.of(killed, hubRestarted, serviceDown, databaseDown)) {
+      DeletionUnderFaults.awaitTakenByTheService(cluster);
+    }
+    LOG.info(
+        "deletion under faults: 4 clusters held by assisted-service after {} s",
+        (System.nanoTime() - started) / 1_000_000_000);
+
+    // Both providers SIGKILLed while the control plane deletes, then started again.
+    deleteCluster(killed);
+    killed.await(
+        "the control plane reporting its deletion",
+        () -> Fields.conditionTrue(controlPlane(killed), "Deleting"));
+    world.world().killProvider(ProviderJar.BOOTSTRAP);
+    world.world().killProvider(ProviderJar.CONTROLPLANE);
+    assertThat(controlPlane(killed))
+        .as("the control plane, still deleting when killed")
+        .isNotNull();
+    long restarted = System.nanoTime();
+    world.world().restartProvider(ProviderJar.BOOTSTRAP);
+    world.world().restartProvider(ProviderJar.CONTROLPLANE);
+    DeletionUnderFaults.awaitDeleted(killed, "both providers SIGKILLed", restarted);
+
+    // The hub's kube-apiserver and etcd restarted while the control plane deletes.
+    deleteCluster(hubRestarted);
+    hubRestarted.await(
+        "the control plane reporting its deletion",
+        () -> Fields.conditionTrue(controlPlane(hubRestarted), "Deleting"));
+    Duration away = world.world().restartHub();
+    long back = System.nanoTime();
+    DeletionUnderFaults.awaitDeleted(
+        hubRestarted, "the hub restarted (away " + away.toMillis() + " ms)", back);
+
+    // assisted-service stopped (SIGKILL, not started again) for the whole wait.
+    service.kill();
+    long healed;
+    try {
+      deleteCluster(serviceDown);
+      LOG.info(
+          "deletion under faults, assisted-service stopped: the control plane says {}",
+          DeletionUnderFaults.awaitWaitingForTheService(serviceDown));
+    } finally {
+      healed = System.nanoTime();
+      service.start();
+    }
+    DeletionUnderFaults.awaitDeleted(serviceDown, "assisted-service stopped", healed);
+
+    // Its PostgreSQL stopped under the running service.
+    service.postgres().stop();
+    try {
+      deleteCluster(databaseDown);
+      LOG.info(
+          "deletion under faults, PostgreSQL stopped: the control plane says {}",
+          DeletionUnderFaults.awaitWaitingForTheService(databaseDown));
+    } finally {
+      healed = System.nanoTime();
+      service.postgres().start();
+      // A service that exited without its database is started again, as its pod would be.
+      service.start();
+    }
+    DeletionUnderFaults.awaitDeleted(databaseDown, "PostgreSQL stopped", healed);
+    LOG.info(
+        "deletion under faults: {} s from the start",
+        (System.nanoTime() - started) / 1_000_000_000);
+  }
+
+  @Test
+  @Order(3)
+  void withTheServiceGoneForGoodTheOperatorsDocumentedStepsFinishTheDeletion() throws Exception {
+    long started = System.nanoTime();
+    AssistedServiceProcess service = world.world().assistedService();
+    ClusterScenario gone = new DeletionUnderFaults(world).apply("service-gone");
+    DeletionUnderFaults.awaitTakenByTheService(gone);
+    service.kill();
+    try {
+      deleteCluster(gone);
+      DeletionUnderFaults.awaitWaitingForTheService(gone);
+      long followed = System.nanoTime();
+      LOG.info(
+          "assisted-service gone for good, the operator's steps printed:\n{}",
+          OperatorsWayOut.follow(world, gone));
+      DeletionUnderFaults.awaitDeleted(gone, "assisted-service gone for good", followed);
+      assertThat(service.isRunning()).as("assisted-service, never started again").isFalse();
+      LOG.info(
+          "assisted-service gone for good: {} s from the start; what a garbage collector would"
+              + " delete (this world runs none): {}",
+          (System.nanoTime() - started) / 1_000_000_000,
+          leftForTheGarbageCollector(gone));
+    } finally {
+      service.start();
+    }
+  }
+
+  /** As a user does: {@code kubectl delete cluster}. */
+  private static void deleteCluster(ClusterScenario cluster) {
+    cluster.delete(ApiVersions.CAPI, "Cluster", DeletionUnderFaults.CLUSTER);
+  }
+
+  private static GenericKubernetesResource controlPlane(ClusterScenario cluster) {
+    return cluster.get(
+        ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", DeletionUnderFaults.CLUSTER);
+  }
+
+  /** What is in the namespace beyond what must be left: only what a garbage collector deletes. */
+  private static Set<String> leftForTheGarbageCollector(ClusterScenario cluster) {
+    Set<String> left =
+        new TreeSet<>(ApiObjects.objects(cluster.hub(), true, cluster.namespace()).keySet());
+    left.removeAll(cluster.whatDeletingTheClusterMustLeave());
+    return left;
   }
 
   private static boolean reportsUnreachable(GenericKubernetesResource config) {

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -30,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
@@ -69,8 +67,7 @@ class DeletionAtAnyStageTest {
 
   private static final String CLUSTER = "test-multinode";
 
-  /** What the bootstrap provider sets on a host whose Agent boots from disk (LiveISO). */
-  private static final String DETACHED = "baremetalhost.metal3.io/detached";
+  private static final String DETACHED = DeletionChecks.DETACHED;
 
   private static final String WORKERS = "test-multinode-worker";
 
@@ -286,17 +283,10 @@ class DeletionAtAnyStageTest {
       }
       scenario.await("Cluster " + CLUSTER + " to be deleted", () -> scenario.cluster() == null);
       Duration clusterGone = Duration.ofNanos(System.nanoTime() - requested);
-      int looks = awaitNothingLeft(scenario);
+      int looks = DeletionChecks.awaitNothingLeft(scenario);
       Duration namespaceClean = Duration.ofNanos(System.nanoTime() - requested);
-      assertHostsReleased(scenario);
-      assertThat(
-              scenario
-                  .hub()
-                  .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-                  .withName(scenario.namespace() + "." + CLUSTER)
-                  .get())
-          .as("ClusterImageSet of " + scenario.namespace())
-          .isNull();
+      DeletionChecks.assertHostsReleased(scenario);
+      DeletionChecks.assertImageSetGone(scenario, CLUSTER);
       return new Outcome(
           stage,
           trigger.object() == null
@@ -355,65 +345,6 @@ class DeletionAtAnyStageTest {
                 reached.completeExceptionally(cause);
               }
             });
-  }
-
-  /**
-   * Waits until the namespace holds only what the user created and the Cluster did not own (and
-   * what the baremetal-operator keeps for the user's hosts); on timeout, names each leftover with
-   * its deletion timestamp and finalizers.
-   */
-  private static int awaitNothingLeft(ClusterScenario scenario) {
-    AtomicInteger looks = new AtomicInteger();
-    try {
-      scenario.await(
-          "the namespace to hold only what the user created and the Cluster did not own (and"
-              + " what the baremetal-operator keeps for the user's hosts)",
-          () ->
-              looks.incrementAndGet() > 0
-                  && scenario
-                      .everythingInTheNamespace()
-                      .equals(scenario.whatDeletingTheClusterMustLeave()));
-      return looks.get();
-    } catch (AssertionError e) {
-      Set<String> leftovers = new TreeSet<>(scenario.everythingInTheNamespace());
-      leftovers.removeAll(scenario.whatDeletingTheClusterMustLeave());
-      throw new AssertionError(
-          e.getMessage()
-              + "; left: "
-              + leftovers.stream()
-                  .map(o -> o + describeDeletion(scenario, o))
-                  .collect(Collectors.joining(", ")),
-          e);
-    }
-  }
-
-  private static String describeDeletion(ClusterScenario scenario, String described) {
-    String[] parts = described.split(" ");
-    GenericKubernetesResource object = scenario.get(parts[0], parts[1], parts[2]);
-    if (object == null || object.getMetadata().getDeletionTimestamp() == null) {
-      return "";
-    }
-    return " (deleting since "
-        + object.getMetadata().getDeletionTimestamp()
-        + ", finalizers "
-        + object.getMetadata().getFinalizers()
-        + ")";
-  }
-
-  /**
-   * Every host is back with the baremetal-operator, deprovisioned, unclaimed and available: no
-   * consumer, image, user data or power, not detached, not being deleted.
-   */
-  private static void assertHostsReleased(ClusterScenario scenario) {
-    for (GenericKubernetesResource host : scenario.list(ApiVersions.METAL3, "BareMetalHost")) {
-      String name = "host " + ClusterScenario.name(host);
-      assertThat(ClusterScenario.isFree(host)).as(name + " free").isTrue();
-      assertThat(Fields.get(host, "spec", "image")).as(name + " image").isNull();
-      assertThat(Fields.get(host, "spec", "userData")).as(name + " user data").isNull();
-      assertThat(Fields.isTrue(host, "spec", "online")).as(name + " online").isFalse();
-      assertThat(annotation(host, DETACHED)).as(name + " detached").isNull();
-      assertThat(host.getMetadata().getDeletionTimestamp()).as(name + " deleting").isNull();
-    }
   }
 
   /** What of the flow existed just after the deletion was requested, for the log. */
