@@ -155,7 +155,8 @@ public class AgentReconciler implements Reconciler<Agent> {
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired.get());
     boolean approving = false;
     OpenshiftAssistedConfig decidedOn = scope.config();
-    if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
+    // Hints can choose a disk only from the Agent's inventory: until it comes, nothing is claimed.
+    if (!Boolean.TRUE.equals(agent.getSpec().approved) && !disks.awaitingInventory(agent, host)) {
       ApprovalClaims.Claim claim = claims.claim(scope);
       if (claim.retry()) {
         // The config changed since the cache saw it, and again since we read it: look again soon.

@@ -46,10 +46,7 @@ final class InstallationDisks {
       Optional<BareMetalHost> host,
       OpenshiftAssistedConfig config,
       OwnedFieldsPatch patch) {
-    InstallationDisk.Choice choice =
-        InstallationDisk.choose(
-            host.map(h -> h.getSpec() == null ? null : h.getSpec().rootDeviceHints).orElse(null),
-            disks(agent));
+    InstallationDisk.Choice choice = choose(agent, host);
     if (choice instanceof InstallationDisk.Chosen chosen) {
       // The hints decide, as with BMAC, also over a disk someone set on the Agent before.
       if (!chosen.diskId().equals(agent.getSpec().installationDiskID)) {
@@ -58,8 +55,6 @@ final class InstallationDisks {
       return true;
     }
     if (choice instanceof InstallationDisk.AwaitingInventory) {
-      // The inventory's arrival is an update of the Agent that wakes it (RelevantAgentChange).
-      LOG.info("Agent {}: waiting for its inventory to choose its disk", Metadata.name(agent));
       return false;
     }
     if (choice instanceof InstallationDisk.NoMatch noMatch) {
@@ -75,6 +70,24 @@ final class InstallationDisks {
       return false;
     }
     return true; // no hints: the installer's own choice
+  }
+
+  /**
+   * Whether the host's hints wait for the Agent's inventory; its arrival is an update of the Agent
+   * that wakes it (RelevantAgentChange).
+   */
+  boolean awaitingInventory(Agent agent, Optional<BareMetalHost> host) {
+    if (choose(agent, host) instanceof InstallationDisk.AwaitingInventory) {
+      LOG.info("Agent {}: waiting for its inventory to choose its disk", Metadata.name(agent));
+      return true;
+    }
+    return false;
+  }
+
+  private static InstallationDisk.Choice choose(Agent agent, Optional<BareMetalHost> host) {
+    return InstallationDisk.choose(
+        host.map(h -> h.getSpec() == null ? null : h.getSpec().rootDeviceHints).orElse(null),
+        disks(agent));
   }
 
   /** The Agent is approved: what was told of its disk is no longer true. */
