@@ -50,8 +50,11 @@ class HighlyAvailableDiskImageTest {
     assertThat((String) told.get().get("message"))
         .contains("no disk matches rootDeviceHints {serialNumber: NO-SUCH-DISK}")
         .contains("/dev/sda (SSD, 480 GB", "/dev/sdb (HDD, 2400 GB", "/dev/nvme0n1 (SSD, 960 GB");
-    assertThat(agentOf(cluster, hinted).map(a -> Fields.isTrue(a, "spec", "approved")))
-        .contains(false);
+    // Its Agent has its fields (the Node's label names the host) but not the approval.
+    cluster.await(
+        "the Agent of host " + hinted + ", not approved",
+        () ->
+            agentOf(cluster, hinted).map(a -> !Fields.isTrue(a, "spec", "approved")).orElse(false));
 
     // Fixed: not rotational and at least 900 GB, the NVMe SSD; the service's own choice, the
     // other hosts', is the HDD (it prefers non-NVMe disks, then HDDs).
