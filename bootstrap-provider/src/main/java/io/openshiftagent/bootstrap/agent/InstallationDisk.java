@@ -39,7 +39,10 @@ final class InstallationDisk {
   /** The host names no hint: the installer's own choice stands, and nothing is written. */
   record NoHints() implements Choice {}
 
-  /** The host has hints, but its Agent has not reported its disks yet. */
+  /**
+   * The host has hints, but its Agent has not reported its disks yet: assisted-service makes the
+   * Agent with an inventory that lists none, and a discovery agent always reports its disks.
+   */
   record AwaitingInventory() implements Choice {}
 
   /** Install on the disk whose inventory id is {@code diskId}. */
@@ -50,13 +53,13 @@ final class InstallationDisk {
 
   /**
    * @param hints the BareMetalHost's, or null
-   * @param disks the Agent's inventory disks, or null while it has reported no inventory
+   * @param disks the Agent's inventory disks; null or none while it has reported none
    */
   static Choice choose(RootDeviceHints hints, List<Disk> disks) {
     if (!given(hints)) {
       return new NoHints();
     }
-    if (disks == null) {
+    if (disks == null || disks.isEmpty()) {
       return new AwaitingInventory();
     }
     if (notEmpty(hints.wwnWithExtension) || notEmpty(hints.wwnVendorExtension)) {
@@ -153,9 +156,6 @@ final class InstallationDisk {
 
   /** The disks with what a hint can match, so that the user can write one that does. */
   static String list(List<Disk> disks) {
-    if (disks.isEmpty()) {
-      return "none";
-    }
     String listed =
         disks.stream()
             .limit(LISTED_DISKS)

@@ -119,14 +119,16 @@ final class InstallationDisks {
   }
 
   /**
-   * The disks the Agent reported; null while it reported no inventory. Its cache keeps them only
-   * while it is not approved (AgentCaches).
+   * The disks the Agent reported, or null while it reported none. Its cache keeps them only while
+   * it is not approved (AgentCaches).
    */
   static List<AgentStatus.Disk> disks(Agent agent) {
     AgentStatus status = agent.getStatus();
-    if (status == null || status.inventory == null) {
-      return null;
-    }
-    return status.inventory.disks == null ? List.of() : status.inventory.disks;
+    return status == null
+            || status.inventory == null
+            || status.inventory.disks == null
+            || status.inventory.disks.isEmpty()
+        ? null
+        : status.inventory.disks;
   }
 }

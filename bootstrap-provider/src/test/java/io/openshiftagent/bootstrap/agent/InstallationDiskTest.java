@@ -93,7 +93,12 @@ class InstallationDiskTest {
             h -> h.rotational = false,
             List.of(SDA, multipath()),
             "/dev/disk/by-id/dm-uuid-mpath-3600"),
-        row("no disks at all", h -> h.rotational = false, List.of(), "none"),
+        row(
+            "an inventory without disks is one not reported yet (assisted-service makes the Agent"
+                + " so)",
+            h -> h.rotational = false,
+            List.of(),
+            "awaiting"),
         row(
             "wwnWithExtension cannot be matched (BMAC ignores it)",
             h -> h.wwnWithExtension = SDB.wwn,
