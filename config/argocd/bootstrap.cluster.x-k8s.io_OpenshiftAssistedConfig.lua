@@ -30,6 +30,7 @@ local needsAction = {
   UnsupportedInfrastructure = true,
   InvalidDiscoveryIgnition = true,
   DiscoveryIgnitionDownloadFailed = true,
+  NoDiskMatchesRootDeviceHints = true,
 }
 
 local paused = condition("Paused")

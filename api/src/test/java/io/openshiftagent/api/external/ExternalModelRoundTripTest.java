@@ -17,6 +17,7 @@ import io.openshiftagent.api.common.MachineDeletionSpec;
 import io.openshiftagent.api.external.assisted.Agent;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentSpec;
+import io.openshiftagent.api.external.assisted.AgentStatus;
 import io.openshiftagent.api.external.assisted.InfraEnv;
 import io.openshiftagent.api.external.assisted.NMStateConfig;
 import io.openshiftagent.api.external.capi.Cluster;
@@ -289,7 +290,7 @@ class ExternalModelRoundTripTest {
   }
 
   @Test
-  void bareMetalHostModelReadsConsumerImageAndProvisioningState() {
+  void bareMetalHostModelReadsConsumerImageRootDeviceHintsAndProvisioningState() {
     BareMetalHost host = read("baremetalhost.json", BareMetalHost.class);
 
     assertThat(host.getSpec().online).isTrue();
@@ -298,6 +299,7 @@ class ExternalModelRoundTripTest {
     assertThat(host.getSpec().image.format).isEqualTo("live-iso");
     assertThat(host.getSpec().customDeploy.method).isEqualTo("install_coreos");
     assertThat(host.getSpec().userData.getName()).isEqualTo("ocp1-cp-7xk2p-user-data");
+    assertThat(host.getSpec().rootDeviceHints.deviceName).isEqualTo("/dev/sda");
     assertThat(host.getStatus().provisioning.state).isEqualTo("provisioned");
     assertThat(host.getStatus().provisioning.id).isEqualTo("5d0e7e3a-6cf1-4bd7-9b2a-58dc0f2c6b71");
     assertThat(host.getStatus().operationalStatus).isEqualTo("OK");
@@ -346,7 +348,7 @@ class ExternalModelRoundTripTest {
   }
 
   @Test
-  void agentModelReadsApprovalBindingDiskAndInventoryAndKeepsDisksAndValidations() {
+  void agentModelReadsApprovalBindingDisksAndInventoryAndKeepsValidations() {
     Agent agent = read("agent.json", Agent.class);
     AgentSpec spec = agent.getSpec();
 
@@ -371,7 +373,15 @@ class ExternalModelRoundTripTest {
         .containsExactly("fd2e:6f44:5dd8:c956::14/120");
     assertThat(agent.getStatus().inventory.interfaces.get(0).unknownFields())
         .containsKeys("flags", "mtu");
-    assertThat(agent.getStatus().inventory.unknownFields()).containsKeys("disks", "cpu", "memory");
+    assertThat(agent.getStatus().inventory.unknownFields()).containsKeys("cpu", "memory");
+    AgentStatus.Disk disk = agent.getStatus().inventory.disks.get(0);
+    assertThat(disk.id).isEqualTo("/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:0:0");
+    assertThat(disk.path).isEqualTo("/dev/sda");
+    assertThat(disk.driveType).isEqualTo("HDD");
+    assertThat(disk.sizeBytes).isEqualTo(128849018880L);
+    assertThat(disk.installationEligibility.eligible).isTrue();
+    assertThat(disk.installationEligibility.unknownFields()).containsKey("notEligibleReasons");
+    assertThat(disk.unknownFields()).containsKeys("smart", "ioPerf");
     assertThat(agent.getStatus().debugInfo.state).isEqualTo("installing-in-progress");
     assertThat(agent.getStatus().debugInfo.stateInfo).isEqualTo("Writing image to disk");
     assertThat(agent.getStatus().progress.currentStage).isEqualTo("Writing image to disk");
@@ -511,14 +521,7 @@ class ExternalModelRoundTripTest {
 
     assertThat(List.copyOf(agent.getStatus().inventory.unknownFields().keySet()))
         .containsExactly(
-            "bmcAddress",
-            "bmcV6Address",
-            "boot",
-            "cpu",
-            "disks",
-            "memory",
-            "reportTime",
-            "systemVendor");
+            "bmcAddress", "bmcV6Address", "boot", "cpu", "memory", "reportTime", "systemVendor");
   }
 
   private static <T extends CustomResource<?, ?>> T read(String file, Class<T> type) {

@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.assisted.Agent;
@@ -95,7 +96,8 @@ final class AgentCaches {
         Map.of(
             METAL3_MACHINES_BY_HOST,
             m3m -> Hosts.hostReference(m3m).map(List::of).orElse(List.of())));
-    // The UID (for the Node's label) and whether the host is detached: its metadata.
+    // The UID (for the Node's label) and whether the host is detached, its metadata; its
+    // rootDeviceHints, its spec (a change of which is one of the generation).
     hosts =
         informer(
             context,
@@ -199,22 +201,56 @@ final class AgentCaches {
 
   /**
    * The Agents' cache: of an Agent's status, only its install stage is read (whether the host boots
-   * from its disk).
+   * from its disk), and, while it is not approved, what its disks' inventory says that hints can
+   * match (its disks are chosen once, when it is approved).
    */
   static ItemStore<Agent> agentStore() {
-    return CachedObjects.store(
+    return new TransformingItemStore<>(
         agent -> {
-          AgentStatus read = agent.getStatus();
+          List<AgentStatus.Disk> disks =
+              agent.getSpec() != null && Boolean.TRUE.equals(agent.getSpec().approved)
+                  ? null
+                  : InstallationDisks.disks(agent);
+          AgentStatus read = CachedObjects.trim(agent).getStatus();
           if (read != null) {
             AgentStatus kept = new AgentStatus();
             if (read.progress != null) {
               kept.progress = new AgentStatus.Progress();
               kept.progress.currentStage = read.progress.currentStage;
             }
+            if (disks != null) {
+              kept.inventory = new AgentStatus.Inventory();
+              kept.inventory.disks = disks.stream().map(AgentCaches::matchable).toList();
+            }
             agent.setStatus(kept);
           }
           return agent;
         });
+  }
+
+  /** What a disk's rootDeviceHints can match, and whether it is eligible (and why not). */
+  private static AgentStatus.Disk matchable(AgentStatus.Disk disk) {
+    AgentStatus.Disk kept = new AgentStatus.Disk();
+    kept.id = disk.id;
+    kept.name = disk.name;
+    kept.path = disk.path;
+    kept.byPath = disk.byPath;
+    kept.hctl = disk.hctl;
+    kept.model = disk.model;
+    kept.vendor = disk.vendor;
+    kept.serial = disk.serial;
+    kept.wwn = disk.wwn;
+    kept.sizeBytes = disk.sizeBytes;
+    kept.driveType = disk.driveType;
+    if (disk.installationEligibility != null) {
+      kept.installationEligibility = new AgentStatus.InstallationEligibility();
+      kept.installationEligibility.eligible = disk.installationEligibility.eligible;
+      Object reasons = disk.installationEligibility.unknownFields().get("notEligibleReasons");
+      if (reasons != null) {
+        kept.installationEligibility.setUnknownField("notEligibleReasons", reasons);
+      }
+    }
+    return kept;
   }
 
   /** Of a Metal3Machine's status, only its metaData Secret is read here. */

@@ -25,6 +25,7 @@ import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.reconcile.Writes;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +38,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Gives each Agent of our InfraEnvs what its Machine needs: role, hostname, installer arguments,
  * install-time ignition and node labels ({@link AgentDecision}), and approves at most one Agent per
- * InfraEnv ({@link Approval}, claimed by {@link ApprovalClaims}). Once the installer has written
- * the disk and reboots the host, it detaches the BareMetalHost ({@link HostDetachment}).
+ * InfraEnv ({@link Approval}, claimed by {@link ApprovalClaims}), on the disk its BareMetalHost's
+ * rootDeviceHints choose ({@link InstallationDisks}). Once the installer has written the disk and
+ * reboots the host, it detaches the BareMetalHost ({@link HostDetachment}).
  *
  * <p>Only Agents carrying our config label (set through the InfraEnv's agentLabels) are watched, so
  * foreign Agents never reach this reconciler.
@@ -67,6 +69,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final HostDetachment hosts;
   private final AgentCaches caches;
   private final ApprovalClaims claims;
+  private final InstallationDisks disks;
 
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
@@ -86,13 +89,15 @@ public class AgentReconciler implements Reconciler<Agent> {
   }
 
   /**
-   * Which Agent updates matter: its spec, labels and annotations, and whether it boots from disk
-   * (then its host is detached). The install progress in between and the inventory do not.
+   * Which Agent updates matter: its spec, labels and annotations, whether it boots from disk (then
+   * its host is detached), and, while it is not approved, its disks (its host's hints choose one).
+   * The install progress in between and the rest of the inventory do not.
    */
   public static final class RelevantAgentChange implements OnUpdateFilter<Agent> {
     @Override
     public boolean accept(Agent updated, Agent old) {
-      return RelevantChange.ofMetadataOr(updated, old, AgentReconciler::bootsFromDisk);
+      return RelevantChange.ofMetadataOr(
+          updated, old, a -> Arrays.asList(bootsFromDisk(a), InstallationDisks.disks(a)));
     }
   }
 
@@ -107,6 +112,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     this.events = events;
     this.hosts = new HostDetachment(client);
     this.claims = new ApprovalClaims(client, caches);
+    this.disks = new InstallationDisks(client, caches, events);
   }
 
   @Override
@@ -148,7 +154,9 @@ public class AgentReconciler implements Reconciler<Agent> {
     }
     OwnedFieldsPatch patch = AgentDecision.patch(agent, desired.get());
     boolean approving = false;
-    if (!Boolean.TRUE.equals(agent.getSpec().approved)) {
+    OpenshiftAssistedConfig decidedOn = scope.config();
+    // Hints can choose a disk only from the Agent's inventory: until it comes, nothing is claimed.
+    if (!Boolean.TRUE.equals(agent.getSpec().approved) && !disks.awaitingInventory(agent, host)) {
       ApprovalClaims.Claim claim = claims.claim(scope);
       if (claim.retry()) {
         // The config changed since the cache saw it, and again since we read it: look again soon.
@@ -171,8 +179,12 @@ public class AgentReconciler implements Reconciler<Agent> {
         // Not fenced on the Agent's version (a conflict only makes patchPrimary write it again):
         // which Agent is approved is fenced by the claim on the config, and what else the patch
         // sets is recomputed at every change of the Agent.
-        patch = AgentDecision.patch(agent, desired.get()).set(true, "spec", "approved");
-        approving = true;
+        patch = AgentDecision.patch(agent, desired.get());
+        if (disks.approvable(agent, host, current, patch)) {
+          patch.set(true, "spec", "approved");
+          approving = true;
+          decidedOn = current;
+        }
       } else {
         notApproved(scope, claim.holder(), patch);
       }
@@ -189,6 +201,9 @@ public class AgentReconciler implements Reconciler<Agent> {
             desired.get().role(),
             Metadata.name(scope.machine()));
       }
+    }
+    if (approving || Boolean.TRUE.equals(agent.getSpec().approved)) {
+      disks.approved(decidedOn);
     }
     // A Machine being deleted needs its host attached again (see the config controller).
     Optional<BareMetalHost> toDetach =

@@ -15,10 +15,11 @@ import java.util.Optional;
 
 /**
  * The one writer of OpenshiftAssistedConfig status: where a reconcile ended ({@link Outcome})
- * becomes the Paused, DataSecretAvailable and Ready conditions and the data secret name, applied
- * server-side only when they changed ({@link Writes#applyPrimaryStatus}). A change of the wait's
- * reason or message alone is a detail ({@link StatusCoalescing}): a config goes through several
- * waits in a few seconds, and Cluster API acts only on the data Secret being ready.
+ * becomes the Paused, DataSecretAvailable, Ready and InstallationDiskFound conditions and the data
+ * secret name, applied server-side only when they changed ({@link Writes#applyPrimaryStatus}). A
+ * change of the wait's reason or message alone is a detail ({@link StatusCoalescing}): a config
+ * goes through several waits in a few seconds, and Cluster API acts only on the data Secret being
+ * ready.
  */
 final class ConfigStatus {
   /** The prefix of every reason that is a wait, not a problem. */
@@ -35,16 +36,26 @@ final class ConfigStatus {
 
   private final StatusCoalescing writes = new StatusCoalescing(Instant::now, FIRST_WINDOW);
 
-  /** Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready. */
+  /**
+   * Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready.
+   *
+   * @param noInstallationDisk with the data ready: why its host's Agent is not approved, no disk
+   *     matching the host's rootDeviceHints; else null
+   */
   record Outcome(
-      boolean paused, String reason, String message, String dataSecretName, Duration recheckAfter) {
+      boolean paused,
+      String reason,
+      String message,
+      String dataSecretName,
+      Duration recheckAfter,
+      String noInstallationDisk) {
 
     static Outcome waiting(String reason, String message) {
-      return new Outcome(false, reason, message, null, null);
+      return new Outcome(false, reason, message, null, null, null);
     }
 
     static Outcome paused(String message) {
-      return new Outcome(true, Reasons.PAUSED, message, null, null);
+      return new Outcome(true, Reasons.PAUSED, message, null, null, null);
     }
 
     static Outcome ready(String dataSecretName) {
@@ -53,11 +64,17 @@ final class ConfigStatus {
           Reasons.SECRET_AVAILABLE,
           "bootstrap data Secret " + dataSecretName + " is available",
           dataSecretName,
+          null,
           null);
     }
 
     Outcome recheckAfter(Duration delay) {
-      return new Outcome(paused, reason, message, dataSecretName, delay);
+      return new Outcome(paused, reason, message, dataSecretName, delay, noInstallationDisk);
+    }
+
+    /** The data ready, and its host's Agent not approved for {@code why} (null: it is not). */
+    Outcome noInstallationDisk(String why) {
+      return new Outcome(paused, reason, message, dataSecretName, recheckAfter, why);
     }
 
     boolean ready() {
@@ -100,15 +117,40 @@ final class ConfigStatus {
               message,
               generation,
               now);
+      boolean noDisk = ready() && noInstallationDisk != null;
       status.conditions =
           Conditions.set(
               status.conditions,
               Reasons.READY,
-              conditionStatus,
-              ready() ? Reasons.READY : reason,
-              message,
+              ready() && !noDisk ? Conditions.TRUE : Conditions.FALSE,
+              noDisk ? Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS : ready() ? Reasons.READY : reason,
+              noDisk ? noInstallationDisk : message,
               generation,
               now);
+      if (noDisk) {
+        status.conditions =
+            Conditions.set(
+                status.conditions,
+                Reasons.INSTALLATION_DISK_FOUND,
+                Conditions.FALSE,
+                Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS,
+                noInstallationDisk,
+                generation,
+                now);
+      } else if (ready()
+          && Conditions.find(status.conditions, Reasons.INSTALLATION_DISK_FOUND).isPresent()) {
+        // Only a config that reported no disk has this condition: it says that is over.
+        status.conditions =
+            Conditions.set(
+                status.conditions,
+                Reasons.INSTALLATION_DISK_FOUND,
+                Conditions.TRUE,
+                Reasons.ROOT_DEVICE_HINTS_MATCHED,
+                "a disk of the host matches its BareMetalHost's rootDeviceHints: its Agent is"
+                    + " approved",
+                generation,
+                now);
+      }
       if (ready()) {
         status.dataSecretName = dataSecretName;
         status.initialization = new OpenshiftAssistedConfigStatus.Initialization();

@@ -24,8 +24,9 @@ import java.util.Optional;
  * order they must be met (a Machine, not a MachinePool; Cluster, not paused, taken over from the Go
  * provider, not deleting, infrastructure, control plane, ClusterDeployment, AgentClusterInstall,
  * the worker gate, valid overrides and node registration), then the InfraEnv, then the boot mode's
- * own steps ({@link BootModeSteps}). Each write the reconciler makes for a step updates the scope,
- * and the next decision is taken on that, until one is a {@link Report}.
+ * own steps ({@link BootModeSteps}); with the data ready, whether the host's Agent waits for a disk
+ * matching its rootDeviceHints. Each write the reconciler makes for a step updates the scope, and
+ * the next decision is taken on that, until one is a {@link Report}.
  */
 final class ConfigSteps {
   /** What to do next. */
@@ -72,6 +73,20 @@ final class ConfigSteps {
   private ConfigSteps() {}
 
   static Step next(ConfigScope scope) {
+    Step step = prerequisitesThenBoot(scope);
+    if (step instanceof Report report && report.outcome().ready()) {
+      // The host booted on this data: what the Agent controller found of its disk is reported
+      // here, by the one writer of the config's status (Cluster API mirrors Ready on the Machine).
+      return new Report(
+          report
+              .outcome()
+              .noInstallationDisk(
+                  Metadata.annotation(scope.config(), Names.NO_INSTALLATION_DISK_ANNOTATION)));
+    }
+    return step;
+  }
+
+  private static Step prerequisitesThenBoot(ConfigScope scope) {
     OpenshiftAssistedConfig config = scope.config();
     if (scope.machinePool().isPresent() && scope.machine().isEmpty()) {
       // One config for many hosts: no InfraEnv per Machine, so no Agent could be told from

@@ -26,6 +26,14 @@ public final class Names {
   public static final String NOT_APPROVED_ANNOTATION = "bootstrap.cluster.x-k8s.io/not-approved";
 
   /**
+   * Annotation on a config, set by the Agent controller: why its Agent is not approved because no
+   * disk matches its BareMetalHost's rootDeviceHints. The config controller reports it in the
+   * config's conditions; removed once the Agent is approved.
+   */
+  public static final String NO_INSTALLATION_DISK_ANNOTATION =
+      "bootstrap.cluster.x-k8s.io/no-installation-disk";
+
+  /**
    * Annotation on an InfraEnv: the boot mode chosen when it was made (the config's, or the
    * provider's default then), so that a changed default never switches a host mid-way.
    */

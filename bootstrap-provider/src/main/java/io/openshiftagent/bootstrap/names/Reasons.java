@@ -8,6 +8,15 @@ public final class Reasons {
   public static final String DATA_SECRET_AVAILABLE = "DataSecretAvailable";
   public static final String PAUSED = "Paused";
 
+  /**
+   * Whether a disk of the host matches its BareMetalHost's rootDeviceHints; only on a config whose
+   * host had none matching at some time.
+   */
+  public static final String INSTALLATION_DISK_FOUND = "InstallationDiskFound";
+
+  public static final String NO_DISK_MATCHES_ROOT_DEVICE_HINTS = "NoDiskMatchesRootDeviceHints";
+  public static final String ROOT_DEVICE_HINTS_MATCHED = "RootDeviceHintsMatched";
+
   public static final String NOT_PAUSED = "NotPaused";
   public static final String SECRET_AVAILABLE = "SecretAvailable";
   public static final String WAITING_FOR_MACHINE = "WaitingForMachine";

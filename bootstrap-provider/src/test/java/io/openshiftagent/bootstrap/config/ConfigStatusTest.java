@@ -2,8 +2,11 @@ package io.openshiftagent.bootstrap.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.bootstrap.names.Reasons;
 import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,5 +64,44 @@ class ConfigStatusTest {
             T0.plusSeconds(1));
     assertThat(ConfigStatus.onlyDetailsChanged(first ? null : stored, desired))
         .isEqualTo(detailsOnly);
+  }
+
+  @org.junit.jupiter.api.Test
+  void noDiskMatchingTheHintsMakesTheReadyDataNotReadyUntilOneMatches() {
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.getMetadata().setGeneration(1L);
+    OpenshiftAssistedConfigStatus ready =
+        ConfigStatus.Outcome.ready("data").applyTo(new OpenshiftAssistedConfigStatus(), config, T0);
+    assertThat(Conditions.find(ready.conditions, Reasons.INSTALLATION_DISK_FOUND)).isEmpty();
+
+    String why = "Agent a is not approved: no disk matches rootDeviceHints {rotational: true}";
+    OpenshiftAssistedConfigStatus noDisk =
+        ConfigStatus.Outcome.ready("data")
+            .noInstallationDisk(why)
+            .applyTo(copy(ready), config, T0.plusSeconds(1));
+    assertThat(noDisk.dataSecretName).isEqualTo("data");
+    assertThat(noDisk.initialization.dataSecretCreated).isTrue();
+    assertThat(Conditions.isTrue(noDisk.conditions, Reasons.DATA_SECRET_AVAILABLE)).isTrue();
+    Condition notReady = Conditions.find(noDisk.conditions, Reasons.READY).orElseThrow();
+    assertThat(notReady.getStatus()).isEqualTo(Conditions.FALSE);
+    assertThat(notReady.getReason()).isEqualTo(Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS);
+    assertThat(notReady.getMessage()).isEqualTo(why);
+    Condition found = Conditions.find(noDisk.conditions, Reasons.INSTALLATION_DISK_FOUND).get();
+    assertThat(found.getStatus()).isEqualTo(Conditions.FALSE);
+    assertThat(found.getReason()).isEqualTo(Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS);
+    // A problem the user must act on: written at once.
+    assertThat(ConfigStatus.onlyDetailsChanged(ready, noDisk)).isFalse();
+
+    OpenshiftAssistedConfigStatus matched =
+        ConfigStatus.Outcome.ready("data").applyTo(copy(noDisk), config, T0.plusSeconds(2));
+    assertThat(Conditions.isTrue(matched.conditions, Reasons.READY)).isTrue();
+    found = Conditions.find(matched.conditions, Reasons.INSTALLATION_DISK_FOUND).get();
+    assertThat(found.getStatus()).isEqualTo(Conditions.TRUE);
+    assertThat(found.getReason()).isEqualTo(Reasons.ROOT_DEVICE_HINTS_MATCHED);
+  }
+
+  private static OpenshiftAssistedConfigStatus copy(OpenshiftAssistedConfigStatus status) {
+    return Serialization.unmarshal(
+        Serialization.asJson(status), OpenshiftAssistedConfigStatus.class);
   }
 }

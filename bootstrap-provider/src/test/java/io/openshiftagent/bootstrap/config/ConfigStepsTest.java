@@ -545,6 +545,28 @@ class ConfigStepsTest {
   }
 
   @org.junit.jupiter.api.Test
+  void aHostWhoseHintsMatchNoDiskIsReportedOnceItsDataIsReady() {
+    String why = "Agent a is not approved: no disk matches rootDeviceHints {deviceName: /dev/sdc}";
+    Scene ready =
+        new Scene()
+            .infraEnv(ISO, IGNITION)
+            .bootsIso(ISO)
+            .reportedReady()
+            .annotate(Names.NO_INSTALLATION_DISK_ANNOTATION, why);
+    Outcome outcome = ((Report) ConfigSteps.next(ready.scope())).outcome();
+    assertThat(outcome.ready()).isTrue();
+    assertThat(outcome.noInstallationDisk()).isEqualTo(why);
+
+    // Before the data is ready no host has booted on it: the steps go on as ever.
+    Scene booting =
+        new Scene().infraEnv(ISO, IGNITION).annotate(Names.NO_INSTALLATION_DISK_ANNOTATION, why);
+    assertThat(ConfigSteps.next(booting.scope())).isInstanceOf(BootLiveIso.class);
+    Scene withoutHints = new Scene().infraEnv(ISO, IGNITION).bootsIso(ISO).reportedReady();
+    assertThat(((Report) ConfigSteps.next(withoutHints.scope())).outcome().noInstallationDisk())
+        .isNull();
+  }
+
+  @org.junit.jupiter.api.Test
   void eachWaitNamesWhatItWaitsFor() {
     Scene scene = new Scene();
     scene.cluster = null;

@@ -60,6 +60,15 @@ public final class AssistedService {
     return world.client.resource(agent).create();
   }
 
+  /**
+   * The disks the host's discovery agent reported, in the Agent's inventory, each as
+   * assisted-service writes it ({@code id}, {@code path}, {@code driveType}, {@code sizeBytes},
+   * {@code installationEligibility}...).
+   */
+  public void reportDisks(String agent, List<Map<String, Object>> disks) {
+    patchStatus(Agent.class, agent, Map.of("inventory", Map.of("disks", disks)));
+  }
+
   public void agentStage(String agent, String stage) {
     world
         .client

@@ -5,16 +5,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * A simulated bare-metal machine as its discovery agent reports it: one NIC on a {@link
- * NetworkSegment}, one installation disk, CPUs, memory, firmware. The figures are those of a
- * typical server and meet assisted-service's default requirements for every role; the agent reports
- * them as they are, and the service's validations judge them.
+ * NetworkSegment}, three disks, CPUs, memory, firmware. The figures are those of a typical server
+ * and meet assisted-service's default requirements for every role; the agent reports them as they
+ * are, and the service's validations judge them. Of its disks (an SSD, a larger HDD and an NVMe
+ * SSD, each eligible), assisted-service installs on the HDD unless told otherwise: it prefers
+ * non-NVMe disks, then HDDs, then the smallest, leaving the faster ones for workloads.
  *
  * @param hostId the host id the agent registers with (its hardware UUID)
  * @param ipv4 its address on the segment, with prefix length (e.g. 192.168.222.10/24)
+ * @param diskBytes the size of its SSD, {@code sda}
  */
 public record Machine(
     UUID hostId,
@@ -27,9 +31,8 @@ public record Machine(
     long diskBytes) {
 
   static final String NIC = "eno1";
-  static final String DISK = "sda";
 
-  /** 16 CPUs, 64 GiB, a 480 GB SSD: enough for any role. */
+  /** 16 CPUs, 64 GiB, a 480 GB SSD, a 2.4 TB HDD, a 960 GB NVMe SSD: enough for any role. */
   public static Machine server(String name, String macAddress, String ipv4, String gateway) {
     return new Machine(
         UUID.nameUUIDFromBytes(("machine " + macAddress).getBytes(StandardCharsets.UTF_8)),
@@ -47,9 +50,75 @@ public record Machine(
     return ipv4.substring(0, ipv4.indexOf('/'));
   }
 
-  /** {@code /dev/disk/by-id/wwn-0x...}: unique per machine. */
-  String diskById() {
-    return "/dev/disk/by-id/wwn-0x" + hostId.toString().replace("-", "").substring(0, 16);
+  /**
+   * One of its disks; {@code fsyncMillis} is what it measures when asked for its speed (every disk
+   * is below the 10 ms assisted-service wants of an installation disk).
+   */
+  record Disk(
+      String id,
+      String name,
+      String driveType,
+      long sizeBytes,
+      String model,
+      String vendor,
+      String serial,
+      String wwn,
+      String hctl,
+      String byPath,
+      int fsyncMillis) {
+
+    String path() {
+      return "/dev/" + name;
+    }
+  }
+
+  /** Its disks in the order the discovery agent lists them; ids, serials and WWNs are its own. */
+  List<Disk> disks() {
+    String hex = hostId.toString().replace("-", "");
+    String ssdWwn = "0x" + hex.substring(0, 16);
+    String hddWwn = "0x5000c500" + hex.substring(16, 24);
+    return List.of(
+        new Disk(
+            "/dev/disk/by-id/wwn-" + ssdWwn,
+            "sda",
+            "SSD",
+            diskBytes,
+            "SAMSUNG MZ7LH480",
+            "ATA",
+            hex.substring(0, 8).toUpperCase(Locale.ROOT),
+            ssdWwn,
+            "0:0:0:0",
+            "/dev/disk/by-path/pci-0000:00:17.0-ata-1",
+            2),
+        new Disk(
+            "/dev/disk/by-id/wwn-" + hddWwn,
+            "sdb",
+            "HDD",
+            2_400_476_553_216L,
+            "ST2400MM0129",
+            "SEAGATE",
+            "WBN" + hex.substring(24, 29).toUpperCase(Locale.ROOT),
+            hddWwn,
+            "1:0:1:0",
+            "/dev/disk/by-path/pci-0000:3b:00.0-scsi-0:0:1:0",
+            7),
+        new Disk(
+            "/dev/disk/by-id/nvme-eui.01000000000000005cd2e4" + hex.substring(20, 30),
+            "nvme0n1",
+            "SSD",
+            960_197_124_096L,
+            "Dell Ent NVMe P5600 MU U.2 960GB",
+            "",
+            "PHAB" + hex.substring(8, 16).toUpperCase(Locale.ROOT),
+            "eui.01000000000000005cd2e4" + hex.substring(20, 30),
+            "",
+            "/dev/disk/by-path/pci-0000:5e:00.0-nvme-1",
+            1));
+  }
+
+  /** The disk of this machine named by {@code path}: its by-id link or its /dev/ path. */
+  Optional<Disk> disk(String path) {
+    return disks().stream().filter(d -> d.id().equals(path) || d.path().equals(path)).findFirst();
   }
 
   /** The inventory step's answer (models.Inventory in assisted-service's swagger.yaml). */
@@ -83,27 +152,7 @@ public record Machine(
             "dmidecode",
             "usable_bytes",
             memoryBytes - (1L << 30)));
-    Map<String, Object> disk = new LinkedHashMap<>();
-    disk.put("id", diskById());
-    disk.put("by_id", diskById());
-    disk.put("by_path", "/dev/disk/by-path/pci-0000:00:17.0-ata-1");
-    disk.put("name", DISK);
-    disk.put("path", "/dev/" + DISK);
-    disk.put("drive_type", "SSD");
-    disk.put("hctl", "0:0:0:0");
-    disk.put("model", "SAMSUNG MZ7LH480");
-    disk.put("vendor", "ATA");
-    disk.put("serial", hostId.toString().substring(0, 8).toUpperCase(Locale.ROOT));
-    disk.put("wwn", "0x" + hostId.toString().replace("-", "").substring(0, 16));
-    disk.put("size_bytes", diskBytes);
-    disk.put("bootable", true);
-    disk.put("removable", false);
-    disk.put("smart", "{\"json_format_version\":[1,0]}");
-    disk.put("is_installation_media", false);
-    disk.put("has_uuid", false);
-    disk.put(
-        "installation_eligibility", Map.of("eligible", true, "not_eligible_reasons", List.of()));
-    inventory.put("disks", List.of(disk));
+    inventory.put("disks", disks().stream().map(Machine::reported).toList());
     Map<String, Object> nic = new LinkedHashMap<>();
     nic.put("name", NIC);
     nic.put("mac_address", macAddress);
@@ -145,5 +194,30 @@ public record Machine(
             false));
     inventory.put("tpm_version", "2.0");
     return inventory;
+  }
+
+  /** A disk as the inventory step reports it (models.Disk). */
+  private static Map<String, Object> reported(Disk disk) {
+    Map<String, Object> reported = new LinkedHashMap<>();
+    reported.put("id", disk.id());
+    reported.put("by_id", disk.id());
+    reported.put("by_path", disk.byPath());
+    reported.put("name", disk.name());
+    reported.put("path", disk.path());
+    reported.put("drive_type", disk.driveType());
+    reported.put("hctl", disk.hctl());
+    reported.put("model", disk.model());
+    reported.put("vendor", disk.vendor());
+    reported.put("serial", disk.serial());
+    reported.put("wwn", disk.wwn());
+    reported.put("size_bytes", disk.sizeBytes());
+    reported.put("bootable", disk.name().equals("sda"));
+    reported.put("removable", false);
+    reported.put("smart", "{\"json_format_version\":[1,0]}");
+    reported.put("is_installation_media", false);
+    reported.put("has_uuid", false);
+    reported.put(
+        "installation_eligibility", Map.of("eligible", true, "not_eligible_reasons", List.of()));
+    return reported;
   }
 }

@@ -83,15 +83,23 @@ class StepAnswersTest {
   }
 
   @Test
-  void measuresOnlyItsOwnDisk() throws Exception {
-    JsonNode speed =
-        answer("installation-disk-speed-check", "{\"path\":\"" + self.diskById() + "\"}");
-    assertThat(speed.path("io_sync_duration").asInt()).isLessThan(10);
-    assertThat(
-            answers
-                .answer("installation-disk-speed-check", List.of("{\"path\":\"/dev/sdz\"}"))
-                .exitCode())
-        .isNotZero();
+  void measuresOnlyItsOwnDisks() throws Exception {
+    for (Machine.Disk disk : self.disks()) {
+      for (String path : List.of(disk.id(), disk.path())) {
+        JsonNode speed = answer("installation-disk-speed-check", "{\"path\":\"" + path + "\"}");
+        assertThat(speed.path("io_sync_duration").asInt()).isLessThan(10);
+      }
+    }
+    assertThat(self.disks())
+        .extracting(Machine.Disk::driveType)
+        .containsExactly("SSD", "HDD", "SSD");
+    for (String path : List.of("/dev/sdz", peer.disks().get(1).id())) {
+      assertThat(
+              answers
+                  .answer("installation-disk-speed-check", List.of("{\"path\":\"" + path + "\"}"))
+                  .exitCode())
+          .isNotZero();
+    }
     assertThat(answers.answer("tang-connectivity-check", List.of("{}")).exitCode()).isNotZero();
   }
 }

@@ -20,11 +20,47 @@ public class AgentStatus extends UnknownFields {
   /** Conditions: SpecSynced, Connected, RequirementsMet, Validated, Installed, Bound. */
   public List<Condition> conditions;
 
-  /** The hardware the discovery agent reported; disks, cpu, memory etc. are kept unmodelled. */
+  /** The hardware the discovery agent reported; cpu, memory etc. are kept unmodelled. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Inventory extends UnknownFields {
     public String hostname;
     public List<HostInterface> interfaces;
+    public List<Disk> disks;
+  }
+
+  /**
+   * A disk as the inventory reports it: what a BareMetalHost's rootDeviceHints are matched against.
+   * Its smart data, I/O performance and the reasons it is not eligible are kept unmodelled.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Disk extends UnknownFields {
+    /** The installation disk id an Agent's {@code spec.installation_disk_id} names. */
+    public String id;
+
+    /** For example {@code sda} or {@code nvme0n1}. */
+    public String name;
+
+    /** For example {@code /dev/sda}. */
+    public String path;
+
+    public String byPath;
+    public String hctl;
+    public String model;
+    public String vendor;
+    public String serial;
+    public String wwn;
+    public Long sizeBytes;
+
+    /** HDD, SSD, Multipath, ODD, FC, iSCSI, LVM, RAID... */
+    public String driveType;
+
+    public InstallationEligibility installationEligibility;
+  }
+
+  /** Whether assisted-service may install on a disk. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class InstallationEligibility extends UnknownFields {
+    public Boolean eligible;
   }
 
   /** A network interface of the host. */

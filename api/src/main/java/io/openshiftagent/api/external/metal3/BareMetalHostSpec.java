@@ -22,6 +22,9 @@ public class BareMetalHostSpec extends UnknownFields {
 
   public CustomDeploy customDeploy;
 
+  /** Which disk to install on; assisted-service's own controller reads it too. */
+  public RootDeviceHints rootDeviceHints;
+
   /** The image to provision (the BareMetalHost calls the disk format {@code format}). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Image extends UnknownFields {
@@ -33,5 +36,28 @@ public class BareMetalHostSpec extends UnknownFields {
 
     /** raw, qcow2, vdi, vmdk or live-iso. */
     public String format;
+  }
+
+  /**
+   * The hints choosing the installation disk; a disk must match every hint given. The
+   * baremetal-operator admits a {@code deviceName} under /dev/ or /dev/disk/by-path/ only.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class RootDeviceHints extends UnknownFields {
+    public String deviceName;
+    public String hctl;
+
+    /** A substring of the disk's model. */
+    public String model;
+
+    /** A substring of the disk's vendor. */
+    public String vendor;
+
+    public String serialNumber;
+    public Integer minSizeGigabytes;
+    public String wwn;
+    public String wwnWithExtension;
+    public String wwnVendorExtension;
+    public Boolean rotational;
   }
 }
