@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
@@ -35,9 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -358,12 +355,15 @@ class HelmChartTest {
   @Test
   void rolesGrantExactlyTheDocumentedRules() throws IOException {
     List<HasMetadata> objects = template();
-    assertThat(grants(find(objects, ClusterRole.class, "capoa-bootstrap").getRules()))
+    assertThat(RbacTable.grantsOf(find(objects, ClusterRole.class, "capoa-bootstrap").getRules()))
         .isEqualTo(RbacTable.grants(RbacTable.BOOTSTRAP));
-    assertThat(grants(find(objects, ClusterRole.class, "capoa-controlplane").getRules()))
+    assertThat(
+            RbacTable.grantsOf(find(objects, ClusterRole.class, "capoa-controlplane").getRules()))
         .isEqualTo(RbacTable.grants(RbacTable.CONTROL_PLANE));
     for (String provider : List.of("capoa-bootstrap", "capoa-controlplane")) {
-      assertThat(grants(find(objects, Role.class, provider + "-leader-election").getRules()))
+      assertThat(
+              RbacTable.grantsOf(
+                  find(objects, Role.class, provider + "-leader-election").getRules()))
           .isEqualTo(RbacTable.grants(RbacTable.LEADER_ELECTION));
     }
   }
@@ -999,20 +999,6 @@ class HelmChartTest {
 
   private static List<String> names(List<HasMetadata> objects) {
     return objects.stream().map(o -> o.getMetadata().getName()).toList();
-  }
-
-  private static Set<String> grants(List<PolicyRule> rules) {
-    Set<String> grants = new TreeSet<>();
-    for (PolicyRule rule : rules) {
-      for (String group : rule.getApiGroups()) {
-        for (String resource : rule.getResources()) {
-          for (String verb : rule.getVerbs()) {
-            grants.add(group + " " + resource + " " + verb);
-          }
-        }
-      }
-    }
-    return grants;
   }
 
   private static Map<String, String> yamlFiles(Path dir) throws IOException {

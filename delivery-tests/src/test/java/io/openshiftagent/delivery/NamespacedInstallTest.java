@@ -301,17 +301,7 @@ class NamespacedInstallTest {
         }
       }
     }
-    Set<String> grants = new TreeSet<>();
-    for (PolicyRule rule : rules) {
-      for (String group : rule.getApiGroups()) {
-        for (String resource : rule.getResources()) {
-          for (String verb : rule.getVerbs()) {
-            grants.add(group + " " + resource + " " + verb);
-          }
-        }
-      }
-    }
-    return grants;
+    return RbacTable.grantsOf(rules);
   }
 
   private static boolean bindsTo(List<Subject> subjects, Provider provider) {

@@ -2,12 +2,13 @@ package io.openshiftagent.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.testsupport.Command;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -68,15 +69,9 @@ class RbacMatchesTheDocsTest {
         continue;
       }
       roles++;
-      for (Map<String, Object> rule : (List<Map<String, Object>>) object.get("rules")) {
-        for (String group : (List<String>) rule.get("apiGroups")) {
-          for (String resource : (List<String>) rule.get("resources")) {
-            for (String verb : (List<String>) rule.get("verbs")) {
-              triples.add(group + " " + resource + " " + verb);
-            }
-          }
-        }
-      }
+      triples.addAll(
+          RbacTable.grantsOf(
+              Serialization.jsonMapper().convertValue(object, ClusterRole.class).getRules()));
     }
     assertThat(roles).as("%s *%s rendered", kind, nameSuffix).isEqualTo(1);
     return triples;

@@ -1,5 +1,6 @@
 package io.openshiftagent.delivery;
 
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,6 +36,21 @@ final class RbacTable {
     boolean includes(String cell) {
       return this == ANY || name().equalsIgnoreCase(cell);
     }
+  }
+
+  /** The grants of {@code rules}, as the table's rows read: one per group, resource and verb. */
+  static Set<String> grantsOf(List<PolicyRule> rules) {
+    Set<String> grants = new TreeSet<>();
+    for (PolicyRule rule : rules) {
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          for (String verb : rule.getVerbs()) {
+            grants.add(group + " " + resource + " " + verb);
+          }
+        }
+      }
+    }
+    return grants;
   }
 
   /** The grants of {@code section} of docs/security.md. */
