@@ -49,8 +49,9 @@ class HighlyAvailableLiveIsoTest {
    * Our two providers' requests to the hub from the apply until the cluster is installed, counted
    * from the hub's audit log (those in the cluster's namespace and those to its cluster-scoped
    * ClusterImageSet, named {@code <namespace>.<cluster>}): a count, not a timing. Above the budget
-   * of {@link ProviderRequests#BUDGET_PER_MACHINE} per Machine it fails, and the table by verb says
-   * which requests grew (docs/benchmarks.md explains each line).
+   * of {@link ProviderRequests#BUDGET_PER_MACHINE} requests carried out per Machine, or {@link
+   * ProviderRequests#CONFLICTS_PER_MACHINE} conflicts, it fails, and the table by verb says which
+   * requests grew (docs/benchmarks.md explains each line).
    */
   @Test
   void installingItStaysWithinTheHubRequestLimit() {
@@ -70,6 +71,9 @@ class HighlyAvailableLiveIsoTest {
     assertThat(ours.perMachine())
         .as("hub requests per Machine, both providers (the table above says which)")
         .isLessThanOrEqualTo(ProviderRequests.BUDGET_PER_MACHINE);
+    assertThat(ours.conflictsPerMachine())
+        .as("requests refused with 409 Conflict per Machine (the table above says which)")
+        .isLessThanOrEqualTo(ProviderRequests.CONFLICTS_PER_MACHINE);
   }
 
   @Test
