@@ -709,6 +709,11 @@ public final class World implements AutoCloseable {
     return managers;
   }
 
+  /** The real Cluster API manager (kill and restart it: fault tests). */
+  public WorldProcess clusterApi() {
+    return capi.process();
+  }
+
   /** The real CAPM3 manager (kill and restart it: fault tests). */
   public WorldProcess capm3() {
     return capm3.process();

@@ -40,10 +40,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Crash anywhere: the HA flow (3 control-plane Machines, 2 workers, LiveISO) while each provider is
  * killed with SIGKILL at random moments and started again, at least {@link #KILLS} times each, and
- * the real CAPM3 and baremetal-operator {@link #METAL3_KILLS} times each. Once the cluster is
- * Available the kills go on while the workers are scaled up and down, so that they keep landing
- * while the providers have work. Afterwards the cluster is Available and everything the providers
- * make exists exactly once per purpose, and no Machine ever had two approved Agents.
+ * the real Cluster API manager, CAPM3 and baremetal-operator {@link #UPSTREAM_KILLS} times each.
+ * Once the cluster is Available the kills go on while the workers are scaled up and down, so that
+ * they keep landing while the providers have work. Afterwards the cluster is Available and
+ * everything the providers make exists exactly once per purpose, and no Machine ever had two
+ * approved Agents.
  *
  * <p>System properties: {@code crashAnywhere.seed} (replays a run's choices of moments; the seed is
  * logged), {@code crashAnywhere.kills} (per provider, default 30), {@code crashAnywhere.maxDelayMs}
@@ -59,9 +60,9 @@ class CrashAnywhereTest {
   private static final int KILLS = Integer.getInteger("crashAnywhere.kills", 30);
 
   /** CAPM3 and the baremetal-operator: fewer kills, further apart (see the test). */
-  private static final int METAL3_KILLS = Integer.getInteger("crashAnywhere.metal3Kills", 10);
+  private static final int UPSTREAM_KILLS = Integer.getInteger("crashAnywhere.upstreamKills", 10);
 
-  private static final Duration METAL3_MAX_DELAY = Duration.ofSeconds(12);
+  private static final Duration UPSTREAM_MAX_DELAY = Duration.ofSeconds(12);
 
   private static final Duration MAX_DELAY =
       Duration.ofMillis(Long.getLong("crashAnywhere.maxDelayMs", 2500));
@@ -121,22 +122,32 @@ class CrashAnywhereTest {
       // baremetal-operator (client-go's default: its binary's name). The operator's test mode keeps
       // what its stand-in for Ironic is doing in the operator's memory, so a killed operator starts
       // each host's provisioning (10 s) again: killed every few seconds it could never finish. So
-      // these two are killed METAL3_KILLS times each, up to METAL3_MAX_DELAY apart.
+      // these two are killed UPSTREAM_KILLS times each, up to UPSTREAM_MAX_DELAY apart. So is the
+      // Cluster API manager: while it is down its webhooks refuse every write of its kinds, the
+      // control-plane Machines our provider creates among them.
+      killers.add(
+          new ProcessKiller(
+              world.world().clusterApi(),
+              "capi-manager-",
+              seeds.nextLong(),
+              UPSTREAM_MAX_DELAY,
+              UPSTREAM_KILLS,
+              changes));
       killers.add(
           new ProcessKiller(
               world.world().capm3(),
               "cluster-api-provider-metal3-manager",
               seeds.nextLong(),
-              METAL3_MAX_DELAY,
-              METAL3_KILLS,
+              UPSTREAM_MAX_DELAY,
+              UPSTREAM_KILLS,
               changes));
       killers.add(
           new ProcessKiller(
               world.world().bareMetalOperator(cluster.namespace()),
               "baremetal-operator",
               seeds.nextLong(),
-              METAL3_MAX_DELAY,
-              METAL3_KILLS,
+              UPSTREAM_MAX_DELAY,
+              UPSTREAM_KILLS,
               changes));
       long started = System.nanoTime();
       killers.forEach(ProcessKiller::start);
