@@ -155,10 +155,34 @@ final class LeaderElection implements AutoCloseable {
     closing = true;
     fence.shutdownNow();
     if (election != null) {
-      election.cancel(false);
+      stopElecting(election);
     }
     new LeaseRelease(client, namespace, name, identity).release();
     client.close();
+  }
+
+  /**
+   * Cancels the elector, waiting at most a request timeout. The cancellation runs fabric8's
+   * stopLeading, which takes the elector's monitor; a renew in flight holds it for as long as its
+   * write waits for an answer, and a write through a link that went dead was seen to outlast the
+   * client's request timeout. Then the Lease is released anyway: a renew that lands after the
+   * release only makes the standby wait for the Lease to expire.
+   */
+  private void stopElecting(CompletableFuture<?> running) {
+    Thread canceller =
+        DaemonThreads.named("leader-election-stop").newThread(() -> running.cancel(false));
+    canceller.start();
+    try {
+      canceller.join(timing.requestTimeout().toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (canceller.isAlive()) {
+      LOG.warn(
+          "the leader election did not stop within {}: a renew is still in flight; releasing the"
+              + " Lease regardless",
+          timing.requestTimeout());
+    }
   }
 
   /** The Lease lock, noting the renew time of each write that made or kept us the holder. */
