@@ -181,9 +181,16 @@ class ServiceWordsTest {
         && "True".equals(condition(now, "ImageCreated").get("status"));
   }
 
+  /**
+   * Also, on the same hosts: their network's NTP service down, so that each host fails the
+   * service's validation of its clock. Beyond the grace each config, and through it each Machine,
+   * names the failing validation in the service's words, with a Warning Event; once NTP answers
+   * again the validation passes and no config names it any more.
+   */
   @Test
   void vipsOutsideTheHostsNetworkAreTheUsersToFix() {
     ClusterScenario cluster = world.scenario("e2e-vips-outside", "test-multinode");
+    world.world().serveNtp(cluster.namespace(), false);
     cluster.enrolHosts(3);
     cluster.apply(
         "/e2e/ha.yaml",
@@ -211,7 +218,48 @@ class ServiceWordsTest {
     assertThat((String) condition(install, "Validated").get("message"))
         .as("the service's own condition says the same")
         .contains("The Machine Network CIDR is undefined");
+
+    cluster.await(
+        "each Machine to say that its host fails the NTP validation",
+        () -> {
+          List<GenericKubernetesResource> machines = cluster.controlPlaneMachines();
+          return machines.size() == 3
+              && machines.stream()
+                  .map(m -> condition(m, "BootstrapConfigReady"))
+                  .allMatch(
+                      c ->
+                          HOST_VALIDATIONS_FAILING.equals(c.get("reason"))
+                              && String.valueOf(c.get("message")).contains(NTP_FAILING));
+        });
+    for (GenericKubernetesResource config : configs(cluster)) {
+      Map<String, Object> ready = ready(config);
+      assertThat(ready.get("status")).isEqualTo("False");
+      assertThat((String) ready.get("message"))
+          .contains("fails assisted-service's validations since")
+          .contains(NTP_FAILING);
+    }
+    assertThat(
+            cluster.hub().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
+                .filter(e -> HOST_VALIDATIONS_FAILING.equals(e.getReason()))
+                .filter(e -> "Warning".equals(e.getType()))
+                .map(e -> e.getInvolvedObject().getName())
+                .distinct())
+        .as("a Warning Event on each config")
+        .containsExactlyInAnyOrderElementsOf(
+            configs(cluster).stream().map(ClusterScenario::name).toList());
+
+    world.world().serveNtp(cluster.namespace(), true);
+    cluster.await(
+        "no config to name the NTP validation once NTP answers",
+        () ->
+            configs(cluster).stream()
+                .noneMatch(c -> String.valueOf(ready(c).get("message")).contains(NTP_FAILING)));
   }
+
+  private static final String HOST_VALIDATIONS_FAILING = "HostValidationsFailing";
+
+  /** assisted-service's words for a host whose clock follows no NTP source. */
+  private static final String NTP_FAILING = "Host couldn't synchronize with any NTP server";
 
   @Test
   void aUserManagedLoadBalancerIsTheServicesToo() throws Exception {
