@@ -231,6 +231,9 @@ class ServiceWordsTest {
                           HOST_VALIDATIONS_FAILING.equals(c.get("reason"))
                               && String.valueOf(c.get("message")).contains(NTP_FAILING));
         });
+    LOG.info(
+        "hosts without NTP: a Machine's BootstrapConfigReady says: {}",
+        condition(cluster.controlPlaneMachines().get(0), "BootstrapConfigReady").get("message"));
     for (GenericKubernetesResource config : configs(cluster)) {
       Map<String, Object> ready = ready(config);
       assertThat(ready.get("status")).isEqualTo("False");
