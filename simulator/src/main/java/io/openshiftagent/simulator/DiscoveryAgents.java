@@ -181,6 +181,11 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     }
   }
 
+  /** Starts or stops NTP on the network of {@code namespace}'s hosts. */
+  void serveNtp(String namespace, boolean serve) {
+    lab.segment(namespace).serveNtp(serve);
+  }
+
   /** The machine's hardware UUID, which its discovery agent registers as the host id. */
   static UUID hardwareUuid(GenericKubernetesResource host) {
     return UUID.nameUUIDFromBytes(host.getMetadata().getUid().getBytes(StandardCharsets.UTF_8));

@@ -629,6 +629,14 @@ public final class World implements AutoCloseable {
     agents.hangBoots(namespace, hang);
   }
 
+  /**
+   * Stops ({@code false}) or starts again the NTP service of the network of {@code namespace}'s
+   * hosts: their discovery agents then report no source synchronized (a fault tests inject).
+   */
+  public void serveNtp(String namespace, boolean serve) {
+    agents.serveNtp(namespace, serve);
+  }
+
   /** The management cluster: a cluster-admin client, shared; do not close it. */
   public KubernetesClient hub() {
     return hub.client();

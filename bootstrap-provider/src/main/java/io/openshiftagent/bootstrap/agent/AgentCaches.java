@@ -222,6 +222,10 @@ final class AgentCaches {
               kept.inventory = new AgentStatus.Inventory();
               kept.inventory.disks = disks.stream().map(AgentCaches::matchable).toList();
             }
+            if (kept.progress == null || kept.progress.currentStage == null) {
+              // Until the installation starts: whether the host fails its validations.
+              kept.conditions = HostValidations.validatedOnly(agent);
+            }
             agent.setStatus(kept);
           }
           return agent;

@@ -25,6 +25,7 @@ import io.openshiftagent.provider.reconcile.RelevantChange;
 import io.openshiftagent.provider.reconcile.Writes;
 import io.openshiftagent.provider.runtime.ControllerScope;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -70,6 +71,7 @@ public class AgentReconciler implements Reconciler<Agent> {
   private final AgentCaches caches;
   private final ApprovalClaims claims;
   private final InstallationDisks disks;
+  private final HostValidations validations;
 
   /**
    * Host metadata by Agent UID and host (neither changes), the most recent few thousand Agents'
@@ -97,7 +99,15 @@ public class AgentReconciler implements Reconciler<Agent> {
     @Override
     public boolean accept(Agent updated, Agent old) {
       return RelevantChange.ofMetadataOr(
-          updated, old, a -> Arrays.asList(bootsFromDisk(a), InstallationDisks.disks(a)));
+          updated,
+          old,
+          a ->
+              Arrays.asList(
+                  bootsFromDisk(a),
+                  InstallationDisks.disks(a),
+                  HostValidations.validated(a)
+                      .map(c -> c.getStatus() + c.getMessage())
+                      .orElse(null)));
     }
   }
 
@@ -113,6 +123,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     this.hosts = new HostDetachment(client);
     this.claims = new ApprovalClaims(client, caches);
     this.disks = new InstallationDisks(client, caches, events);
+    this.validations = new HostValidations(client, caches, events);
   }
 
   @Override
@@ -215,7 +226,11 @@ public class AgentReconciler implements Reconciler<Agent> {
       // Changed since the cache saw it (perhaps detached by someone else): look again shortly.
       return UpdateControl.<Agent>noUpdate().rescheduleAfter(HOST_CHANGED_RETRY);
     }
-    return UpdateControl.noUpdate();
+    UpdateControl<Agent> done = UpdateControl.noUpdate();
+    return validations
+        .report(agent, scope.config(), Instant.now())
+        .map(done::rescheduleAfter)
+        .orElse(done);
   }
 
   /**

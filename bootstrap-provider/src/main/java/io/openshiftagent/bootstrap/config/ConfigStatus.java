@@ -16,21 +16,20 @@ import java.util.Optional;
 /**
  * The one writer of OpenshiftAssistedConfig status: where a reconcile ended ({@link Outcome})
  * becomes the Paused, DataSecretAvailable, Ready and InstallationDiskFound conditions and the data
- * secret name, applied server-side only when they changed ({@link Writes#applyPrimaryStatus}). A
- * change of the wait's reason or message alone is a detail ({@link StatusCoalescing}): a config
- * goes through several waits in a few seconds, and Cluster API acts only on the data Secret being
- * ready.
+ * secret name (Ready also says when the host fails assisted-service's validations), applied
+ * server-side only when they changed ({@link Writes#applyPrimaryStatus}). A change of the wait's
+ * reason or message alone is a detail ({@link StatusCoalescing}): a config goes through several
+ * waits in a few seconds, and Cluster API acts only on the data Secret being ready.
  */
 final class ConfigStatus {
   /** The prefix of every reason that is a wait, not a problem. */
   private static final String WAITING = "WaitingFor";
 
   /**
-   * A new config's waits are the normal course of its Machine's creation (the Machine, the
-   * infrastructure, the control plane's objects, assisted-service's discovery image); on a busy hub
-   * they last minutes (about 100 s from its creation to its bootstrap data with 50 clusters applied
-   * together), so they are written only when they last beyond this, 2 minutes unless the window is
-   * set ({@link StatusCoalescing#WINDOW_PROPERTY}). A problem is written at once.
+   * A new config's waits are the normal course of its Machine's creation; on a busy hub they last
+   * minutes (about 100 s to its bootstrap data with 50 clusters applied together), so they are
+   * written only beyond this, 2 minutes ({@link StatusCoalescing#WINDOW_PROPERTY}). A problem is
+   * written at once.
    */
   static final Duration FIRST_WINDOW = StatusCoalescing.WINDOW.multipliedBy(8);
 
@@ -41,6 +40,8 @@ final class ConfigStatus {
    *
    * @param noInstallationDisk with the data ready: why its host's Agent is not approved, no disk
    *     matching the host's rootDeviceHints; else null
+   * @param hostValidationsFailing with the data ready: which of assisted-service's validations its
+   *     host fails, holding its installation back; else null
    */
   record Outcome(
       boolean paused,
@@ -48,33 +49,44 @@ final class ConfigStatus {
       String message,
       String dataSecretName,
       Duration recheckAfter,
-      String noInstallationDisk) {
+      String noInstallationDisk,
+      String hostValidationsFailing) {
 
     static Outcome waiting(String reason, String message) {
-      return new Outcome(false, reason, message, null, null, null);
+      return new Outcome(false, reason, message, null, null, null, null);
     }
 
     static Outcome paused(String message) {
-      return new Outcome(true, Reasons.PAUSED, message, null, null, null);
+      return new Outcome(true, Reasons.PAUSED, message, null, null, null, null);
     }
 
     static Outcome ready(String dataSecretName) {
+      String available = "bootstrap data Secret " + dataSecretName + " is available";
       return new Outcome(
-          false,
-          Reasons.SECRET_AVAILABLE,
-          "bootstrap data Secret " + dataSecretName + " is available",
-          dataSecretName,
-          null,
-          null);
+          false, Reasons.SECRET_AVAILABLE, available, dataSecretName, null, null, null);
     }
 
     Outcome recheckAfter(Duration delay) {
-      return new Outcome(paused, reason, message, dataSecretName, delay, noInstallationDisk);
+      return new Outcome(
+          paused,
+          reason,
+          message,
+          dataSecretName,
+          delay,
+          noInstallationDisk,
+          hostValidationsFailing);
     }
 
     /** The data ready, and its host's Agent not approved for {@code why} (null: it is not). */
     Outcome noInstallationDisk(String why) {
-      return new Outcome(paused, reason, message, dataSecretName, recheckAfter, why);
+      return new Outcome(
+          paused, reason, message, dataSecretName, recheckAfter, why, hostValidationsFailing);
+    }
+
+    /** The data ready, and its host failing validations as {@code why} says (null: it is not). */
+    Outcome hostValidationsFailing(String why) {
+      return new Outcome(
+          paused, reason, message, dataSecretName, recheckAfter, noInstallationDisk, why);
     }
 
     boolean ready() {
@@ -118,13 +130,20 @@ final class ConfigStatus {
               generation,
               now);
       boolean noDisk = ready() && noInstallationDisk != null;
+      boolean failingValidations = ready() && !noDisk && hostValidationsFailing != null;
+      String readyReason =
+          noDisk
+              ? Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS
+              : failingValidations
+                  ? Reasons.HOST_VALIDATIONS_FAILING
+                  : ready() ? Reasons.READY : reason;
       status.conditions =
           Conditions.set(
               status.conditions,
               Reasons.READY,
-              ready() && !noDisk ? Conditions.TRUE : Conditions.FALSE,
-              noDisk ? Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS : ready() ? Reasons.READY : reason,
-              noDisk ? noInstallationDisk : message,
+              ready() && !noDisk && !failingValidations ? Conditions.TRUE : Conditions.FALSE,
+              readyReason,
+              noDisk ? noInstallationDisk : failingValidations ? hostValidationsFailing : message,
               generation,
               now);
       if (noDisk) {

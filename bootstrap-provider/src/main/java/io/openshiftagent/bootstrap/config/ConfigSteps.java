@@ -75,13 +75,16 @@ final class ConfigSteps {
   static Step next(ConfigScope scope) {
     Step step = prerequisitesThenBoot(scope);
     if (step instanceof Report report && report.outcome().ready()) {
-      // The host booted on this data: what the Agent controller found of its disk is reported
-      // here, by the one writer of the config's status (Cluster API mirrors Ready on the Machine).
+      // The host booted on this data: what the Agent controller found of its disk and its
+      // validations is reported here, by the one writer of the config's status (Cluster API
+      // mirrors Ready on the Machine).
       return new Report(
           report
               .outcome()
               .noInstallationDisk(
-                  Metadata.annotation(scope.config(), Names.NO_INSTALLATION_DISK_ANNOTATION)));
+                  Metadata.annotation(scope.config(), Names.NO_INSTALLATION_DISK_ANNOTATION))
+              .hostValidationsFailing(
+                  Metadata.annotation(scope.config(), Names.HOST_VALIDATIONS_FAILING_ANNOTATION)));
     }
     return step;
   }

@@ -34,6 +34,14 @@ public final class Names {
       "bootstrap.cluster.x-k8s.io/no-installation-disk";
 
   /**
+   * Annotation on a config, set by the Agent controller: its host fails assisted-service's
+   * validations, in the service's words. The config controller reports it in the config's Ready
+   * condition; removed once they pass or the installation starts.
+   */
+  public static final String HOST_VALIDATIONS_FAILING_ANNOTATION =
+      "bootstrap.cluster.x-k8s.io/host-validations-failing";
+
+  /**
    * Annotation on an InfraEnv: the boot mode chosen when it was made (the config's, or the
    * provider's default then), so that a changed default never switches a host mid-way.
    */

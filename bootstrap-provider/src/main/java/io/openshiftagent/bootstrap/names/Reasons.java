@@ -15,6 +15,10 @@ public final class Reasons {
   public static final String INSTALLATION_DISK_FOUND = "InstallationDiskFound";
 
   public static final String NO_DISK_MATCHES_ROOT_DEVICE_HINTS = "NoDiskMatchesRootDeviceHints";
+
+  /** Ready: the host fails assisted-service's validations, and its installation waits. */
+  public static final String HOST_VALIDATIONS_FAILING = "HostValidationsFailing";
+
   public static final String ROOT_DEVICE_HINTS_MATCHED = "RootDeviceHintsMatched";
 
   public static final String NOT_PAUSED = "NotPaused";

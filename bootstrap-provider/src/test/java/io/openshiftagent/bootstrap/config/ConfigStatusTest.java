@@ -100,6 +100,41 @@ class ConfigStatusTest {
     assertThat(found.getReason()).isEqualTo(Reasons.ROOT_DEVICE_HINTS_MATCHED);
   }
 
+  @org.junit.jupiter.api.Test
+  void aHostFailingItsValidationsMakesTheReadyDataNotReadyUntilTheyPass() {
+    OpenshiftAssistedConfig config = new OpenshiftAssistedConfig();
+    config.getMetadata().setGeneration(1L);
+    OpenshiftAssistedConfigStatus ready =
+        ConfigStatus.Outcome.ready("data").applyTo(new OpenshiftAssistedConfigStatus(), config, T0);
+
+    String why = "host host-0 (Agent a) fails assisted-service's validations since ...: NTP";
+    OpenshiftAssistedConfigStatus failing =
+        ConfigStatus.Outcome.ready("data")
+            .hostValidationsFailing(why)
+            .applyTo(copy(ready), config, T0.plusSeconds(1));
+    assertThat(failing.dataSecretName).isEqualTo("data");
+    assertThat(Conditions.isTrue(failing.conditions, Reasons.DATA_SECRET_AVAILABLE)).isTrue();
+    Condition notReady = Conditions.find(failing.conditions, Reasons.READY).orElseThrow();
+    assertThat(notReady.getStatus()).isEqualTo(Conditions.FALSE);
+    assertThat(notReady.getReason()).isEqualTo(Reasons.HOST_VALIDATIONS_FAILING);
+    assertThat(notReady.getMessage()).isEqualTo(why);
+    assertThat(Conditions.find(failing.conditions, Reasons.INSTALLATION_DISK_FOUND)).isEmpty();
+    assertThat(ConfigStatus.onlyDetailsChanged(ready, failing)).isFalse();
+
+    // No disk for the hints says more: the Agent is not even approved.
+    OpenshiftAssistedConfigStatus both =
+        ConfigStatus.Outcome.ready("data")
+            .hostValidationsFailing(why)
+            .noInstallationDisk("no disk")
+            .applyTo(copy(ready), config, T0.plusSeconds(2));
+    assertThat(Conditions.find(both.conditions, Reasons.READY).orElseThrow().getReason())
+        .isEqualTo(Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS);
+
+    OpenshiftAssistedConfigStatus passing =
+        ConfigStatus.Outcome.ready("data").applyTo(copy(failing), config, T0.plusSeconds(3));
+    assertThat(Conditions.isTrue(passing.conditions, Reasons.READY)).isTrue();
+  }
+
   private static OpenshiftAssistedConfigStatus copy(OpenshiftAssistedConfigStatus status) {
     return Serialization.unmarshal(
         Serialization.asJson(status), OpenshiftAssistedConfigStatus.class);

@@ -567,6 +567,23 @@ class ConfigStepsTest {
   }
 
   @org.junit.jupiter.api.Test
+  void theReadyDataCarriesWhatTheAgentControllerFoundOfItsHostsValidations() {
+    String why = "host host-0 (Agent a) fails assisted-service's validations since ...: NTP";
+    Scene ready =
+        new Scene()
+            .infraEnv(ISO, IGNITION)
+            .bootsIso(ISO)
+            .reportedReady()
+            .annotate(Names.HOST_VALIDATIONS_FAILING_ANNOTATION, why);
+    Outcome outcome = ((Report) ConfigSteps.next(ready.scope())).outcome();
+    assertThat(outcome.ready()).isTrue();
+    assertThat(outcome.hostValidationsFailing()).isEqualTo(why);
+    Scene passing = new Scene().infraEnv(ISO, IGNITION).bootsIso(ISO).reportedReady();
+    assertThat(((Report) ConfigSteps.next(passing.scope())).outcome().hostValidationsFailing())
+        .isNull();
+  }
+
+  @org.junit.jupiter.api.Test
   void eachWaitNamesWhatItWaitsFor() {
     Scene scene = new Scene();
     scene.cluster = null;

@@ -20,6 +20,7 @@ public final class NetworkSegment {
   private final Map<String, Machine> machines = new ConcurrentHashMap<>();
   private final Map<String, String> leases = new ConcurrentHashMap<>();
   private final Map<String, List<String>> records = new ConcurrentHashMap<>();
+  private volatile boolean servesNtp = true;
 
   /**
    * @param network the segment's /24, e.g. {@code 192.168.222.0/24}
@@ -33,6 +34,16 @@ public final class NetworkSegment {
 
   public String gateway() {
     return prefix + "1";
+  }
+
+  /** Whether the gateway answers NTP: the machines' clocks follow it only then. */
+  public boolean servesNtp() {
+    return servesNtp;
+  }
+
+  /** Starts or stops the gateway's NTP service (a fault tests inject). */
+  public void serveNtp(boolean serve) {
+    servesNtp = serve;
   }
 
   public String cidr() {

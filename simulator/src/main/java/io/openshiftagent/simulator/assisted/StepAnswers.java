@@ -69,14 +69,27 @@ final class StepAnswers {
     }
   }
 
-  /** The machine's clock follows the segment's gateway, which serves NTP (and any source asked). */
+  /**
+   * The machine's clock follows the segment's gateway, which serves NTP (and any source asked),
+   * unless the gateway's NTP is down: then no source answers.
+   */
   private Reply ntp(JsonNode request) {
     List<Map<String, String>> sources = new ArrayList<>();
-    sources.add(Map.of("source_name", network.gateway(), "source_state", "synced"));
+    sources.add(
+        Map.of(
+            "source_name",
+            network.gateway(),
+            "source_state",
+            network.servesNtp() ? "synced" : "unreachable"));
     String asked = request.path("ntp_source").asText("");
     for (String source : asked.split(",")) {
       if (!source.isBlank() && !source.trim().equals(network.gateway())) {
-        sources.add(Map.of("source_name", source.trim(), "source_state", "combined"));
+        sources.add(
+            Map.of(
+                "source_name",
+                source.trim(),
+                "source_state",
+                network.servesNtp() ? "combined" : "unreachable"));
       }
     }
     return Reply.ok(Map.of("ntp_sources", sources));

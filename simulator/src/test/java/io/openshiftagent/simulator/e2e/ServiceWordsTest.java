@@ -181,9 +181,16 @@ class ServiceWordsTest {
         && "True".equals(condition(now, "ImageCreated").get("status"));
   }
 
+  /**
+   * Also, on the same hosts: their network's NTP service down, so that each host fails the
+   * service's validation of its clock. Beyond the grace each config, and through it each Machine,
+   * names the failing validation in the service's words, with a Warning Event; once NTP answers
+   * again the validation passes and no config names it any more.
+   */
   @Test
   void vipsOutsideTheHostsNetworkAreTheUsersToFix() {
     ClusterScenario cluster = world.scenario("e2e-vips-outside", "test-multinode");
+    world.world().serveNtp(cluster.namespace(), false);
     cluster.enrolHosts(3);
     cluster.apply(
         "/e2e/ha.yaml",
@@ -211,7 +218,51 @@ class ServiceWordsTest {
     assertThat((String) condition(install, "Validated").get("message"))
         .as("the service's own condition says the same")
         .contains("The Machine Network CIDR is undefined");
+
+    cluster.await(
+        "each Machine to say that its host fails the NTP validation",
+        () -> {
+          List<GenericKubernetesResource> machines = cluster.controlPlaneMachines();
+          return machines.size() == 3
+              && machines.stream()
+                  .map(m -> condition(m, "BootstrapConfigReady"))
+                  .allMatch(
+                      c ->
+                          HOST_VALIDATIONS_FAILING.equals(c.get("reason"))
+                              && String.valueOf(c.get("message")).contains(NTP_FAILING));
+        });
+    LOG.info(
+        "hosts without NTP: a Machine's BootstrapConfigReady says: {}",
+        condition(cluster.controlPlaneMachines().get(0), "BootstrapConfigReady").get("message"));
+    for (GenericKubernetesResource config : configs(cluster)) {
+      Map<String, Object> ready = ready(config);
+      assertThat(ready.get("status")).isEqualTo("False");
+      assertThat((String) ready.get("message"))
+          .contains("fails assisted-service's validations since")
+          .contains(NTP_FAILING);
+    }
+    assertThat(
+            cluster.hub().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
+                .filter(e -> HOST_VALIDATIONS_FAILING.equals(e.getReason()))
+                .filter(e -> "Warning".equals(e.getType()))
+                .map(e -> e.getInvolvedObject().getName())
+                .distinct())
+        .as("a Warning Event on each config")
+        .containsExactlyInAnyOrderElementsOf(
+            configs(cluster).stream().map(ClusterScenario::name).toList());
+
+    world.world().serveNtp(cluster.namespace(), true);
+    cluster.await(
+        "no config to name the NTP validation once NTP answers",
+        () ->
+            configs(cluster).stream()
+                .noneMatch(c -> String.valueOf(ready(c).get("message")).contains(NTP_FAILING)));
   }
+
+  private static final String HOST_VALIDATIONS_FAILING = "HostValidationsFailing";
+
+  /** assisted-service's words for a host whose clock follows no NTP source. */
+  private static final String NTP_FAILING = "Host couldn't synchronize with any NTP server";
 
   @Test
   void aUserManagedLoadBalancerIsTheServicesToo() throws Exception {
@@ -221,27 +272,31 @@ class ServiceWordsTest {
         "/e2e/ha.yaml",
         Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
         onControlPlane(cp -> config(cp).put("loadBalancer", Map.of("type", "UserManaged"))));
-    GenericKubernetesResource[] install = new GenericKubernetesResource[1];
+    // The service's record, not SpecSynced: with no host yet the service cannot apply the
+    // install-config overrides (the capabilities every bare-metal cluster gets) to the cluster of a
+    // user-managed load balancer; it logs "has no bootstrap host" and retries until one registers.
     cluster.await(
-        "assisted-service to take the AgentClusterInstall",
-        () -> {
-          install[0] =
-              cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-multinode");
-          return install[0] != null
-              && "True".equals(condition(install[0], "SpecSynced").get("status"));
-        });
-    assertThat(string(install[0], "spec", "loadBalancer", "type")).isEqualTo("UserManaged");
-    assertThat(
-            world
-                .world()
-                .assistedService()
-                .postgres()
-                .query(
-                    "SELECT load_balancer_type FROM clusters WHERE kube_key_namespace = '"
-                        + cluster.namespace()
-                        + "' AND kube_key_name = 'test-multinode'"))
-        .as("the service's own record of the cluster")
-        .containsExactly("user-managed");
+        "assisted-service to record the cluster's load balancer as user-managed",
+        () -> List.of("user-managed").equals(loadBalancerRecorded(cluster)));
+    GenericKubernetesResource install =
+        cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-multinode");
+    assertThat(string(install, "spec", "loadBalancer", "type")).isEqualTo("UserManaged");
+  }
+
+  /** The service's own record of the cluster's load balancer type. */
+  private static List<String> loadBalancerRecorded(ClusterScenario cluster) {
+    try {
+      return world
+          .world()
+          .assistedService()
+          .postgres()
+          .query(
+              "SELECT load_balancer_type FROM clusters WHERE kube_key_namespace = '"
+                  + cluster.namespace()
+                  + "' AND kube_key_name = 'test-multinode'");
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static List<GenericKubernetesResource> configs(ClusterScenario cluster) {
