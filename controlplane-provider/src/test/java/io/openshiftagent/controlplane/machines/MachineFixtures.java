@@ -2,10 +2,13 @@ package io.openshiftagent.controlplane.machines;
 
 import static io.openshiftagent.controlplane.Fixtures.machine;
 import static io.openshiftagent.controlplane.Fixtures.setReady;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.controlplane.names.ConditionUpdate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** What the scaling and rollout tables are written in: fleets of Machines and decisions. */
 final class MachineFixtures {
@@ -22,6 +25,20 @@ final class MachineFixtures {
       machines.add(m);
     }
     return machines;
+  }
+
+  /**
+   * Asserts the condition a decision reports: its reason ({@code null}: none), and that a reported
+   * one is RollingOut True.
+   */
+  static void assertRollingOutReason(Optional<MachineScaling.Decision> decision, String reason) {
+    Optional<ConditionUpdate> condition = decision.flatMap(MachineScaling.Decision::condition);
+    assertThat(condition.map(ConditionUpdate::reason).orElse(null)).isEqualTo(reason);
+    condition.ifPresent(
+        c -> {
+          assertThat(c.type()).isEqualTo("RollingOut");
+          assertThat(c.status()).isEqualTo("True");
+        });
   }
 
   /**

@@ -10,7 +10,6 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.api.external.capi.MachineSpec;
 import io.openshiftagent.api.external.capi.MachineStatus;
-import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.provider.contract.SharedNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -239,19 +238,7 @@ class NeverBootedTest {
     Optional<MachineScaling.Decision> decision =
         NeverBooted.decide(3, machines, scene.deleting(), toReplace, scene.notUpToDate());
     assertThat(decision.map(MachineFixtures::describe).orElse("none")).isEqualTo(expected);
-    assertThat(
-            decision
-                .flatMap(MachineScaling.Decision::condition)
-                .map(ConditionUpdate::reason)
-                .orElse(null))
-        .isEqualTo(reason);
-    decision
-        .flatMap(MachineScaling.Decision::condition)
-        .ifPresent(
-            c -> {
-              assertThat(c.type()).isEqualTo("RollingOut");
-              assertThat(c.status()).isEqualTo("True");
-            });
+    MachineFixtures.assertRollingOutReason(decision, reason);
   }
 
   @Test

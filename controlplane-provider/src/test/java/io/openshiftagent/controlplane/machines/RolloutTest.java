@@ -228,19 +228,7 @@ class RolloutTest {
                 .map(ConditionUpdate::message)
                 .orElse(""))
         .isEqualTo(expected);
-    assertThat(
-            decision
-                .flatMap(MachineScaling.Decision::condition)
-                .map(ConditionUpdate::reason)
-                .orElse(null))
-        .isEqualTo(reason);
-    decision
-        .flatMap(MachineScaling.Decision::condition)
-        .ifPresent(
-            c -> {
-              assertThat(c.type()).isEqualTo("RollingOut");
-              assertThat(c.status()).isEqualTo("True");
-            });
+    MachineFixtures.assertRollingOutReason(decision, reason);
   }
 
   @Test
