@@ -91,6 +91,8 @@ public final class World implements AutoCloseable {
    *     ProviderServiceAccount#install})
    * @param restartableHub whether that hub of its own can be restarted ({@link #restartHub()}): a
    *     {@link RestartableKubeApiServer}, with the same CRDs, flags and audit log
+   * @param goProvider a checkout of the Go provider's repository whose pair runs instead of ours
+   *     ({@link GoProviders}), or null for ours; its CRDs replace ours, so only on a hub of its own
    */
   public record Options(
       SimulatedDurations durations,
@@ -102,7 +104,8 @@ public final class World implements AutoCloseable {
       int providerReplicas,
       boolean hubOfItsOwn,
       List<String> watchedNamespaces,
-      boolean restartableHub) {
+      boolean restartableHub,
+      Path goProvider) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -121,7 +124,8 @@ public final class World implements AutoCloseable {
           1,
           false,
           List.of(),
-          false);
+          false,
+          null);
     }
 
     public Options withWorkloads(Workloads value) {
@@ -135,7 +139,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
@@ -149,7 +154,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withServiceAccounts(boolean value) {
@@ -163,7 +169,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withLeaderElection(boolean value) {
@@ -177,7 +184,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -191,7 +199,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     /** A hub of its own that can be restarted ({@link #restartableHub()}). */
@@ -206,7 +215,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           true,
           watchedNamespaces,
-          true);
+          true,
+          goProvider);
     }
 
     /** A hub of its own ({@link #hubOfItsOwn()}). */
@@ -221,7 +231,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           true,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     /** A namespaced install watching {@code namespaces} ({@link #watchedNamespaces()}). */
@@ -236,7 +247,24 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           List.copyOf(namespaces),
-          restartableHub);
+          restartableHub,
+          goProvider);
+    }
+
+    /** The Go provider pair built from {@code checkout} instead of ours, on a hub of its own. */
+    public Options withGoProvider(Path checkout) {
+      return new Options(
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          true,
+          watchedNamespaces,
+          restartableHub,
+          checkout);
     }
 
     public Options withProviderReplicas(int value) {
@@ -250,7 +278,8 @@ public final class World implements AutoCloseable {
           value,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
   }
 
@@ -274,6 +303,7 @@ public final class World implements AutoCloseable {
 
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedServiceProcess assistedService;
+  private GoProviders goProviders;
   private EtcdOperator etcdOperator;
   private DiscoveryAgents agents;
 
@@ -325,7 +355,11 @@ public final class World implements AutoCloseable {
                 new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
             .create();
       }
-      world.startProviders();
+      if (options.goProvider() == null) {
+        world.startProviders();
+      } else {
+        world.startGoProviders();
+      }
     } catch (Exception | Error e) {
       if (world != null) {
         world.close();
@@ -499,6 +533,36 @@ public final class World implements AutoCloseable {
           provider(jar).pid(),
           provider(jar).log());
     }
+  }
+
+  /**
+   * The Go provider pair instead of ours, reaching what ours reach: the hub, assisted-service's
+   * REST API (discovery ignition), the release registry (trusting its CA as the system's, as a hub
+   * whose registry's CA is in the pods' trust store) and each installed cluster's API server. The
+   * bootstrap manager's defaults find assisted-service's CA where {@link #publishAssistedServiceCa}
+   * put it.
+   */
+  private void startGoProviders() {
+    ReleaseRegistry registry = ReleaseRegistry.shared();
+    goProviders =
+        GoProviders.start(
+            hub.client(),
+            hub.kubeConfigYaml(),
+            options.workDir(),
+            options.goProvider(),
+            List.of(
+                java.net.URI.create(assistedService.restRoot()).getPort(),
+                Integer.parseInt(registry.host().substring(registry.host().lastIndexOf(':') + 1))),
+            Map.of(
+                GoProviders.Manager.CONTROLPLANE,
+                Map.of("SSL_CERT_FILE", registry.caFile().toString())));
+    running.push(goProviders);
+    workloads.onStart(server -> goProviders.reachOutside(server.client().getMasterUrl().getPort()));
+  }
+
+  /** The Go provider pair, when this world runs it ({@link Options#goProvider()}). */
+  public Optional<GoProviders> goProviders() {
+    return Optional.ofNullable(goProviders);
   }
 
   /**
@@ -736,6 +800,9 @@ public final class World implements AutoCloseable {
 
   /** A provider's (first) process: its pid, its log, its probes. */
   public ProviderProcess provider(ProviderJar jar) {
+    if (goProviders != null) {
+      throw new IllegalStateException("this world runs the Go provider pair: see goProviders()");
+    }
     return replicas.get(jar).values().iterator().next();
   }
 
