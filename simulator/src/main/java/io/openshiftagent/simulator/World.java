@@ -439,7 +439,11 @@ public final class World implements AutoCloseable {
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), agents),
             new FixtureNudges(hub.newClient(SIMULATOR_USER_AGENT)),
             new InstallerControllers(
-                hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService),
+                hub.newClient(SIMULATOR_USER_AGENT),
+                workloads,
+                assistedService,
+                // Ours follow the admin kubeconfig; the Go pair copies it once, as it appears.
+                options.goProvider() != null),
             etcdOperator)) {
       actor.start();
       running.push(actor);
@@ -544,6 +548,16 @@ public final class World implements AutoCloseable {
    */
   private void startGoProviders() {
     ReleaseRegistry registry = ReleaseRegistry.shared();
+    // With a repository override it names OKD releases <repository>:<version>-<architecture> too
+    // ("multi" until its configs name one), where OKD's repository tags them by version alone: the
+    // registry gets those tags for the OKD releases the tests name, or the Go pair finds none.
+    for (ReleaseRegistry.Release release : registry.catalog()) {
+      if (release.version().contains("-okd-") && !registry.published().contains(release)) {
+        for (String architecture : List.of("multi", "x86_64")) {
+          registry.tag(release, release.version() + "-" + architecture);
+        }
+      }
+    }
     goProviders =
         GoProviders.start(
             hub.client(),
