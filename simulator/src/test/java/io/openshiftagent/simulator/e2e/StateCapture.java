@@ -24,14 +24,17 @@ import java.util.regex.Pattern;
  * Everything a namespace of the hub holds, and every ClusterImageSet, written as YAML: the state a
  * provider pair left, as test resources. Secret values are replaced: each Secret's data value by
  * {@code REPLACED (<n> bytes)}, and any secret the namespace held (pull-secret credentials,
- * kubeconfig keys and tokens, assisted-service's presigned {@code api_key}s, {@link SecretLeaks})
- * wherever else it appears by {@code REPLACED}; the files are then checked to hold none. The
- * namespace's name is written as {@code ${NAMESPACE}}. Server-side bookkeeping ({@code
- * managedFields}) is left out; UIDs, owner references and resource versions are kept, as they say
- * what was made again.
+ * kubeconfig keys and tokens, assisted-service's presigned {@code api_key}s, in a query or the
+ * image service's {@code /byapikey/<token>/} path, {@link SecretLeaks}) wherever else it appears by
+ * {@code REPLACED}; the files are then checked to hold none. The namespace's name is written as
+ * {@code ${NAMESPACE}}. Server-side bookkeeping ({@code managedFields}) is left out; UIDs, owner
+ * references and resource versions are kept, as they say what was made again.
  */
 final class StateCapture {
   private static final Pattern API_KEY = Pattern.compile("api_key=[^&\"'\\s]+");
+
+  /** The image service's presigned token in a path ({@code /byapikey/<token>/full.iso}). */
+  private static final Pattern BY_API_KEY = Pattern.compile("/byapikey/[^/\"'\\s]+");
 
   private StateCapture() {}
 
@@ -99,6 +102,7 @@ final class StateCapture {
       text = text.replace(secret, "REPLACED");
     }
     text = API_KEY.matcher(text).replaceAll("api_key=REPLACED");
+    text = BY_API_KEY.matcher(text).replaceAll("/byapikey/REPLACED");
     text = text.replace(namespace, "${NAMESPACE}");
     assertThat(new SecretScanner(secrets.byName()).scan(file.toString(), text))
         .as("secrets left in " + file)
