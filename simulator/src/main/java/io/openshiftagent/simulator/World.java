@@ -92,7 +92,9 @@ public final class World implements AutoCloseable {
    * @param restartableHub whether that hub of its own can be restarted ({@link #restartHub()}): a
    *     {@link RestartableKubeApiServer}, with the same CRDs, flags and audit log
    * @param goProvider a checkout of the Go provider's repository whose pair runs instead of ours
-   *     ({@link GoProviders}), or null for ours; its CRDs replace ours, so only on a hub of its own
+   *     ({@link GoProviders}), or null for ours; its CRDs replace ours, so only on a hub of its
+   *     own. It runs as its release installs it, watching every namespace: not with {@code
+   *     watchedNamespaces}
    */
   public record Options(
       SimulatedDurations durations,
@@ -547,6 +549,10 @@ public final class World implements AutoCloseable {
    * put it.
    */
   private void startGoProviders() {
+    if (!options.watchedNamespaces().isEmpty()) {
+      throw new IllegalArgumentException(
+          "the Go provider pair watches every namespace; a namespaced install is of ours only");
+    }
     ReleaseRegistry registry = ReleaseRegistry.shared();
     // With a repository override it names OKD releases <repository>:<version>-<architecture> too
     // ("multi" until its configs name one), where OKD's repository tags them by version alone: the
