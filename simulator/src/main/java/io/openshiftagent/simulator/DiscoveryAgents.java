@@ -132,7 +132,7 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     DiscoveryAgent previous =
         running.put(
             host.getMetadata().getUid(),
-            agents.boot(machine, segment, ignition.get(), new Installing(namespace(host))));
+            agents.boot(machine, segment, ignition.get(), new Installing(host)));
     if (previous != null) {
       previous.close();
     }
@@ -194,9 +194,11 @@ final class DiscoveryAgents extends Actor implements HostBoots {
   /** The installer on a machine of {@code namespace}, and what the machine does after it. */
   private final class Installing implements DiscoveryAgent.Installation {
     private final String namespace;
+    private final GenericKubernetesResource bareMetalHost;
 
-    Installing(String namespace) {
-      this.namespace = namespace;
+    Installing(GenericKubernetesResource bareMetalHost) {
+      this.namespace = namespace(bareMetalHost);
+      this.bareMetalHost = bareMetalHost;
     }
 
     /**
@@ -242,7 +244,7 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     public void rebooted(DiscoveryAgent agent, JsonNode request) {
       String role = request.path("role").asText();
       installed.kubeletRegisters(
-          namespace, agent.machine().hostId().toString(), !"worker".equals(role));
+          namespace, agent.machine().hostId().toString(), !"worker".equals(role), bareMetalHost);
     }
   }
 

@@ -86,9 +86,16 @@ final class InstalledCluster extends Actor {
 
   /**
    * A machine rebooted into the installed system: its kubelet registers the Node in its cluster
-   * (the host of Agent {@code namespace/agent}), Ready, with its role's labels.
+   * (the host of Agent {@code namespace/agent}), Ready, with its role's labels and what the install
+   * ignition passes the kubelet ({@link KubeletEnvironment}), read from the host's config drive.
+   *
+   * @param bareMetalHost the host as it booted, whose config drive holds its metadata
    */
-  void kubeletRegisters(String namespace, String agent, boolean controlPlane) {
+  void kubeletRegisters(
+      String namespace,
+      String agent,
+      boolean controlPlane,
+      GenericKubernetesResource bareMetalHost) {
     act(
         () -> {
           GenericKubernetesResource cached =
@@ -101,7 +108,8 @@ final class InstalledCluster extends Actor {
           }
           when(
               workloads.of(namespace(install), name(install)),
-              workload -> joinNode(cached, install, controlPlane, workload.client()));
+              workload ->
+                  joinNode(cached, install, controlPlane, bareMetalHost, workload.client()));
         });
   }
 
@@ -109,6 +117,7 @@ final class InstalledCluster extends Actor {
       GenericKubernetesResource agent,
       GenericKubernetesResource install,
       boolean controlPlane,
+      GenericKubernetesResource bareMetalHost,
       KubernetesClient workload) {
     String nodeName = hostname(agent);
     // A host joins once, under the name it had then; a later change of the Agent renames nothing.
@@ -124,7 +133,15 @@ final class InstalledCluster extends Actor {
       return;
     }
     String version = runningVersion(workload).orElse(openShiftVersion(install));
-    Map<String, String> labels = new HashMap<>();
+    KubeletEnvironment kubelet =
+        KubeletEnvironment.of(
+            Fields.string(agent, "spec", "ignitionConfigOverrides"),
+            KubeletEnvironment.metadataEnv(client, bareMetalHost));
+    if (!kubelet.unresolved().isEmpty()) {
+      log.warn(
+          "Node {}: not understood in the install ignition: {}", nodeName, kubelet.unresolved());
+    }
+    Map<String, String> labels = new HashMap<>(kubelet.labels());
     labels.put("kubernetes.io/hostname", nodeName);
     labels.put("kubernetes.io/os", "linux");
     labels.put("kubernetes.io/arch", "amd64");
@@ -137,6 +154,9 @@ final class InstalledCluster extends Actor {
     Node node =
         new NodeBuilder()
             .withMetadata(new ObjectMetaBuilder().withName(nodeName).withLabels(labels).build())
+            .withNewSpec()
+            .withProviderID(kubelet.providerID())
+            .endSpec()
             .build();
     if (existing == null) {
       workload.nodes().resource(node).create();

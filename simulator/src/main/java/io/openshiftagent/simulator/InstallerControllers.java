@@ -43,11 +43,25 @@ final class InstallerControllers extends Actor {
   /** The installations whose controller runs: {@code <namespace>/<name> <cluster id>}. */
   private final Set<String> running = ConcurrentHashMap.newKeySet();
 
+  /**
+   * Whether the service's kubeconfig names the installed cluster's API server from the start, as a
+   * real one does (openshift-install writes it for {@code api.<cluster>.<domain>}); else it is the
+   * service's dummy until the installation's end.
+   */
+  private final boolean kubeconfigFromTheStart;
+
+  /** The installations whose kubeconfig is being put in place from the start. */
+  private final Set<String> early = ConcurrentHashMap.newKeySet();
+
   InstallerControllers(
-      KubernetesClient client, WorkloadClusters workloads, AssistedServiceProcess service) {
+      KubernetesClient client,
+      WorkloadClusters workloads,
+      AssistedServiceProcess service,
+      boolean kubeconfigFromTheStart) {
     super(client);
     this.workloads = workloads;
     this.service = service;
+    this.kubeconfigFromTheStart = kubeconfigFromTheStart;
     this.http =
         HttpClient.newBuilder()
             .sslContext(service.trustingCa())
@@ -63,6 +77,9 @@ final class InstallerControllers extends Actor {
   private void startWhenInstalling(GenericKubernetesResource install) {
     String state = Fields.string(install, "status", "debugInfo", "state");
     String events = Fields.string(install, "status", "debugInfo", "eventsURL");
+    if (kubeconfigFromTheStart && events != null) {
+      kubeconfigFromTheStart(install, query(events).get("cluster_id"));
+    }
     if (!"installing".equals(state) && !"finalizing".equals(state) || events == null) {
       return;
     }
@@ -83,6 +100,40 @@ final class InstallerControllers extends Actor {
               new InstallerController(http, service.restRoot(), clusterId, token));
       act(run::look);
     }
+  }
+
+  /**
+   * Starts the installed cluster's API server as soon as the installation exists, and puts its
+   * kubeconfig in place of the service's dummy as soon as the service generates that (while it
+   * prepares the installation, before it makes the admin kubeconfig Secret of it).
+   */
+  private void kubeconfigFromTheStart(GenericKubernetesResource install, String clusterId) {
+    if (clusterId == null || !early.add(key(install) + " " + clusterId)) {
+      return;
+    }
+    String namespace = namespace(install);
+    String name = name(install);
+    when(
+        workloads.of(namespace, name),
+        server -> replaceWhenGenerated(namespace, name, clusterId, server));
+  }
+
+  private void replaceWhenGenerated(
+      String namespace, String name, String clusterId, KubeApiServerEnvironment server) {
+    if (cached(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", namespace, name) == null) {
+      return;
+    }
+    try {
+      if (InstallerController.replaceKubeconfig(
+          service.workDir(), clusterId, server.kubeConfigYaml())) {
+        log.info(
+            "{}/{}: the installed cluster's kubeconfig in place from the start", namespace, name);
+        return;
+      }
+    } catch (IOException e) {
+      log.warn("{}/{}: cannot put the kubeconfig in place: {}", namespace, name, e.toString());
+    }
+    after(Duration.ofMillis(50), () -> replaceWhenGenerated(namespace, name, clusterId, server));
   }
 
   private static Map<String, String> query(String url) {

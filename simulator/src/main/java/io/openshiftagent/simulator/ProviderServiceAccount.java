@@ -66,16 +66,29 @@ public final class ProviderServiceAccount {
    */
   public static ProviderServiceAccount install(
       KubernetesClient admin, ProviderJar jar, List<String> watched) {
+    return install(admin, load(admin, kustomize(providerDir(jar))), "config/ of " + jar, watched);
+  }
+
+  /**
+   * Applies the identity among a provider's install manifests ({@code objects}: its Namespace,
+   * ServiceAccount, roles and bindings; the rest is left out) to the hub and mints its token.
+   *
+   * @param what names the manifests in errors
+   */
+  public static ProviderServiceAccount install(
+      KubernetesClient admin, List<HasMetadata> objects, String what) {
+    return install(admin, objects, what, List.of());
+  }
+
+  private static ProviderServiceAccount install(
+      KubernetesClient admin, List<HasMetadata> objects, String what, List<String> watched) {
     List<HasMetadata> identity =
-        load(admin, kustomize(providerDir(jar))).stream()
-            .filter(object -> IDENTITY_KINDS.contains(object.getKind()))
-            .toList();
+        objects.stream().filter(object -> IDENTITY_KINDS.contains(object.getKind())).toList();
     HasMetadata account =
         identity.stream()
             .filter(object -> object.getKind().equals("ServiceAccount"))
             .findFirst()
-            .orElseThrow(
-                () -> new IllegalStateException("config/ of " + jar + " has no ServiceAccount"));
+            .orElseThrow(() -> new IllegalStateException(what + " has no ServiceAccount"));
     String namespace = account.getMetadata().getNamespace();
     String name = account.getMetadata().getName();
     for (HasMetadata object : identity) {

@@ -153,7 +153,7 @@ final class UpstreamManager implements AutoCloseable {
   }
 
   /** Waits until the manager's webhook server accepts connections on 127.0.0.1:{@code port}. */
-  private static void awaitListening(String name, int port) {
+  static void awaitListening(String name, int port) {
     long deadline = System.nanoTime() + WEBHOOK_SERVER_START.toNanos();
     while (true) {
       try (Socket socket = new Socket()) {

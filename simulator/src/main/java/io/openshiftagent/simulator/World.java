@@ -91,6 +91,10 @@ public final class World implements AutoCloseable {
    *     ProviderServiceAccount#install})
    * @param restartableHub whether that hub of its own can be restarted ({@link #restartHub()}): a
    *     {@link RestartableKubeApiServer}, with the same CRDs, flags and audit log
+   * @param goProvider a checkout of the Go provider's repository whose pair runs instead of ours
+   *     ({@link GoProviders}), or null for ours; its CRDs replace ours, so only on a hub of its
+   *     own. It runs as its release installs it, watching every namespace: not with {@code
+   *     watchedNamespaces}
    */
   public record Options(
       SimulatedDurations durations,
@@ -102,7 +106,8 @@ public final class World implements AutoCloseable {
       int providerReplicas,
       boolean hubOfItsOwn,
       List<String> watchedNamespaces,
-      boolean restartableHub) {
+      boolean restartableHub,
+      Path goProvider) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -121,7 +126,8 @@ public final class World implements AutoCloseable {
           1,
           false,
           List.of(),
-          false);
+          false,
+          null);
     }
 
     public Options withWorkloads(Workloads value) {
@@ -135,7 +141,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
@@ -149,7 +156,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withServiceAccounts(boolean value) {
@@ -163,7 +171,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withLeaderElection(boolean value) {
@@ -177,7 +186,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     public Options withDurations(SimulatedDurations value) {
@@ -191,7 +201,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     /** A hub of its own that can be restarted ({@link #restartableHub()}). */
@@ -206,7 +217,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           true,
           watchedNamespaces,
-          true);
+          true,
+          goProvider);
     }
 
     /** A hub of its own ({@link #hubOfItsOwn()}). */
@@ -221,7 +233,8 @@ public final class World implements AutoCloseable {
           providerReplicas,
           true,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
 
     /** A namespaced install watching {@code namespaces} ({@link #watchedNamespaces()}). */
@@ -236,7 +249,24 @@ public final class World implements AutoCloseable {
           providerReplicas,
           hubOfItsOwn,
           List.copyOf(namespaces),
-          restartableHub);
+          restartableHub,
+          goProvider);
+    }
+
+    /** The Go provider pair built from {@code checkout} instead of ours, on a hub of its own. */
+    public Options withGoProvider(Path checkout) {
+      return new Options(
+          durations,
+          workDir,
+          workloads,
+          workloadPollInterval,
+          serviceAccounts,
+          leaderElection,
+          providerReplicas,
+          true,
+          watchedNamespaces,
+          restartableHub,
+          checkout);
     }
 
     public Options withProviderReplicas(int value) {
@@ -250,7 +280,8 @@ public final class World implements AutoCloseable {
           value,
           hubOfItsOwn,
           watchedNamespaces,
-          restartableHub);
+          restartableHub,
+          goProvider);
     }
   }
 
@@ -274,6 +305,7 @@ public final class World implements AutoCloseable {
 
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
   private AssistedServiceProcess assistedService;
+  private GoProviders goProviders;
   private EtcdOperator etcdOperator;
   private DiscoveryAgents agents;
 
@@ -325,7 +357,11 @@ public final class World implements AutoCloseable {
                 new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
             .create();
       }
-      world.startProviders();
+      if (options.goProvider() == null) {
+        world.startProviders();
+      } else {
+        world.startGoProviders();
+      }
     } catch (Exception | Error e) {
       if (world != null) {
         world.close();
@@ -405,7 +441,11 @@ public final class World implements AutoCloseable {
             new Hosts(hub.newClient(SIMULATOR_USER_AGENT), options.durations(), agents),
             new FixtureNudges(hub.newClient(SIMULATOR_USER_AGENT)),
             new InstallerControllers(
-                hub.newClient(SIMULATOR_USER_AGENT), workloads, assistedService),
+                hub.newClient(SIMULATOR_USER_AGENT),
+                workloads,
+                assistedService,
+                // Ours follow the admin kubeconfig; the Go pair copies it once, as it appears.
+                options.goProvider() != null),
             etcdOperator)) {
       actor.start();
       running.push(actor);
@@ -499,6 +539,50 @@ public final class World implements AutoCloseable {
           provider(jar).pid(),
           provider(jar).log());
     }
+  }
+
+  /**
+   * The Go provider pair instead of ours, reaching what ours reach: the hub, assisted-service's
+   * REST API (discovery ignition), the release registry (trusting its CA as the system's, as a hub
+   * whose registry's CA is in the pods' trust store) and each installed cluster's API server. The
+   * bootstrap manager's defaults find assisted-service's CA where {@link #publishAssistedServiceCa}
+   * put it.
+   */
+  private void startGoProviders() {
+    if (!options.watchedNamespaces().isEmpty()) {
+      throw new IllegalArgumentException(
+          "the Go provider pair watches every namespace; a namespaced install is of ours only");
+    }
+    ReleaseRegistry registry = ReleaseRegistry.shared();
+    // With a repository override it names OKD releases <repository>:<version>-<architecture> too
+    // ("multi" until its configs name one), where OKD's repository tags them by version alone: the
+    // registry gets those tags for the OKD releases the tests name, or the Go pair finds none.
+    for (ReleaseRegistry.Release release : registry.catalog()) {
+      if (release.version().contains("-okd-") && !registry.published().contains(release)) {
+        for (String architecture : List.of("multi", "x86_64")) {
+          registry.tag(release, release.version() + "-" + architecture);
+        }
+      }
+    }
+    goProviders =
+        GoProviders.start(
+            hub.client(),
+            hub.kubeConfigYaml(),
+            options.workDir(),
+            options.goProvider(),
+            List.of(
+                java.net.URI.create(assistedService.restRoot()).getPort(),
+                Integer.parseInt(registry.host().substring(registry.host().lastIndexOf(':') + 1))),
+            Map.of(
+                GoProviders.Manager.CONTROLPLANE,
+                Map.of("SSL_CERT_FILE", registry.caFile().toString())));
+    running.push(goProviders);
+    workloads.onStart(server -> goProviders.reachOutside(server.client().getMasterUrl().getPort()));
+  }
+
+  /** The Go provider pair, when this world runs it ({@link Options#goProvider()}). */
+  public Optional<GoProviders> goProviders() {
+    return Optional.ofNullable(goProviders);
   }
 
   /**
@@ -736,6 +820,9 @@ public final class World implements AutoCloseable {
 
   /** A provider's (first) process: its pid, its log, its probes. */
   public ProviderProcess provider(ProviderJar jar) {
+    if (goProviders != null) {
+      throw new IllegalStateException("this world runs the Go provider pair: see goProviders()");
+    }
     return replicas.get(jar).values().iterator().next();
   }
 

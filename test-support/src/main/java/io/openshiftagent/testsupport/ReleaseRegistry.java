@@ -192,6 +192,28 @@ public final class ReleaseRegistry implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Gives {@code release} the tag {@code tag} too, in its repository (the same digest): a name a
+   * client asks for that the public repositories do not have.
+   */
+  public synchronized void tag(Release release, String tag) {
+    try {
+      Path dir = Files.createTempDirectory("crane");
+      try {
+        new Crane(dir, registry).run("tag", release.tag(), tag);
+      } finally {
+        TestPaths.deleteRecursively(dir);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot tag " + release.tag() + " as " + tag, e);
+    }
+  }
+
   /** The releases {@link #withPublished()} pushed (none before). */
   public List<Release> published() {
     return published;

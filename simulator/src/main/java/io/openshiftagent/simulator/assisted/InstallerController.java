@@ -103,14 +103,12 @@ public final class InstallerController {
    */
   public void complete(Path serviceWorkDir, String kubeconfig, String ingressCaPem)
       throws IOException, InterruptedException {
-    Path noIngress = serviceWorkDir.resolve(clusterId).resolve("kubeconfig-noingress");
-    if (!Files.exists(noIngress)) {
+    if (!replaceKubeconfig(serviceWorkDir, clusterId, kubeconfig)) {
       throw new IllegalStateException(
-          "assisted-service has no " + noIngress + " (the installation did not generate it)");
+          "assisted-service has no kubeconfig-noingress for cluster "
+              + clusterId
+              + " (the installation did not generate it)");
     }
-    Path temporary = Files.createTempFile(noIngress.getParent(), "kubeconfig-noingress", ".tmp");
-    Files.writeString(temporary, embedded(kubeconfig));
-    Files.move(temporary, noIngress, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     send("POST", "/clusters/" + clusterId + "/uploads/ingress-cert", ingressCaPem);
     JsonNode operators =
         JSON.readTree(send("GET", "/clusters/" + clusterId + "/monitored-operators", null));
@@ -126,6 +124,23 @@ public final class InstallerController {
                 "version", ""));
       }
     }
+  }
+
+  /**
+   * Puts {@code kubeconfig} (the installed cluster's API server) in place of the service's dummy
+   * {@code kubeconfig-noingress} of {@code clusterId}, once the service has generated it; whether
+   * it had.
+   */
+  public static boolean replaceKubeconfig(Path serviceWorkDir, String clusterId, String kubeconfig)
+      throws IOException {
+    Path noIngress = serviceWorkDir.resolve(clusterId).resolve("kubeconfig-noingress");
+    if (!Files.exists(noIngress)) {
+      return false;
+    }
+    Path temporary = Files.createTempFile(noIngress.getParent(), "kubeconfig-noingress", ".tmp");
+    Files.writeString(temporary, embedded(kubeconfig));
+    Files.move(temporary, noIngress, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    return true;
   }
 
   /**

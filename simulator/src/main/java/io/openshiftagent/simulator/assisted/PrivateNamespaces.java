@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * stays untouched. The namespaces live as long as a holder process ({@code sleep infinity} started
  * by {@code unshare}); commands join them with {@code nsenter}.
  */
-final class PrivateNamespaces implements AutoCloseable {
+public final class PrivateNamespaces implements AutoCloseable {
   private static final Duration BRIDGE_READY = Duration.ofSeconds(20);
 
   private final Process holder;
@@ -55,20 +55,41 @@ final class PrivateNamespaces implements AutoCloseable {
    * @param log where the bridges' complaints go
    */
   static PrivateNamespaces create(Path run, Path log) throws IOException {
-    Files.createDirectories(run);
+    return create(Map.of(Path.of("/run"), run), log);
+  }
+
+  /**
+   * Creates the namespaces, with loopback up and each directory of {@code mounts}' values (made if
+   * missing) mounted inside on its key (a directory made on this machine if missing: the mount
+   * point). Not over the temporary directory: the bridges' sockets are there.
+   *
+   * @param log where the bridges' complaints go
+   */
+  public static PrivateNamespaces create(Map<Path, Path> mounts, Path log) throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of("unshare", "--net", "--mount", "--propagation", "private", "--", "sh", "-c"));
+    StringBuilder script = new StringBuilder("ip link set lo up");
+    List<String> args = new ArrayList<>(List.of("sh"));
+    for (Map.Entry<Path, Path> mount : mounts.entrySet()) {
+      Files.createDirectories(mount.getValue());
+      args.add(mount.getValue().toAbsolutePath().toString());
+      args.add(mount.getKey().toString());
+      int from = args.size() - 2;
+      int to = args.size() - 1;
+      script
+          .append(" && mkdir -p \"$")
+          .append(to)
+          .append("\" && mount --bind \"$")
+          .append(from)
+          .append("\" \"$")
+          .append(to)
+          .append('"');
+    }
+    command.add(script.append(" && echo ready && exec sleep infinity").toString());
+    command.addAll(args);
     Process holder =
-        new ProcessBuilder(
-                "unshare",
-                "--net",
-                "--mount",
-                "--propagation",
-                "private",
-                "--",
-                "sh",
-                "-c",
-                "ip link set lo up && mount --bind \"$1\" /run && echo ready && exec sleep infinity",
-                "sh",
-                run.toString())
+        new ProcessBuilder(command)
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     try (BufferedReader out =
@@ -88,7 +109,7 @@ final class PrivateNamespaces implements AutoCloseable {
   }
 
   /** {@code command} run inside both namespaces ({@code nsenter} execs it: same pid). */
-  List<String> inside(List<String> command) {
+  public List<String> inside(List<String> command) {
     List<String> wrapped =
         new ArrayList<>(
             List.of("nsenter", "--target", Long.toString(holder.pid()), "--net", "--mount", "--"));
@@ -97,7 +118,7 @@ final class PrivateNamespaces implements AutoCloseable {
   }
 
   /** Connections to 127.0.0.1:{@code port} inside reach 127.0.0.1:{@code port} outside. */
-  synchronized void reachOutside(int port) {
+  public synchronized void reachOutside(int port) {
     Path socket = sockets.resolve("out-" + port);
     if (Files.exists(socket)) {
       return;
@@ -117,7 +138,7 @@ final class PrivateNamespaces implements AutoCloseable {
    * Connections to the returned port on 127.0.0.1 outside reach 127.0.0.1:{@code insidePort}
    * inside. The same outside port for the same inside port, also after {@link #refuse}.
    */
-  synchronized int publish(int insidePort) {
+  public synchronized int publish(int insidePort) {
     Integer outside = published.get(insidePort);
     if (outside != null) {
       return outside;

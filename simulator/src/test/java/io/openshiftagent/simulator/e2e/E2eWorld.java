@@ -2,6 +2,8 @@ package io.openshiftagent.simulator.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openshiftagent.simulator.GoProviderCheckout;
+import io.openshiftagent.simulator.GoProviders;
 import io.openshiftagent.simulator.SimulatedDurations;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.WorldProcess;
@@ -88,6 +90,15 @@ public final class E2eWorld
   /** A world of its own on a hub of its own, with the shared world's options. */
   public static E2eWorld ofItsOwn() {
     return new E2eWorld(UnaryOperator.identity());
+  }
+
+  /**
+   * A world of its own on a hub of its own that runs the Go provider pair instead of ours, built
+   * from the checkout {@code -Dworld.providers=go:<checkout>} names ({@link GoProviderCheckout});
+   * without one, the class is skipped.
+   */
+  public static E2eWorld withGoProviders() {
+    return new E2eWorld(options -> options.withGoProvider(GoProviderCheckout.assumeGiven()));
   }
 
   /**
@@ -230,8 +241,15 @@ public final class E2eWorld
           .append(" log: ")
           .append(manager.log().toAbsolutePath());
     }
-    for (ProviderJar jar : ProviderJar.values()) {
-      dump.append("\n").append(jar.command).append(" log: ").append(world.provider(jar).log());
+    if (world.goProviders().isPresent()) {
+      for (GoProviders.Manager manager : GoProviders.Manager.values()) {
+        WorldProcess process = world.goProviders().get().process(manager);
+        dump.append("\n").append(process.name()).append(" log: ").append(process.log());
+      }
+    } else {
+      for (ProviderJar jar : ProviderJar.values()) {
+        dump.append("\n").append(jar.command).append(" log: ").append(world.provider(jar).log());
+      }
     }
     AssertionError withDump = new AssertionError(dump.toString(), failure);
     withDump.setStackTrace(failure.getStackTrace());

@@ -140,6 +140,11 @@ final class SecretLeaks {
     }
   }
 
+  /** What is remembered: each secret by a name that says what and where. */
+  synchronized Map<String, String> byName() {
+    return Map.copyOf(secrets);
+  }
+
   synchronized int size() {
     return secrets.size();
   }
