@@ -25,8 +25,10 @@ final class DeletionChecks {
 
   /**
    * Waits until the namespace holds only what the user created and the Cluster did not own (and
-   * what the baremetal-operator keeps for the user's hosts); on timeout, names each leftover with
-   * its deletion timestamp and finalizers. Returns how many looks it took.
+   * what the baremetal-operator keeps for the user's hosts): everything else deleted, by its
+   * owners' controllers or by the hub's real garbage collector, nothing excused; on timeout, names
+   * each leftover with its deletion timestamp and finalizers, and what of the user's went another
+   * way than the garbage collector. Returns how many looks it took.
    */
   static int awaitNothingLeft(ClusterScenario scenario) {
     AtomicInteger looks = new AtomicInteger();
@@ -41,14 +43,20 @@ final class DeletionChecks {
                       .equals(scenario.whatDeletingTheClusterMustLeave()));
       return looks.get();
     } catch (AssertionError e) {
-      Set<String> leftovers = new TreeSet<>(scenario.everythingInTheNamespace());
-      leftovers.removeAll(scenario.whatDeletingTheClusterMustLeave());
+      Set<String> present = scenario.everythingInTheNamespace();
+      Set<String> expected = scenario.whatDeletingTheClusterMustLeave();
+      Set<String> leftovers = new TreeSet<>(present);
+      leftovers.removeAll(expected);
+      Set<String> missing = new TreeSet<>(expected);
+      missing.removeAll(present);
       throw new AssertionError(
           e.getMessage()
               + "; left: "
               + leftovers.stream()
                   .map(o -> o + describeDeletion(scenario, o))
-                  .collect(Collectors.joining(", ")),
+                  .collect(Collectors.joining(", "))
+              + "; the user's, deleted but not by the garbage collector: "
+              + missing,
           e);
     }
   }
