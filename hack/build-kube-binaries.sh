@@ -25,7 +25,7 @@ fi
 
 if [[ ! -x "$KUBE_BIN_DIR.tmp/kube-apiserver" || ! -x "$KUBE_BIN_DIR.tmp/kube-controller-manager" \
   || ! -x "$KUBE_BIN_DIR.tmp/kubectl" ]]; then
-  log "building kube-apiserver, kube-controller-manager and kubectl v$K8S_VERSION (KCMTIME on first run on 2 cores)"
+  log "building kube-apiserver, kube-controller-manager and kubectl v$K8S_VERSION (7-9 minutes on first run on 2 cores)"
   rm -rf "$work/kube" && mkdir -p "$work/kube" && cd "$work/kube"
   go mod init local/kubebin >/dev/null 2>&1
   go mod edit -go=1.26.0

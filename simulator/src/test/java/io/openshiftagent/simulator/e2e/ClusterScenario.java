@@ -271,6 +271,14 @@ public final class ClusterScenario {
   }
 
   /**
+   * Everything the hub's garbage collector deleted in the namespace so far ({@code resource name}),
+   * as the hub's audit log shows.
+   */
+  public List<String> whatTheGarbageCollectorDeleted() {
+    return GarbageCollection.deletedIn(world.hubAuditLog(), namespace);
+  }
+
+  /**
    * Those of {@code present} whose owners are all gone: the hub's garbage collector is to delete
    * them (every owner here is in the same namespace).
    */

@@ -54,4 +54,14 @@ final class GarbageCollection {
     }
     return collected;
   }
+
+  /**
+   * Everything the garbage collector deleted in {@code namespace} ({@code resource name}, e.g.
+   * {@code secrets test-admin-kubeconfig}), in the order it did.
+   */
+  static List<String> deletedIn(Path auditLog, String namespace) {
+    return AuditLog.deletesBy(auditLog, World.GARBAGE_COLLECTOR_USER_AGENT, namespace).stream()
+        .map(d -> d.resource() + " " + d.name())
+        .toList();
+  }
 }

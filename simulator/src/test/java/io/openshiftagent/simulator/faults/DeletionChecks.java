@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a deleted cluster must leave, checked the same way by every deletion test: the namespace
@@ -18,6 +20,8 @@ import java.util.stream.Collectors;
  * cluster's ClusterImageSet is gone.
  */
 final class DeletionChecks {
+  private static final Logger LOG = LoggerFactory.getLogger(DeletionChecks.class);
+
   /** What the bootstrap provider sets on a host whose Agent boots from disk (LiveISO). */
   static final String DETACHED = "baremetalhost.metal3.io/detached";
 
@@ -41,6 +45,10 @@ final class DeletionChecks {
                   && scenario
                       .everythingInTheNamespace()
                       .equals(scenario.whatDeletingTheClusterMustLeave()));
+      LOG.info(
+          "{}: the garbage collector deleted {}",
+          scenario.namespace(),
+          scenario.whatTheGarbageCollectorDeleted());
       return looks.get();
     } catch (AssertionError e) {
       Set<String> present = scenario.everythingInTheNamespace();
