@@ -47,10 +47,12 @@ final class KubeControllerManager extends RestartableProcess implements WorldPro
 
   /**
    * Its own serving certificate is self-signed and made at its start; the probe is to our own child
-   * process on loopback, so it does not check it.
+   * process on loopback, so it does not check it. HTTP/1.1: over HTTP/2 its Go server answers the
+   * JDK client's first request with GOAWAY.
    */
   private static final HttpClient HTTPS =
       HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(Duration.ofSeconds(2))
           .sslContext(trustingAnyCertificate())
           .build();
