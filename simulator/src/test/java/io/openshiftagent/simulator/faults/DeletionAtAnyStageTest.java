@@ -233,9 +233,12 @@ class DeletionAtAnyStageTest {
     ClusterScenario first = scenarios.get(0);
     var namespace = world.world().hub().namespaces().withName(first.namespace());
     namespace.delete();
-    first.await(
-        "namespace " + first.namespace() + " emptied and removed by the namespace controller",
-        () -> namespace.get() == null);
+    Duration removed =
+        first.await(
+            "namespace " + first.namespace() + " emptied and removed by the namespace controller",
+            () -> namespace.get() == null);
+    LOG.info(
+        "namespace {} removed {} ms after its deletion", first.namespace(), removed.toMillis());
   }
 
   private Outcome deleteAt(Stage stage, ClusterScenario scenario) throws Exception {
