@@ -17,7 +17,7 @@ done
 
 step() { echo "[demo] $*"; }
 started=$(date +%s)
-step "preparing the kube-apiserver, etcd and kubectl (built from Go modules on first use, ~7 min)"
+step "preparing the kube-apiserver, kube-controller-manager, etcd and kubectl (built from Go modules on first use, ~8 min)"
 ./hack/build-kube-binaries.sh
 step "preparing the upstream CRDs (Cluster API, Metal3, assisted-service, Hive)"
 ./hack/fetch-upstream-crds.sh

@@ -31,8 +31,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs), the real Cluster
- * API core manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), the real
+ * A local world: the hub (real kube-apiserver and etcd with the upstream CRDs, and the real
+ * kube-controller-manager's garbage collector and namespace controller), the real Cluster API core
+ * manager, the real Metal3 (CAPM3 and the baremetal-operator in its test mode), the real
  * assisted-service on a real PostgreSQL, our two providers started from their runnable jars, the
  * simulated hosts (whose discovery agents speak the service's REST API), and the installed clusters
  * (real kube-apiservers with simulated contents). Each external process is a {@link WorldProcess}
@@ -54,6 +55,13 @@ public final class World implements AutoCloseable {
 
   /** The user agent of the simulated systems' requests, in the hub's audit log. */
   public static final String SIMULATOR_USER_AGENT = "openshift-agent-simulator";
+
+  /**
+   * How the hub's garbage collector (the world's kube-controller-manager) ends its user agent, in
+   * the hub's audit log.
+   */
+  public static final String GARBAGE_COLLECTOR_USER_AGENT =
+      KubeControllerManager.GARBAGE_COLLECTOR_USER_AGENT;
 
   /** Where assisted-service's CA is published (the Go provider's defaults). */
   private static final String ASSISTED_CA_NAMESPACE = "assisted-installer";
@@ -344,6 +352,9 @@ public final class World implements AutoCloseable {
       if (options.hubOfItsOwn()) {
         world.running.push(hub);
       }
+      // The garbage collector and namespace controller every hub runs: what owners' deletions leave
+      // is collected for real, so the deletion checks excuse nothing.
+      world.running.push(KubeControllerManager.start(hub.kubeConfigYaml(), options.workDir()));
       world.running.push(workloads);
       world.running.push(capi);
       world.startMetal3();

@@ -103,6 +103,33 @@ public final class AuditLog {
         .toList();
   }
 
+  /**
+   * The deletes in {@code namespace} that succeeded and whose user agent ends with {@code
+   * userAgentSuffix} (a controller naming itself, e.g. {@code /generic-garbage-collector}), once
+   * each, in the order they were received. Only lines naming that user agent are parsed, so a long
+   * log reads quickly.
+   */
+  public static List<Request> deletesBy(Path log, String userAgentSuffix, String namespace) {
+    Map<String, Request> byId = new LinkedHashMap<>();
+    try (Stream<String> lines = Files.lines(log)) {
+      lines
+          .filter(line -> line.contains(userAgentSuffix) && line.contains("\"delete\""))
+          .map(AuditLog::parse)
+          .filter(
+              r ->
+                  r.verb().equals("delete")
+                      && r.namespace().equals(namespace)
+                      && r.userAgent().endsWith(userAgentSuffix))
+          .forEach(request -> byId.put(request.auditId(), request));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the audit log " + log, e);
+    }
+    return byId.values().stream()
+        .filter(r -> r.code() >= 200 && r.code() < 300)
+        .sorted(java.util.Comparator.comparing(Request::received))
+        .toList();
+  }
+
   /** What a request count is keyed by. */
   public record Count(String userAgent, String verb, String resource) {}
 

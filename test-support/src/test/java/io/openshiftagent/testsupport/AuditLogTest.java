@@ -64,6 +64,39 @@ class AuditLogTest {
     }
   }
 
+  @Test
+  void findsTheDeletesOfOneControllerInOneNamespace(@TempDir Path dir) throws Exception {
+    Path log = dir.resolve("audit.log");
+    try (KubeApiServerEnvironment server =
+        KubeApiServerEnvironment.startIndependent(List.of(), AuditLog.apiServerFlags(log))) {
+      try (KubernetesClient admin = server.newClient("audit-log-test/1");
+          KubernetesClient collector = server.newClient("audit-log-test/1/collector")) {
+        for (String name : List.of("collected", "deleted-by-another", "kept")) {
+          admin
+              .configMaps()
+              .inNamespace("default")
+              .resource(
+                  new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build())
+              .create();
+        }
+        collector.configMaps().inNamespace("default").withName("collected").delete();
+        // Gone already: refused with 404, not a delete that happened.
+        collector.configMaps().inNamespace("default").withName("collected").delete();
+        admin.configMaps().inNamespace("default").withName("deleted-by-another").delete();
+        collector.configMaps().inNamespace("kube-system").withName("absent").delete();
+      }
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      List<AuditLog.Request> deletes = List.of();
+      while (deletes.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        deletes = AuditLog.deletesBy(log, "/collector", "default");
+      }
+      assertThat(deletes)
+          .extracting(AuditLog.Request::resource, AuditLog.Request::name, AuditLog.Request::code)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("configmaps", "collected", 200));
+    }
+  }
+
   private static Map<AuditLog.Count, Long> ofUserAgent(
       List<AuditLog.Request> requests, String userAgent) {
     Map<AuditLog.Count, Long> counts = new java.util.HashMap<>();

@@ -4,7 +4,6 @@ import static io.openshiftagent.simulator.Fields.conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.World;
@@ -15,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -195,49 +192,26 @@ class ArgoCdGitOpsTest {
 
   /**
    * Deletes the Application as a user does; Argo CD removes it once the objects it deleted are
-   * gone, the Cluster first among them. Then the namespace holds what the user created beside Git
-   * (the pull secret, the hosts and their BMC credentials, and what the baremetal-operator keeps
-   * for each host), every host released, and at most what the garbage collector deletes in a real
-   * cluster and this world does not run: objects whose only owner was the Cluster (Cluster API
-   * makes it the owner of the worker templates, and Argo CD deletes only objects that nothing
-   * owns).
+   * gone, the Cluster first among them. Then the namespace holds exactly what the user created
+   * beside Git (the pull secret, the hosts and their BMC credentials, and what the
+   * baremetal-operator keeps for each host), every host released: what Argo CD does not delete
+   * itself (it deletes only objects that nothing owns; Cluster API makes the Cluster the owner of
+   * the worker templates) the hub's garbage collector deletes.
    */
   private static void deleteApplication(ClusterScenario cluster, ApplicationTimeline app)
       throws InterruptedException {
-    String clusterUid = cluster.cluster().getMetadata().getUid();
     kubectl("-n", "argocd", "delete", "application", app.name(), "--wait=false");
     app.awaitGone(TIMEOUT);
     app.step("Application deleted");
     assertThat(cluster.cluster()).as("the Cluster once the Application is gone").isNull();
-    Set<String> left = new TreeSet<>();
     cluster.await(
-        "only what the user created beside Git and what the Cluster owned left in "
-            + cluster.namespace(),
-        () -> {
-          Set<String> created = cluster.whatDeletingTheClusterMustLeave();
-          Set<String> all = cluster.everythingInTheNamespace();
-          left.clear();
-          left.addAll(all);
-          left.removeAll(created);
-          return all.containsAll(created)
-              && left.stream().allMatch(o -> ownedOnlyBy(cluster, o, clusterUid));
-        });
-    LOG.info("{}: left for the garbage collector: {}", cluster.namespace(), left);
+        "only what the user created beside Git left in " + cluster.namespace(),
+        () -> cluster.everythingInTheNamespace().equals(cluster.whatDeletingTheClusterMustLeave()));
     for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
       assertThat(ClusterScenario.isFree(host))
           .as("host " + ClusterScenario.name(host) + " released")
           .isTrue();
     }
-  }
-
-  /** Whether {@code object} ({@code apiVersion kind name}) has owners, all of them {@code uid}. */
-  private static boolean ownedOnlyBy(ClusterScenario cluster, String object, String uid) {
-    String[] parts = object.split(" ");
-    GenericKubernetesResource live = cluster.get(parts[0], parts[1], parts[2]);
-    List<OwnerReference> owners =
-        live == null ? List.of() : live.getMetadata().getOwnerReferences();
-    return live == null
-        || (!owners.isEmpty() && owners.stream().allMatch(o -> uid.equals(o.getUid())));
   }
 
   /** The hosts and the pull secret, created in the cluster's namespace beside Git. */

@@ -68,6 +68,13 @@ public final class ClusterScenario {
   /** What the user created: {@code apiVersion kind name} of each object. */
   private final Set<String> created = new TreeSet<>();
 
+  /**
+   * What the user created that the hub's garbage collector deleted (its owners gone), as the audit
+   * log shows ({@link GarbageCollection}); remembered, so the log is read again only for others.
+   */
+  private final Set<String> collectedByTheGarbageCollector =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   ClusterScenario(World world, String namespace, String clusterName, SecretLeaks secrets) {
     this.world = world;
     this.secrets = secrets;
@@ -257,48 +264,48 @@ public final class ClusterScenario {
 
   /**
    * Every object in the namespace ({@code apiVersion kind name}), of every namespaced kind the hub
-   * serves, but Events (they expire by themselves) and what a garbage collector would delete.
+   * serves, but Events (they expire by themselves).
    */
   public Set<String> everythingInTheNamespace() {
-    Map<String, GenericKubernetesResource> present = ApiObjects.objects(hub, true, namespace);
-    Set<String> left = new TreeSet<>(present.keySet());
-    left.removeAll(collectable(present));
-    return left;
-  }
-
-  /** Those of {@code present} that a garbage collector would delete. */
-  private static Set<String> collectable(Map<String, GenericKubernetesResource> present) {
-    Set<String> uids = new HashSet<>();
-    present.values().forEach(o -> uids.add(o.getMetadata().getUid()));
-    Set<String> collectable = new TreeSet<>();
-    present.forEach(
-        (key, object) -> {
-          if (collectable(object, uids)) {
-            collectable.add(key);
-          }
-        });
-    return collectable;
+    return new TreeSet<>(ApiObjects.objects(hub, true, namespace).keySet());
   }
 
   /**
-   * Whether a hub's garbage collector would delete the object: it has owners, and none of them
-   * exists any more. The world runs no kube-controller-manager, so such objects stay (e.g. the
-   * admin kubeconfig and password Secrets assisted-service makes, owned by the ClusterDeployment);
-   * every owner here is in the same namespace.
+   * Everything the hub's garbage collector deleted in the namespace so far ({@code resource name}),
+   * as the hub's audit log shows.
    */
-  private static boolean collectable(GenericKubernetesResource object, Set<String> presentUids) {
-    var owners = object.getMetadata().getOwnerReferences();
-    return owners != null
-        && !owners.isEmpty()
-        && owners.stream().noneMatch(owner -> presentUids.contains(owner.getUid()));
+  public List<String> whatTheGarbageCollectorDeleted() {
+    return GarbageCollection.deletedIn(world.hubAuditLog(), namespace);
+  }
+
+  /**
+   * Those of {@code present} whose owners are all gone: the hub's garbage collector is to delete
+   * them (every owner here is in the same namespace).
+   */
+  private static Set<String> orphaned(Map<String, GenericKubernetesResource> present) {
+    Set<String> uids = new HashSet<>();
+    present.values().forEach(o -> uids.add(o.getMetadata().getUid()));
+    Set<String> orphaned = new TreeSet<>();
+    present.forEach(
+        (key, object) -> {
+          var owners = object.getMetadata().getOwnerReferences();
+          if (owners != null
+              && !owners.isEmpty()
+              && owners.stream().noneMatch(owner -> uids.contains(owner.getUid()))) {
+            orphaned.add(key);
+          }
+        });
+    return orphaned;
   }
 
   /**
    * What deleting the Cluster must leave in the namespace, and nothing more: what the user created
-   * that the Cluster did not own ({@link #createdAndNotOwnedByTheCluster}) and no garbage collector
-   * would delete (Cluster API makes the Cluster the owner of the worker templates), and what the
-   * baremetal-operator keeps for each of the user's hosts as long as the host exists: the objects
-   * owned, directly or through one another, by a BareMetalHost the user created (its HardwareData,
+   * that the Cluster did not own ({@link #createdAndNotOwnedByTheCluster}) but what the hub's
+   * garbage collector is to delete or deleted (Cluster API makes the Cluster the owner of the
+   * worker templates; the hub's audit log must show the collector's delete, {@link
+   * GarbageCollection}: anything else that deleted them is a bug), and what the baremetal-operator
+   * keeps for each of the user's hosts as long as the host exists: the objects owned, directly or
+   * through one another, by a BareMetalHost the user created (its HardwareData,
    * HostFirmwareSettings and HostFirmwareComponents, and the FirmwareSchema those settings own).
    */
   public Set<String> whatDeletingTheClusterMustLeave() {
@@ -324,8 +331,16 @@ public final class ClusterScenario {
         }
       }
     }
-    // What Cluster API made the Cluster's (the MachineDeployment's templates) goes with it.
-    expected.removeAll(collectable(present));
+    // What Cluster API made the Cluster's (the MachineDeployment's templates) goes with it: while
+    // such an object is there with its owners gone it is not expected, so the wait goes on until
+    // the garbage collector has deleted it; once gone, only the collector may have deleted it.
+    expected.removeAll(orphaned(present));
+    Set<String> gone = new TreeSet<>(expected);
+    gone.removeAll(present.keySet());
+    gone.removeAll(collectedByTheGarbageCollector);
+    collectedByTheGarbageCollector.addAll(
+        GarbageCollection.collected(hub, world.hubAuditLog(), namespace, gone));
+    expected.removeAll(collectedByTheGarbageCollector);
     return expected;
   }
 

@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * nothing behind: in its namespace only what the user created that the Cluster did not own (pull
  * secret, BMC Secrets, BareMetalHosts, templates), every host released and deprovisioned, nothing
  * left deleting; and, once all are gone, no cluster-scoped object (our ClusterImageSets) beyond
- * those from before. Logs, per stage, what existed when the deletion was requested and how long the
- * deletion took.
+ * those from before, and a namespace the user then deletes is emptied and removed. Logs, per stage,
+ * what existed when the deletion was requested and how long the deletion took.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
 class DeletionAtAnyStageTest {
@@ -227,6 +227,18 @@ class DeletionAtAnyStageTest {
 
     // Cluster-wide: our ClusterImageSets are gone, and nothing else of ours is left.
     assertThat(ApiObjects.list(world.world().hub(), false, null)).isEqualTo(clusterScopedBefore);
+
+    // The user then deletes a namespace the deletion left: the hub's namespace controller empties
+    // it (the hosts, their Secrets, the templates) and removes it; nothing of ours holds it.
+    ClusterScenario first = scenarios.get(0);
+    var namespace = world.world().hub().namespaces().withName(first.namespace());
+    namespace.delete();
+    Duration removed =
+        first.await(
+            "namespace " + first.namespace() + " emptied and removed by the namespace controller",
+            () -> namespace.get() == null);
+    LOG.info(
+        "namespace {} removed {} ms after its deletion", first.namespace(), removed.toMillis());
   }
 
   private Outcome deleteAt(Stage stage, ClusterScenario scenario) throws Exception {

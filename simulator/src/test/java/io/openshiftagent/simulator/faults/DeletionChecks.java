@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a deleted cluster must leave, checked the same way by every deletion test: the namespace
@@ -18,6 +20,8 @@ import java.util.stream.Collectors;
  * cluster's ClusterImageSet is gone.
  */
 final class DeletionChecks {
+  private static final Logger LOG = LoggerFactory.getLogger(DeletionChecks.class);
+
   /** What the bootstrap provider sets on a host whose Agent boots from disk (LiveISO). */
   static final String DETACHED = "baremetalhost.metal3.io/detached";
 
@@ -25,8 +29,10 @@ final class DeletionChecks {
 
   /**
    * Waits until the namespace holds only what the user created and the Cluster did not own (and
-   * what the baremetal-operator keeps for the user's hosts); on timeout, names each leftover with
-   * its deletion timestamp and finalizers. Returns how many looks it took.
+   * what the baremetal-operator keeps for the user's hosts): everything else deleted, by its
+   * owners' controllers or by the hub's real garbage collector, nothing excused; on timeout, names
+   * each leftover with its deletion timestamp and finalizers, and what of the user's went another
+   * way than the garbage collector. Returns how many looks it took.
    */
   static int awaitNothingLeft(ClusterScenario scenario) {
     AtomicInteger looks = new AtomicInteger();
@@ -39,16 +45,26 @@ final class DeletionChecks {
                   && scenario
                       .everythingInTheNamespace()
                       .equals(scenario.whatDeletingTheClusterMustLeave()));
+      LOG.info(
+          "{}: the garbage collector deleted {}",
+          scenario.namespace(),
+          scenario.whatTheGarbageCollectorDeleted());
       return looks.get();
     } catch (AssertionError e) {
-      Set<String> leftovers = new TreeSet<>(scenario.everythingInTheNamespace());
-      leftovers.removeAll(scenario.whatDeletingTheClusterMustLeave());
+      Set<String> present = scenario.everythingInTheNamespace();
+      Set<String> expected = scenario.whatDeletingTheClusterMustLeave();
+      Set<String> leftovers = new TreeSet<>(present);
+      leftovers.removeAll(expected);
+      Set<String> missing = new TreeSet<>(expected);
+      missing.removeAll(present);
       throw new AssertionError(
           e.getMessage()
               + "; left: "
               + leftovers.stream()
                   .map(o -> o + describeDeletion(scenario, o))
-                  .collect(Collectors.joining(", ")),
+                  .collect(Collectors.joining(", "))
+              + "; the user's, deleted but not by the garbage collector: "
+              + missing,
           e);
     }
   }
