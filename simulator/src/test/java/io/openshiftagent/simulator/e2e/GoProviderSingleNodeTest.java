@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,10 +35,10 @@ import org.slf4j.LoggerFactory;
  * test resources under {@code src/test/resources/go-provider-state/sno} are captured again.
  *
  * <p>Then the Cluster is deleted. The Go provider's control plane leaves its Machines to the hub's
- * garbage collector, which this world does not run: the test shows the deletion held by the Machine
- * that outlives its control plane, then deletes that Machine as the collector would, and the rest
- * of the deletion follows. What is left is written beside the state ({@code
- * left-after-deletion.txt}, {@code +} marking what deleting the Cluster should not have left).
+ * garbage collector (the world's real kube-controller-manager): the test shows the collector
+ * deleting the Machine once its control plane is gone, and the rest of the deletion following. What
+ * is left is written beside the state ({@code left-after-deletion.txt}, {@code +} marking what
+ * deleting the Cluster should not have left).
  */
 @GoProviderCheckout.Required
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
@@ -73,7 +72,7 @@ class GoProviderSingleNodeTest {
 
     // Deleting the Cluster. The Go pair's control plane deletes its ClusterDeployment and removes
     // its finalizer; its Machine, whose only owner is that control plane, is left to the hub's
-    // garbage collector, which this hub does not run (no kube-controller-manager).
+    // garbage collector.
     GenericKubernetesResource controlPlane = cluster.controlPlane();
     GenericKubernetesResource machine = cluster.controlPlaneMachines().get(0);
     assertThat(machine.getMetadata().getOwnerReferences())
@@ -85,31 +84,11 @@ class GoProviderSingleNodeTest {
               assertThat(owner.getController()).isTrue();
             });
     cluster.delete(ApiVersions.CAPI, "Cluster", cluster.clusterName());
-    cluster.await(
-        "the Go pair's control plane and ClusterDeployment gone, the Metal3Cluster being deleted",
-        () ->
-            cluster.get(ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", "test-sno")
-                    == null
-                && cluster.get(ApiVersions.HIVE, "ClusterDeployment", "test-sno") == null
-                && deleting(
-                    cluster.get(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Cluster", "test-sno")));
-    // CAPM3 keeps the Metal3Cluster while a Metal3Machine of the cluster exists (it looks again
-    // every 30 s), and Cluster API keeps the Cluster until the Metal3Cluster is gone: for a minute,
-    // nothing is deleted further.
-    Instant until = Instant.now().plus(Duration.ofMinutes(1));
-    while (Instant.now().isBefore(until)) {
-      GenericKubernetesResource orphan = cluster.get(ApiVersions.CAPI, "Machine", name(machine));
-      assertThat(orphan).as("the Machine whose control plane is gone").isNotNull();
-      assertThat(orphan.getMetadata().getDeletionTimestamp()).as("its deletion").isNull();
-      assertThat(cluster.get(ApiVersions.METAL3_INFRASTRUCTURE, "Metal3Machine", name(machine)))
-          .isNotNull();
-      assertThat(deleting(cluster.cluster())).as("the Cluster still Deleting").isTrue();
-      sleep(Duration.ofSeconds(2));
-    }
-    // What a garbage collector does for a dependent whose owner is gone; then the rest follows.
-    cluster.delete(ApiVersions.CAPI, "Machine", name(machine));
     Duration rest =
         cluster.await("Cluster test-sno to be deleted", () -> cluster.cluster() == null);
+    assertThat(GarbageCollection.deletedIn(world.world().hubAuditLog(), cluster.namespace()))
+        .as("what the hub's garbage collector deleted")
+        .contains("machines " + name(machine));
 
     // What is left: in the namespace, nothing beyond what deleting must leave (once the
     // baremetal-operator has released the host); the Go provider's ClusterImageSet, which it never
@@ -125,7 +104,7 @@ class GoProviderSingleNodeTest {
                       .equals(cluster.whatDeletingTheClusterMustLeave()));
     } finally {
       LOG.info(
-          "{}: the Cluster was gone {} s after its orphaned Machine was deleted",
+          "{}: the Cluster was gone {} s after its deletion",
           cluster.namespace(),
           rest.toSeconds());
       writeWhatIsLeft(cluster, capture.resolve("left-after-deletion.txt"));
@@ -158,18 +137,5 @@ class GoProviderSingleNodeTest {
     report.append("# ClusterImageSets left (cluster-scoped)\n");
     imageSets(cluster).forEach(set -> report.append("+ ").append(set).append('\n'));
     Files.writeString(file, report.toString().replace(cluster.namespace(), "${NAMESPACE}"));
-  }
-
-  private static boolean deleting(GenericKubernetesResource object) {
-    return object != null && object.getMetadata().getDeletionTimestamp() != null;
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }
