@@ -44,6 +44,9 @@ final class HostValidations {
   /** What an Agent's validations say now. */
   sealed interface Verdict {}
 
+  /** Not the config's host (not approved): what it fails is not reported, nor cleared. */
+  record NotTheConfigsHost() implements Verdict {}
+
   /** Nothing to report: the validations pass, are unknown, or no longer matter. */
   record Passing() implements Verdict {}
 
@@ -65,13 +68,15 @@ final class HostValidations {
 
   /**
    * The verdict on {@code agent} at {@code now}. Pure: its table test is {@code
-   * HostValidationsTest}. Only an approved Agent that has not started installing is judged: the
-   * others are not the config's host, or are past their validations.
+   * HostValidationsTest}. Only an approved Agent that has not started installing is judged: an
+   * unapproved one is not the config's host (a second host that booted the same image), and an
+   * installing one is past its validations.
    */
   static Verdict judge(Agent agent, Instant now) {
-    if (agent.getSpec() == null
-        || !Boolean.TRUE.equals(agent.getSpec().approved)
-        || installing(agent)) {
+    if (agent.getSpec() == null || !Boolean.TRUE.equals(agent.getSpec().approved)) {
+      return new NotTheConfigsHost();
+    }
+    if (installing(agent)) {
       return new Passing();
     }
     Optional<Condition> validated = validated(agent);
@@ -105,6 +110,10 @@ final class HostValidations {
    */
   Optional<Duration> report(Agent agent, OpenshiftAssistedConfig config, Instant now) {
     Verdict verdict = judge(agent, now);
+    if (verdict instanceof NotTheConfigsHost) {
+      // Its reconcile must not clear what the approved Agent told of the config's host.
+      return Optional.empty();
+    }
     String told = Metadata.annotation(config, Names.HOST_VALIDATIONS_FAILING_ANNOTATION);
     if (verdict instanceof Failing failing) {
       if (!failing.message().equals(told)) {

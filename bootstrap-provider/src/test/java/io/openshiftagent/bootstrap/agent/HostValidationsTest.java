@@ -31,7 +31,7 @@ class HostValidationsTest {
           passing                                | true     |                       | True    | ValidationsPassing     | 10                   | Passing
           not known yet                          | true     |                       | Unknown | ValidationsUnknown     | 10                   | Passing
           binding                                | true     |                       | False   | Binding                | 10                   | Passing
-          not approved: not the config's host    | false    |                       | False   | ValidationsFailing     | 10                   | Passing
+          not approved: not the config's host    | false    |                       | False   | ValidationsFailing     | 10                   | NotTheConfigsHost
           installing: past its validations       | true     | Writing image to disk | False   | ValidationsFailing     | 10                   | Passing
           no condition                           | true     |                       |         |                        | 0                    | Passing
           """)
