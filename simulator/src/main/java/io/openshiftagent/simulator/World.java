@@ -583,10 +583,11 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * One replica alone as cluster admin elects no leader (a restarted provider would otherwise wait
-   * for its old Lease to expire); several, or one as its ServiceAccount (as in its Deployment),
-   * elect one in {@code leases}. Each has its pod name, directory and log; the image's JVM options
-   * within the chart's container limits; a GC log.
+   * One replica elects no leader unless {@link Options#leaderElection()} (a restarted provider
+   * would otherwise wait for its old Lease to expire); several, or one with leader election, elect
+   * one in {@code leases}, and a replica that exits by itself (a leader that could not renew) is
+   * started again as the kubelet restarts a Deployment's container. Each has its pod name,
+   * directory and log; the image's JVM options within the chart's container limits; a GC log.
    */
   private ProviderProcess startReplica(
       ProviderJar jar,
@@ -610,6 +611,10 @@ public final class World implements AutoCloseable {
     }
     environment.forEach(builder::env);
     ProviderProcess process = builder.start();
+    if (leases != null) {
+      // A leader that cannot renew its Lease halts; its Deployment's kubelet starts it again.
+      process.restartWhenItExitsByItself();
+    }
     running.push(process);
     return process;
   }
