@@ -13,6 +13,7 @@ import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
 import io.openshiftagent.testsupport.ReleaseRegistry;
 import io.openshiftagent.testsupport.RestartableKubeApiServer;
+import io.openshiftagent.testsupport.TcpRelay;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -373,8 +374,7 @@ public final class World implements AutoCloseable {
             hub.createNamespace("assisted-service"),
             ReleaseCatalog.of(releases));
     running.push(assistedService);
-    workloads.onStart(
-        server -> assistedService.reachOutside(server.client().getMasterUrl().getPort()));
+    workloads.onStart(server -> workloads.ports(server).forEach(assistedService::reachOutside));
   }
 
   /**
@@ -538,7 +538,7 @@ public final class World implements AutoCloseable {
                 GoProviders.Manager.CONTROLPLANE,
                 Map.of("SSL_CERT_FILE", registry.caFile().toString())));
     running.push(goProviders);
-    workloads.onStart(server -> goProviders.reachOutside(server.client().getMasterUrl().getPort()));
+    workloads.onStart(server -> workloads.ports(server).forEach(goProviders::reachOutside));
   }
 
   /** The Go provider pair, when this world runs it ({@link Options#goProvider()}). */
@@ -732,6 +732,21 @@ public final class World implements AutoCloseable {
    */
   public KubernetesClient workload(String namespace, String clusterInstall) {
     return workloads.of(namespace, clusterInstall).join().client();
+  }
+
+  /**
+   * The network between the hub and the installed cluster of an AgentClusterInstall, once its API
+   * server has started: {@link TcpRelay#cut} makes that server unreachable through the kubeconfig
+   * its installation published (to the providers, Cluster API, assisted-service), while {@link
+   * #workload(String, String)} still reaches it.
+   */
+  public TcpRelay linkToInstalledCluster(String namespace, String clusterInstall) {
+    return workloads
+        .link(namespace, clusterInstall)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no installed cluster of " + namespace + "/" + clusterInstall + " yet"));
   }
 
   /**
