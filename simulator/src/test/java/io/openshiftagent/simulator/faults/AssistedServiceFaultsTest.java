@@ -154,8 +154,8 @@ class AssistedServiceFaultsTest {
         "the control plane reporting its deletion",
         () -> Fields.conditionTrue(controlPlane(hubRestarted), "Deleting"));
     Map<ProviderJar, Integer> haltsBefore = halts();
+    Instant wentAway = Instant.now();
     Duration away = world.world().restartHub();
-    Instant back = Instant.now();
     DeletionUnderFaults.awaitDeleted(
         hubRestarted,
         "the hub restarted (away " + away.toMillis() + " ms) with leader election on",
@@ -169,11 +169,11 @@ class AssistedServiceFaultsTest {
           .as("%s halted once it could not renew its Lease, and was started again", jar)
           .isGreaterThan(haltsBefore.get(jar));
       LOG.info(
-          "hub outage with leader election on: {} halted {} times, last started again {} ms"
-              + " after the hub came back",
+          "hub outage with leader election on: {} halted {} times, the last {} ms after the hub"
+              + " went away, and was started again at once",
           jar.command,
           exits.size() - haltsBefore.get(jar),
-          Duration.between(back, exits.get(exits.size() - 1)).toMillis());
+          Duration.between(wentAway, exits.get(exits.size() - 1)).toMillis());
     }
 
     // assisted-service stopped (SIGKILL, not started again) for the whole wait.
