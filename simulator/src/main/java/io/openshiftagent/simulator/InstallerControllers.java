@@ -125,7 +125,7 @@ final class InstallerControllers extends Actor {
     }
     try {
       if (InstallerController.replaceKubeconfig(
-          service.workDir(), clusterId, server.kubeConfigYaml())) {
+          service.workDir(), clusterId, workloads.publishedKubeconfig(server))) {
         log.info(
             "{}/{}: the installed cluster's kubeconfig in place from the start", namespace, name);
         return;
@@ -205,7 +205,8 @@ final class InstallerControllers extends Actor {
         }
       }
       if (allDone && "finalizing".equals(status)) {
-        controller.complete(service.workDir(), workload.kubeConfigYaml(), ingressCa());
+        controller.complete(
+            service.workDir(), workloads.publishedKubeconfig(workload), ingressCa());
         return true;
       }
       return false;

@@ -1,6 +1,7 @@
 package io.openshiftagent.simulator;
 
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import io.openshiftagent.testsupport.TcpRelay;
 import io.openshiftagent.testsupport.TestPaths;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,10 @@ import org.slf4j.LoggerFactory;
  * The API servers of the installed clusters, one per AgentClusterInstall, each a real
  * kube-apiserver and etcd with OpenShift's ClusterVersion CRD, started in the background when the
  * installation first needs it; or, in {@link World.Workloads#SHARED} mode, one for all of them.
+ *
+ * <p>The kubeconfig the installation publishes names each server through a link of its own ({@link
+ * TcpRelay}): a test cuts it to make the installed cluster unreachable from the hub (the providers,
+ * Cluster API, assisted-service), while the test's own client still reaches the server.
  */
 final class WorkloadClusters implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkloadClusters.class);
@@ -33,6 +38,7 @@ final class WorkloadClusters implements AutoCloseable {
   private final CompletableFuture<KubeApiServerEnvironment> shared;
   private final List<Consumer<KubeApiServerEnvironment>> onStart = new ArrayList<>();
   private final List<KubeApiServerEnvironment> startedServers = new ArrayList<>();
+  private final Map<KubeApiServerEnvironment, TcpRelay> links = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   WorkloadClusters(World.Workloads mode) {
@@ -83,6 +89,34 @@ final class WorkloadClusters implements AutoCloseable {
     return mode;
   }
 
+  /**
+   * The link between the hub and the API server of the cluster this AgentClusterInstall installs,
+   * once that server has started.
+   */
+  Optional<TcpRelay> link(String namespace, String clusterInstall) {
+    return ifStarted(namespace, clusterInstall).map(links::get);
+  }
+
+  /** The server's kubeconfig as the installation publishes it: through its link. */
+  String publishedKubeconfig(KubeApiServerEnvironment server) {
+    return server
+        .kubeConfigYaml()
+        .replaceAll(
+            "(server:\\s*\"?https://127\\.0\\.0\\.1:)" + port(server) + "\\b",
+            "$1" + links.get(server).port());
+  }
+
+  /**
+   * The ports a process in a network of its own must reach for this server: its own, its link's.
+   */
+  List<Integer> ports(KubeApiServerEnvironment server) {
+    return List.of(port(server), links.get(server).port());
+  }
+
+  private static int port(KubeApiServerEnvironment server) {
+    return server.client().getMasterUrl().getPort();
+  }
+
   private CompletableFuture<KubeApiServerEnvironment> startServer(String forWhat) {
     return CompletableFuture.supplyAsync(
         () -> {
@@ -92,6 +126,7 @@ final class WorkloadClusters implements AutoCloseable {
           long started = System.nanoTime();
           KubeApiServerEnvironment server =
               KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+          links.put(server, TcpRelay.to(port(server)));
           synchronized (this) {
             startedServers.add(server);
             onStart.forEach(action -> action.accept(server));
@@ -116,6 +151,7 @@ final class WorkloadClusters implements AutoCloseable {
     }
     for (CompletableFuture<KubeApiServerEnvironment> server : all) {
       try {
+        Optional.ofNullable(links.get(server.join())).ifPresent(TcpRelay::close);
         server.join().close();
       } catch (RuntimeException failedToStart) {
         LOG.debug("a workload API server had not started: {}", failedToStart.getMessage());

@@ -13,6 +13,7 @@ import io.openshiftagent.testsupport.ProviderJar;
 import io.openshiftagent.testsupport.ProviderProcess;
 import io.openshiftagent.testsupport.ReleaseRegistry;
 import io.openshiftagent.testsupport.RestartableKubeApiServer;
+import io.openshiftagent.testsupport.TcpRelay;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -373,8 +374,7 @@ public final class World implements AutoCloseable {
             hub.createNamespace("assisted-service"),
             ReleaseCatalog.of(releases));
     running.push(assistedService);
-    workloads.onStart(
-        server -> assistedService.reachOutside(server.client().getMasterUrl().getPort()));
+    workloads.onStart(server -> workloads.ports(server).forEach(assistedService::reachOutside));
   }
 
   /**
@@ -538,7 +538,7 @@ public final class World implements AutoCloseable {
                 GoProviders.Manager.CONTROLPLANE,
                 Map.of("SSL_CERT_FILE", registry.caFile().toString())));
     running.push(goProviders);
-    workloads.onStart(server -> goProviders.reachOutside(server.client().getMasterUrl().getPort()));
+    workloads.onStart(server -> workloads.ports(server).forEach(goProviders::reachOutside));
   }
 
   /** The Go provider pair, when this world runs it ({@link Options#goProvider()}). */
@@ -583,10 +583,11 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * One replica alone as cluster admin elects no leader (a restarted provider would otherwise wait
-   * for its old Lease to expire); several, or one as its ServiceAccount (as in its Deployment),
-   * elect one in {@code leases}. Each has its pod name, directory and log; the image's JVM options
-   * within the chart's container limits; a GC log.
+   * One replica elects no leader unless {@link Options#leaderElection()} (a restarted provider
+   * would otherwise wait for its old Lease to expire); several, or one with leader election, elect
+   * one in {@code leases}, and a replica that exits by itself (a leader that could not renew) is
+   * started again as the kubelet restarts a Deployment's container. Each has its pod name,
+   * directory and log; the image's JVM options within the chart's container limits; a GC log.
    */
   private ProviderProcess startReplica(
       ProviderJar jar,
@@ -610,6 +611,10 @@ public final class World implements AutoCloseable {
     }
     environment.forEach(builder::env);
     ProviderProcess process = builder.start();
+    if (leases != null) {
+      // A leader that cannot renew its Lease halts; its Deployment's kubelet starts it again.
+      process.restartWhenItExitsByItself();
+    }
     running.push(process);
     return process;
   }
@@ -727,6 +732,21 @@ public final class World implements AutoCloseable {
    */
   public KubernetesClient workload(String namespace, String clusterInstall) {
     return workloads.of(namespace, clusterInstall).join().client();
+  }
+
+  /**
+   * The network between the hub and the installed cluster of an AgentClusterInstall, once its API
+   * server has started: {@link TcpRelay#cut} makes that server unreachable through the kubeconfig
+   * its installation published (to the providers, Cluster API, assisted-service), while {@link
+   * #workload(String, String)} still reaches it.
+   */
+  public TcpRelay linkToInstalledCluster(String namespace, String clusterInstall) {
+    return workloads
+        .link(namespace, clusterInstall)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no installed cluster of " + namespace + "/" + clusterInstall + " yet"));
   }
 
   /**

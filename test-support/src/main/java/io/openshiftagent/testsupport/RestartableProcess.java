@@ -1,6 +1,7 @@
 package io.openshiftagent.testsupport;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,14 +9,19 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A command the tests run as a child process, started again with the same command and environment
  * after a kill, its output appended to one log across restarts, ready once {@code /readyz} on its
  * health port answers 200: what a provider's process and an upstream manager's have in common.
+ * Optionally started again when it exits by itself, as the kubelet restarts a Deployment's
+ * container ({@link #restartWhenItExitsByItself}).
  */
 public abstract class RestartableProcess implements AutoCloseable {
   private static final HttpClient HTTP =
@@ -28,6 +34,19 @@ public abstract class RestartableProcess implements AutoCloseable {
   private final int healthPort;
   private volatile Process process;
   private volatile long startedNanos;
+
+  /** The kubelet's back-off between restarts of a container that keeps exiting: 10 s to 5 min. */
+  private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(10);
+
+  private static final Duration MAX_BACK_OFF = Duration.ofMinutes(5);
+
+  /** How long a container must run for the kubelet to forget its back-off. */
+  private static final Duration BACK_OFF_RESET = Duration.ofMinutes(10);
+
+  private boolean restartWhenExited;
+  private boolean stopRequested;
+  private Duration backOff = Duration.ZERO;
+  private final List<Instant> exitsByItself = new ArrayList<>();
 
   /**
    * A process of {@code command} whose health endpoint listens on 127.0.0.1:{@code healthPort};
@@ -55,8 +74,67 @@ public abstract class RestartableProcess implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(environment);
-    startedNanos = System.nanoTime();
-    process = builder.start();
+    synchronized (this) {
+      stopRequested = false;
+      startedNanos = System.nanoTime();
+      Process started = builder.start();
+      process = started;
+      started.onExit().thenRun(() -> exited(started));
+    }
+  }
+
+  /**
+   * From now on, when the process exits without being stopped or killed through this object, it is
+   * started again as the kubelet restarts a Deployment's container: at once the first time, then
+   * after 10 s, doubling up to 5 min, the delay forgotten once a process ran 10 minutes.
+   */
+  public synchronized void restartWhenItExitsByItself() {
+    restartWhenExited = true;
+  }
+
+  /**
+   * When the process exited by itself (not stopped or killed through this object), oldest first.
+   */
+  public synchronized List<Instant> exitsByItself() {
+    return List.copyOf(exitsByItself);
+  }
+
+  private synchronized void exited(Process gone) {
+    if (gone != process || stopRequested) {
+      return;
+    }
+    exitsByItself.add(Instant.now());
+    if (!restartWhenExited) {
+      return;
+    }
+    if (Duration.ofNanos(System.nanoTime() - startedNanos).compareTo(BACK_OFF_RESET) >= 0) {
+      backOff = Duration.ZERO;
+    }
+    Duration delay = backOff;
+    backOff =
+        backOff.isZero()
+            ? FIRST_BACK_OFF
+            : backOff.multipliedBy(2).compareTo(MAX_BACK_OFF) > 0
+                ? MAX_BACK_OFF
+                : backOff.multipliedBy(2);
+    CompletableFuture.runAsync(
+        () -> relaunchAfterExit(gone),
+        CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  private synchronized void relaunchAfterExit(Process gone) {
+    if (gone != process || stopRequested) {
+      return; // stopped, or started again by the test meanwhile
+    }
+    try {
+      launch();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + name + " again", e);
+    }
+  }
+
+  private synchronized void stopRequested() {
+    stopRequested = true;
   }
 
   /**
@@ -103,12 +181,14 @@ public abstract class RestartableProcess implements AutoCloseable {
 
   /** SIGTERM; whether the process exited within {@code grace}. */
   public boolean terminate(Duration grace) throws InterruptedException {
+    stopRequested();
     process.destroy();
     return process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** SIGKILL, and waits for the process to be gone. */
   public void kill() throws InterruptedException {
+    stopRequested();
     process.destroyForcibly();
     process.waitFor();
   }
@@ -164,6 +244,7 @@ public abstract class RestartableProcess implements AutoCloseable {
     if (process == null) {
       return;
     }
+    stopRequested();
     try {
       if (!terminate(Duration.ofSeconds(10))) {
         kill();

@@ -95,6 +95,34 @@ class RestartableProcessTest {
     }
   }
 
+  @Test
+  void oneThatExitsByItselfIsStartedAgainAsTheKubeletWouldButNotOneKilled() throws Exception {
+    int port = FreePorts.next();
+    try (Server serving =
+        new Server(source(), Integer.toString(port), dir.resolve("a.log"), port)) {
+      serving.restartWhenItExitsByItself();
+      serving.launch();
+      serving.awaitReady(Duration.ofSeconds(60));
+      serving.kill();
+      assertThat(serving.exitsByItself()).isEmpty();
+      assertThat(serving.isAlive()).isFalse();
+    }
+
+    Path log = dir.resolve("crashing.log");
+    try (Server crashing = new Server(source(), "fail", log, FreePorts.next())) {
+      crashing.restartWhenItExitsByItself();
+      crashing.launch();
+      // The first restart comes at once, the next only after the kubelet's back-off of 10 s.
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (crashing.exitsByItself().size() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(crashing.exitsByItself()).hasSize(2);
+      assertThat(Files.readAllLines(log))
+          .containsExactly("no port for the test", "no port for the test");
+    }
+  }
+
   private Path source() throws IOException {
     Path source = dir.resolve("Ready.java");
     Files.writeString(source, SERVER);

@@ -15,6 +15,7 @@ import io.openshiftagent.controlplane.release.ReleaseImage;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.EventRecorder;
+import io.openshiftagent.provider.reconcile.Failures;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +105,7 @@ public final class Upgrades {
                   "cannot read the workload cluster through Secret "
                       + Names.kubeconfigSecret(scope.clusterName())
                       + ": "
-                      + e.getMessage())));
+                      + Failures.describe(e))));
     }
   }
 }

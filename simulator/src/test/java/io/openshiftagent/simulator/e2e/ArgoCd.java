@@ -62,6 +62,12 @@ final class ArgoCd implements AutoCloseable {
   private final KubernetesClient hub;
   private final Path workDir;
 
+  /** How the repo server is started, and where it says it is healthy, to start it again. */
+  private ProcessBuilder repoServer;
+
+  private Process repoServerProcess;
+  private int repoServerMetrics;
+
   private ArgoCd(KubernetesClient hub, Path workDir) {
     this.hub = hub;
     this.workDir = workDir;
@@ -90,38 +96,43 @@ final class ArgoCd implements AutoCloseable {
       int redis = FreePorts.next();
       argoCd.startRedis(redis);
       int repoServer = FreePorts.next();
-      int repoServerMetrics = FreePorts.next();
-      argoCd.start(
-          binary,
-          "argocd-repo-server",
-          List.of(
-              "--address=127.0.0.1",
-              "--port=" + repoServer,
-              "--metrics-address=127.0.0.1",
-              "--metrics-port=" + repoServerMetrics,
-              "--redis=127.0.0.1:" + redis,
-              "--disable-tls"));
+      argoCd.repoServerMetrics = FreePorts.next();
+      argoCd.repoServer =
+          argoCd.builder(
+              binary,
+              "argocd-repo-server",
+              List.of(
+                  "--address=127.0.0.1",
+                  "--port=" + repoServer,
+                  "--metrics-address=127.0.0.1",
+                  "--metrics-port=" + argoCd.repoServerMetrics,
+                  "--redis=127.0.0.1:" + redis,
+                  "--disable-tls"));
+      argoCd.repoServerProcess = argoCd.repoServer.start();
+      argoCd.processes.push(argoCd.repoServerProcess);
       int controllerMetrics = FreePorts.next();
       argoCd.start(
-          binary,
-          "argocd-application-controller",
-          List.of(
-              "--kubeconfig=" + kubeconfig,
-              "--namespace=" + NAMESPACE,
-              "--repo-server=127.0.0.1:" + repoServer,
-              "--repo-server-plaintext",
-              "--redis=127.0.0.1:" + redis,
-              "--metrics-port=" + controllerMetrics,
-              "--persist-resource-health",
-              // Compare every Application with Git and the cluster every 5 s (a user's Argo CD:
-              // every 120 s plus up to 60 s of jitter, argocd-cm's timeout.reconciliation and
-              // timeout.reconciliation.jitter). Argo CD recomputes the health of our kinds only
-              // then: Cluster API owns them, and changes of owned objects refresh only the tree.
-              "--app-resync=5",
-              "--app-resync-jitter=0",
-              "--status-processors=4",
-              "--operation-processors=2"));
-      argoCd.awaitHealthy("repo server", repoServerMetrics, "/healthz?full=true");
+          argoCd.builder(
+              binary,
+              "argocd-application-controller",
+              List.of(
+                  "--kubeconfig=" + kubeconfig,
+                  "--namespace=" + NAMESPACE,
+                  "--repo-server=127.0.0.1:" + repoServer,
+                  "--repo-server-plaintext",
+                  "--redis=127.0.0.1:" + redis,
+                  "--metrics-port=" + controllerMetrics,
+                  "--persist-resource-health",
+                  // Compare every Application with Git and the cluster every 5 s (a user's Argo CD:
+                  // every 120 s plus up to 60 s of jitter, argocd-cm's timeout.reconciliation and
+                  // timeout.reconciliation.jitter). Argo CD recomputes the health of our kinds only
+                  // then: Cluster API owns them, and changes of owned objects refresh only the
+                  // tree.
+                  "--app-resync=5",
+                  "--app-resync-jitter=0",
+                  "--status-processors=4",
+                  "--operation-processors=2")));
+      argoCd.awaitHealthy("repo server", argoCd.repoServerMetrics, "/healthz?full=true");
       argoCd.awaitHealthy("application controller", controllerMetrics, "/healthz");
     } catch (Exception | Error e) {
       argoCd.close();
@@ -223,17 +234,21 @@ final class ArgoCd implements AutoCloseable {
    * One Argo CD component: the multi-call binary under the component's name, its files (git
    * checkouts, the askpass socket, GnuPG off) in a directory of its own.
    */
-  private void start(Path binary, String component, List<String> flags) throws IOException {
+  private ProcessBuilder builder(Path binary, String component, List<String> flags)
+      throws IOException {
     Path dir = Files.createDirectories(workDir.resolve(component));
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
     List<String> command = new ArrayList<>();
     command.add(binary.toString());
     command.addAll(flags);
     command.add("--logformat=text");
+    // Started afresh, appended to across restarts.
+    Path log = workDir.resolve(component + ".log");
+    Files.deleteIfExists(log);
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(workDir.resolve(component + ".log").toFile());
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     Map<String, String> env = builder.environment();
     env.put("ARGOCD_BINARY_NAME", component);
     // Argo CD's way to run outside a pod: its in-cluster destination
@@ -249,7 +264,25 @@ final class ArgoCd implements AutoCloseable {
         "ARGOCD_PLUGINSOCKFILEPATH", Files.createDirectories(dir.resolve("plugins")).toString());
     env.put("ARGOCD_SSH_DATA_PATH", Files.createDirectories(dir.resolve("ssh")).toString());
     env.put("ARGOCD_TLS_DATA_PATH", Files.createDirectories(dir.resolve("tls")).toString());
+    return builder;
+  }
+
+  private void start(ProcessBuilder builder) throws IOException {
     processes.push(builder.start());
+  }
+
+  /** SIGKILLs the repo server, as a node failure or an OOM kill would. */
+  void killRepoServer() throws InterruptedException {
+    repoServerProcess.destroyForcibly();
+    repoServerProcess.waitFor();
+    processes.remove(repoServerProcess);
+  }
+
+  /** Starts the repo server again, as its Deployment would, and waits until it is healthy. */
+  void startRepoServer() throws Exception {
+    repoServerProcess = repoServer.start();
+    processes.push(repoServerProcess);
+    awaitHealthy("repo server", repoServerMetrics, "/healthz?full=true");
   }
 
   private void awaitHealthy(String component, int port, String path) throws Exception {

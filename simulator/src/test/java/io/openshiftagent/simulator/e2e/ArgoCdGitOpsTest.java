@@ -12,8 +12,13 @@ import io.openshiftagent.testsupport.TestPaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -44,6 +49,12 @@ class ArgoCdGitOpsTest {
 
   private static ArgoCd argoCd;
   private static Path kubeconfig;
+
+  /**
+   * The failing installation's Application has been reported Degraded: the repo server, which both
+   * Applications share, may be killed without changing what that test checks.
+   */
+  private static final CountDownLatch FAILING_REPORTED = new CountDownLatch(1);
 
   @BeforeAll
   static void installArgoCd() throws Exception {
@@ -112,11 +123,12 @@ class ArgoCdGitOpsTest {
       assertThat(app.last().is("Synced", "Healthy")).as(app.last().describe()).isTrue();
 
       int beforeScale = app.mark();
+      Map<String, String> objectsBefore = uidsOfTheClustersObjects(cluster, name);
       String scaled =
           git.commit(
               Map.of(name + "/cluster.yaml", render(cluster.namespace(), name, 2)),
               name + ": 2 workers");
-      refresh(name);
+      syncWithTheRepoServerKilled(cluster, name);
       int afterScaleSync =
           app.await(
                   "Synced to " + scaled,
@@ -125,6 +137,9 @@ class ArgoCdGitOpsTest {
                   TIMEOUT)
               .index();
       app.step("scale-up committed and synced");
+      assertThat(uidsOfTheClustersObjects(cluster, name))
+          .as("what the Application made before, by name and UID: nothing deleted or made again")
+          .containsAllEntriesOf(objectsBefore);
       cluster.awaitInstalled(5);
       assertThat(cluster.workerMachines()).hasSize(2);
       // From the last report on: what Argo CD says now that both workers run.
@@ -166,8 +181,12 @@ class ArgoCdGitOpsTest {
         ApplicationTimeline app = argoCd.watch(name)) {
       String revision = commitAndCreateApplication(cluster, git, 0);
 
-      ApplicationTimeline.Report degraded =
-          app.await("Degraded", 0, r -> "Degraded".equals(r.health()), TIMEOUT);
+      ApplicationTimeline.Report degraded;
+      try {
+        degraded = app.await("Degraded", 0, r -> "Degraded".equals(r.health()), TIMEOUT);
+      } finally {
+        FAILING_REPORTED.countDown();
+      }
       app.step("installation failed");
       assertThat(degraded.sync()).isEqualTo("Synced");
       assertThat(degraded.revision()).isEqualTo(revision);
@@ -184,6 +203,64 @@ class ArgoCdGitOpsTest {
 
       deleteApplication(cluster, app);
     }
+  }
+
+  /**
+   * A commit's sync with the repo server SIGKILLed as it is asked to compare: the Application says
+   * the comparison failed, and once the repo server is started again (as its Deployment would) the
+   * commit is synced. Waits first for the other test's report that a shared repo server outage
+   * would disturb.
+   */
+  private static void syncWithTheRepoServerKilled(ClusterScenario cluster, String name)
+      throws Exception {
+    assertThat(FAILING_REPORTED.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    argoCd.killRepoServer();
+    Instant killed = Instant.now();
+    try {
+      refresh(name);
+      cluster.await(
+          "Application " + name + " to report its comparison failing",
+          () -> comparisonError(name).isPresent());
+      LOG.info("Argo CD's repo server killed during a sync: {}", comparisonError(name).orElse(""));
+    } finally {
+      argoCd.startRepoServer();
+    }
+    LOG.info(
+        "Argo CD's repo server started again {} ms after it was killed",
+        Duration.between(killed, Instant.now()).toMillis());
+    refresh(name);
+  }
+
+  /** The message of the Application's ComparisonError condition, if it has one. */
+  private static Optional<String> comparisonError(String name) {
+    return conditions(
+            world
+                .world()
+                .hub()
+                .genericKubernetesResources(ArgoCd.API_VERSION, "Application")
+                .inNamespace(ArgoCd.NAMESPACE)
+                .withName(name)
+                .get())
+        .stream()
+        .filter(c -> "ComparisonError".equals(c.get("type")))
+        .map(c -> String.valueOf(c.get("message")))
+        .findFirst();
+  }
+
+  /** The UIDs of the Cluster, its control plane and its MachineDeployment. */
+  private static Map<String, String> uidsOfTheClustersObjects(
+      ClusterScenario cluster, String name) {
+    Map<String, String> uids = new TreeMap<>();
+    for (String[] kind :
+        List.of(
+            new String[] {ApiVersions.CAPI, "Cluster"},
+            new String[] {ApiVersions.CONTROL_PLANE, CONTROL_PLANE},
+            new String[] {ApiVersions.CAPI, "MachineDeployment"})) {
+      for (GenericKubernetesResource object : cluster.list(kind[0], kind[1])) {
+        uids.put(kind[1] + " " + object.getMetadata().getName(), object.getMetadata().getUid());
+      }
+    }
+    return uids;
   }
 
   private static boolean synced(ApplicationTimeline.Report report, String revision) {

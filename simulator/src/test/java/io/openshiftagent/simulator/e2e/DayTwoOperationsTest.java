@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.testsupport.ReleaseRegistry;
+import io.openshiftagent.testsupport.TcpRelay;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,9 +37,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The life of one installed HA cluster after day 1, step by step (each step starts from where the
  * previous one left the cluster): worker scale-up and scale-down through the MachineDeployment,
- * control-plane scale-up, an OpenShift upgrade through {@code distributionVersion} with a worker
- * added while it is in progress, pause and resume, and deletion leaving nothing behind. One cluster
- * for all steps: an installation costs about 35 s.
+ * control-plane scale-up, an OpenShift upgrade through {@code distributionVersion} with the
+ * installed cluster cut off from the hub for a while and a worker added while it is in progress,
+ * pause and resume, and deletion leaving nothing behind. One cluster for all steps: an installation
+ * costs about 35 s.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 // Among the longest classes on the shared world: started first, so that the phase does not end on
@@ -148,7 +150,7 @@ class DayTwoOperationsTest {
    */
   @Test
   @Order(4)
-  void upgradesOpenShiftAndAddsAWorkerDuringTheUpgrade() {
+  void upgradesOpenShiftAndAddsAWorkerDuringTheUpgrade() throws InterruptedException {
     long started = System.nanoTime();
     setMasterPoolPaused(true);
     cluster.patch(
@@ -161,6 +163,7 @@ class DayTwoOperationsTest {
         () ->
             "Partial".equals(history(clusterVersion()).get(0).get("state"))
                 && "v1.33.0".equals(oldestControlPlaneKubelet()));
+    cutOffFromTheHubMidUpgrade();
 
     // Without the opt-out, Cluster API holds the scale-up while the control plane upgrades.
     scaleWorkers(2);
@@ -220,6 +223,52 @@ class DayTwoOperationsTest {
         "upgrade with a worker added: the worker Running {} ms after the opt-out, step {} s",
         joined.toMillis(),
         Duration.ofNanos(System.nanoTime() - started).toSeconds());
+  }
+
+  /**
+   * The installed cluster unreachable from the hub while it upgrades (its published kubeconfig's
+   * link cut, {@link io.openshiftagent.simulator.World#linkToInstalledCluster}): the control plane
+   * says so on UpgradeCompleted, no Machine is replaced, and the upgrade goes on once it is back.
+   */
+  private static void cutOffFromTheHubMidUpgrade() throws InterruptedException {
+    Map<String, String> machines = uids(cluster.machines());
+    TcpRelay link = world.world().linkToInstalledCluster(cluster.namespace(), CONTROL_PLANE);
+    link.cut();
+    try {
+      cluster.await(
+          "UpgradeCompleted Unknown, WorkloadClusterUnreachable, while the cluster is cut off",
+          () ->
+              "WorkloadClusterUnreachable"
+                  .equals(upgradeCompleted(cluster.controlPlane()).get("reason")));
+      Map<String, Object> condition = upgradeCompleted(cluster.controlPlane());
+      assertThat(condition.get("status")).isEqualTo("Unknown");
+      assertThat((String) condition.get("message"))
+          .contains("Secret " + cluster.clusterName() + "-kubeconfig");
+      // Two looks of the control plane at the cluster (every 5 s in the world) while it is away.
+      Thread.sleep(Duration.ofSeconds(10).toMillis());
+      LOG.info("installed cluster cut off from the hub: the control plane says {}", condition);
+    } finally {
+      link.restore();
+    }
+    cluster.await(
+        "UpgradeCompleted no longer WorkloadClusterUnreachable once the cluster is reachable",
+        () ->
+            !"WorkloadClusterUnreachable"
+                .equals(upgradeCompleted(cluster.controlPlane()).get("reason")));
+    assertThat(uids(cluster.machines())).as("the Machines, by name and UID").isEqualTo(machines);
+  }
+
+  private static Map<String, Object> upgradeCompleted(GenericKubernetesResource cp) {
+    return Fields.conditions(cp).stream()
+        .filter(c -> "UpgradeCompleted".equals(c.get("type")))
+        .findFirst()
+        .orElse(Map.of());
+  }
+
+  private static Map<String, String> uids(List<GenericKubernetesResource> objects) {
+    Map<String, String> uids = new HashMap<>();
+    objects.forEach(o -> uids.put(name(o), o.getMetadata().getUid()));
+    return uids;
   }
 
   @Test

@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.testsupport.ReleaseRegistry;
+import io.openshiftagent.testsupport.TcpRelay;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * Cluster Version Operator is asked for, name the source repository by digest. The simulated
  * installed cluster knows the version of a digest from the registry's catalog, as a real one reads
  * it from the release image.
+ *
+ * <p>The site reaches its mirror through a relay ({@link TcpRelay}), cut when the upgrade is asked
+ * for: the mirror is down for this cluster alone. The control plane says so on {@code
+ * UpgradeCompleted} and {@code ReleaseImageResolved} ({@code RegistryUnreachable}), asks the
+ * installed cluster for nothing, and upgrades once the mirror is back.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class DisconnectedInstallTest {
@@ -39,22 +47,33 @@ class DisconnectedInstallTest {
   private static final String SOURCE = "quay.io/" + ReleaseRegistry.OCP_REPOSITORY;
   private static final String MIRRORS = "mirrors";
 
+  /** How long the mirror stays down once the control plane reported it. */
+  private static final Duration MIRROR_OUTAGE = Duration.ofSeconds(5);
+
   @Test
-  void installsAndUpgradesByDigestThroughTheMirror() {
-    ReleaseRegistry mirror = ReleaseRegistry.shared();
+  void installsAndUpgradesByDigestThroughTheMirrorRidingOutTheMirrorDown() throws Exception {
+    ReleaseRegistry registry = ReleaseRegistry.shared();
+    try (TcpRelay link = TcpRelay.to(registry.registry().port())) {
+      installAndUpgrade(registry, link);
+    }
+  }
+
+  private static void installAndUpgrade(ReleaseRegistry registry, TcpRelay link)
+      throws InterruptedException {
+    String mirror = "127.0.0.1:" + link.port();
     ClusterScenario cluster = world.scenario("e2e-disconnected", CONTROL_PLANE);
     cluster.enrolHosts(3);
-    createMirrorConfig(cluster, mirror);
+    createMirrorConfig(cluster, mirror + "/" + ReleaseRegistry.OCP_REPOSITORY, registry.caPem());
     cluster.apply(
         "/e2e/ha.yaml",
         Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
         DisconnectedInstallTest::asADisconnectedSiteWritesIt);
     cluster.awaitInstalled(3);
 
-    String installed = digestOf(mirror, "4.20.0");
+    String installed = digestOf(registry, "4.20.0");
     GenericKubernetesResource cp = cluster.controlPlane();
     assertThat(reason(cp)).isEqualTo("Resolved");
-    assertThat(message(cp)).contains(mirror.host());
+    assertThat(message(cp)).contains(mirror);
     assertThat(string(cp, "status", "releaseImage", "image")).isEqualTo(installed);
     String imageSet =
         string(
@@ -77,13 +96,35 @@ class DisconnectedInstallTest {
         "the control plane to report 4.20.0, which the installed cluster knows from the digest",
         () -> "4.20.0".equals(string(cluster.controlPlane(), "status", "distributionVersion")));
 
-    cluster.setSpec(
-        ApiVersions.CONTROL_PLANE,
-        "OpenshiftAssistedControlPlane",
-        CONTROL_PLANE,
-        "distributionVersion",
-        "4.20.1");
-    String upgraded = digestOf(mirror, "4.20.1");
+    link.cut();
+    Instant healed;
+    try {
+      cluster.setSpec(
+          ApiVersions.CONTROL_PLANE,
+          "OpenshiftAssistedControlPlane",
+          CONTROL_PLANE,
+          "distributionVersion",
+          "4.20.1");
+      cluster.await(
+          "UpgradeCompleted False, RegistryUnreachable, while the mirror is down",
+          () ->
+              "RegistryUnreachable".equals(upgradeCompleted(cluster.controlPlane()).get("reason")));
+      GenericKubernetesResource waiting = cluster.controlPlane();
+      assertThat(upgradeCompleted(waiting).get("status")).isEqualTo("False");
+      assertThat((String) upgradeCompleted(waiting).get("message")).contains(mirror);
+      assertThat(reason(waiting)).isEqualTo("RegistryUnreachable");
+      assertThat(conditionTrue(waiting, "Available")).as("the cluster still Available").isTrue();
+      Thread.sleep(MIRROR_OUTAGE.toMillis());
+      assertThat(string(clusterVersion(cluster), "spec", "desiredUpdate", "image"))
+          .as("no upgrade asked of the installed cluster while the release is unresolved")
+          .isNotEqualTo(digestOf(registry, "4.20.1"));
+      LOG.info(
+          "disconnected: the mirror down, the control plane says {}", upgradeCompleted(waiting));
+    } finally {
+      link.restore();
+      healed = Instant.now();
+    }
+    String upgraded = digestOf(registry, "4.20.1");
     cluster.await(
         "the upgrade to 4.20.1 done",
         () -> {
@@ -91,22 +132,17 @@ class DisconnectedInstallTest {
           return "4.20.1".equals(string(now, "status", "distributionVersion"))
               && conditionTrue(now, "Available");
         });
-    GenericKubernetesResource version =
-        cluster
-            .workload()
-            .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
-            .withName("version")
-            .get();
+    LOG.info(
+        "disconnected: upgraded {} ms after the mirror was back",
+        Duration.between(healed, Instant.now()).toMillis());
+    GenericKubernetesResource version = clusterVersion(cluster);
     assertThat(string(version, "spec", "desiredUpdate", "image"))
         .as("the upgrade the Cluster Version Operator is asked for")
         .isEqualTo(upgraded);
     assertThat(string(cluster.controlPlane(), "status", "releaseImage", "image"))
         .isEqualTo(upgraded);
     LOG.info(
-        "disconnected: installed {} and upgraded to {} through {}",
-        installed,
-        upgraded,
-        mirror.host());
+        "disconnected: installed {} and upgraded to {} through {}", installed, upgraded, mirror);
   }
 
   /**
@@ -131,12 +167,12 @@ class DisconnectedInstallTest {
   }
 
   /** The site's mirror configuration: the source repository mirrored, the mirror's CA. */
-  private static void createMirrorConfig(ClusterScenario cluster, ReleaseRegistry mirror) {
+  private static void createMirrorConfig(ClusterScenario cluster, String mirror, String caPem) {
     String conf =
         "[[registry]]\nlocation = \""
             + SOURCE
             + "\"\n[[registry.mirror]]\nlocation = \""
-            + mirror.ocpRepository()
+            + mirror
             + "\"\n";
     cluster
         .hub()
@@ -147,7 +183,7 @@ class DisconnectedInstallTest {
                 .withNamespace(cluster.namespace())
                 .endMetadata()
                 .addToData("registries.conf", conf)
-                .addToData("ca-bundle.crt", mirror.caPem())
+                .addToData("ca-bundle.crt", caPem)
                 .build())
         .create();
   }
@@ -155,6 +191,14 @@ class DisconnectedInstallTest {
   /** The release of {@code version} named in the source repository by its digest. */
   private static String digestOf(ReleaseRegistry mirror, String version) {
     return SOURCE + "@" + mirror.release(version, "x86_64").digest();
+  }
+
+  private static GenericKubernetesResource clusterVersion(ClusterScenario cluster) {
+    return cluster
+        .workload()
+        .genericKubernetesResources(ApiVersions.CLUSTER_VERSION, "ClusterVersion")
+        .withName("version")
+        .get();
   }
 
   private static String reason(GenericKubernetesResource cp) {
@@ -166,9 +210,17 @@ class DisconnectedInstallTest {
   }
 
   private static Map<String, Object> releaseImageResolved(GenericKubernetesResource cp) {
+    return condition(cp, "ReleaseImageResolved");
+  }
+
+  private static Map<String, Object> upgradeCompleted(GenericKubernetesResource cp) {
+    return condition(cp, "UpgradeCompleted");
+  }
+
+  private static Map<String, Object> condition(GenericKubernetesResource cp, String type) {
     return Fields.conditions(cp).stream()
-        .filter(c -> "ReleaseImageResolved".equals(c.get("type")))
+        .filter(c -> type.equals(c.get("type")))
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no ReleaseImageResolved condition"));
+        .orElseThrow(() -> new AssertionError("no " + type + " condition"));
   }
 }

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
-import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import io.openshiftagent.simulator.e2e.ClusterScenario;
 import io.openshiftagent.simulator.e2e.E2eWorld;
 import io.openshiftagent.testsupport.ProviderJar;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -47,8 +47,16 @@ import org.slf4j.LoggerFactory;
 class AssistedServiceFaultsTest {
   private static final Logger LOG = LoggerFactory.getLogger(AssistedServiceFaultsTest.class);
 
-  /** On a hub that can be restarted: a deletion rides out its restart. */
-  @RegisterExtension static final E2eWorld world = new E2eWorld(World.Options::withRestartableHub);
+  /**
+   * On a hub that can be restarted, with the providers electing their leader as their Deployments
+   * do: a deletion rides out the hub's restart, which halts both leaders.
+   */
+  @RegisterExtension
+  static final E2eWorld world =
+      new E2eWorld(options -> options.withRestartableHub().withLeaderElection(true));
+
+  /** How long a leader tries to renew its Lease before it halts (docs/operations.md). */
+  private static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
 
   /** How long the database stays down under the running service. */
   private static final Duration DATABASE_OUTAGE = Duration.ofSeconds(5);
@@ -145,10 +153,28 @@ class AssistedServiceFaultsTest {
     hubRestarted.await(
         "the control plane reporting its deletion",
         () -> Fields.conditionTrue(controlPlane(hubRestarted), "Deleting"));
+    Map<ProviderJar, Integer> haltsBefore = halts();
+    Instant wentAway = Instant.now();
     Duration away = world.world().restartHub();
-    long back = System.nanoTime();
     DeletionUnderFaults.awaitDeleted(
-        hubRestarted, "the hub restarted (away " + away.toMillis() + " ms)", back);
+        hubRestarted,
+        "the hub restarted (away " + away.toMillis() + " ms) with leader election on",
+        System.nanoTime());
+    assertThat(away)
+        .as("the hub away longer than the renew deadline")
+        .isGreaterThan(RENEW_DEADLINE);
+    for (ProviderJar jar : ProviderJar.values()) {
+      List<Instant> exits = world.world().provider(jar).exitsByItself();
+      assertThat(exits.size())
+          .as("%s halted once it could not renew its Lease, and was started again", jar)
+          .isGreaterThan(haltsBefore.get(jar));
+      LOG.info(
+          "hub outage with leader election on: {} halted {} times, the last {} ms after the hub"
+              + " went away, and was started again at once",
+          jar.command,
+          exits.size() - haltsBefore.get(jar),
+          Duration.between(wentAway, exits.get(exits.size() - 1)).toMillis());
+    }
 
     // assisted-service stopped (SIGKILL, not started again) for the whole wait.
     service.kill();
@@ -209,6 +235,15 @@ class AssistedServiceFaultsTest {
   }
 
   /** As a user does: {@code kubectl delete cluster}. */
+  /** How many times each provider halted by itself so far (its one replica). */
+  private static Map<ProviderJar, Integer> halts() {
+    Map<ProviderJar, Integer> halts = new EnumMap<>(ProviderJar.class);
+    for (ProviderJar jar : ProviderJar.values()) {
+      halts.put(jar, world.world().provider(jar).exitsByItself().size());
+    }
+    return halts;
+  }
+
   private static void deleteCluster(ClusterScenario cluster) {
     cluster.delete(ApiVersions.CAPI, "Cluster", DeletionUnderFaults.CLUSTER);
   }
