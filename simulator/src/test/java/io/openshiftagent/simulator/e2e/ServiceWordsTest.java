@@ -185,8 +185,8 @@ class ServiceWordsTest {
    * Also, on the same hosts: their network's NTP service down, so that each host fails the
    * service's validation of its clock. Beyond the grace each config, and through it each Machine,
    * names the failing validation in the service's words, with a Warning Event, and the control
-   * plane's Available names each Machine held back; once NTP answers
-   * again the validation passes and no config names it any more.
+   * plane's Available names each Machine held back; once NTP answers again the validation passes
+   * and no config names it any more.
    */
   @Test
   void vipsOutsideTheHostsNetworkAreTheUsersToFix() {
