@@ -48,7 +48,8 @@ final class WatchedChanges {
   /**
    * Readiness and availability, which status and scaling report; health checks, which remediation
    * answers; the deletion progress, which our pre-terminate hook waits for; the Node and its
-   * kubelet version, which etcd checks and status.versions read.
+   * kubelet version, which etcd checks and status.versions read; whether its host is held back
+   * (BootstrapConfigReady's reason), which Available names.
    */
   static boolean machine(Machine updated, Machine old) {
     return RelevantChange.ofMetadataOr(updated, old, WatchedChanges::lifecycle);
@@ -100,7 +101,7 @@ final class WatchedChanges {
       for (Condition c : conditions) {
         if (WATCHED_CONDITIONS.contains(c.getType())) {
           watched.put(c.getType(), c.getStatus());
-        } else if ("Deleting".equals(c.getType())) {
+        } else if ("Deleting".equals(c.getType()) || "BootstrapConfigReady".equals(c.getType())) {
           watched.put(c.getType(), c.getStatus() + "/" + c.getReason());
         }
       }

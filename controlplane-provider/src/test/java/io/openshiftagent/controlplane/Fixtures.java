@@ -188,11 +188,16 @@ public final class Fixtures {
   }
 
   public static Condition condition(String type, String status) {
+    return condition(
+        type, status, type.equals("Ready") && status.equals("True") ? "Ready" : "Test", "");
+  }
+
+  public static Condition condition(String type, String status, String reason, String message) {
     return new ConditionBuilder()
         .withType(type)
         .withStatus(status)
-        .withReason(type.equals("Ready") && status.equals("True") ? "Ready" : "Test")
-        .withMessage("")
+        .withReason(reason)
+        .withMessage(message)
         .withLastTransitionTime("2026-01-01T00:00:00Z")
         .build();
   }

@@ -9,6 +9,8 @@ import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfigStatus;
 import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.api.external.assisted.AgentClusterInstallStatus;
 import io.openshiftagent.api.external.assisted.DebugInfo;
+import io.openshiftagent.api.external.capi.Machine;
+import io.openshiftagent.api.external.capi.MachineStatus;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,6 +18,30 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Which AgentClusterInstall and config updates wake the control plane. */
 class WatchedChangesTest {
+  @ParameterizedTest(name = "BootstrapConfigReady {0} -> {1}: {2}")
+  @CsvSource({
+    "WaitingForInfraEnv, HostValidationsFailing, true",
+    "HostValidationsFailing, Ready, true",
+    "HostValidationsFailing, HostValidationsFailing, false",
+  })
+  void aMachineWakesTheControlPlaneWhenWhetherItsHostIsHeldBackChanges(
+      String oldReason, String newReason, boolean wakes) {
+    assertThat(WatchedChanges.machine(machine(newReason), machine(oldReason))).isEqualTo(wakes);
+  }
+
+  private static Machine machine(String bootstrapConfigReadyReason) {
+    Machine machine = Fixtures.machine("m", "2026-01-01T00:00:00Z", null);
+    machine.setStatus(new MachineStatus());
+    machine.getStatus().conditions =
+        List.of(
+            Fixtures.condition(
+                "BootstrapConfigReady",
+                "Ready".equals(bootstrapConfigReadyReason) ? "True" : "False",
+                bootstrapConfigReadyReason,
+                "the message, not watched: " + bootstrapConfigReadyReason.length()));
+    return machine;
+  }
+
   @ParameterizedTest(name = "{0}/{1} -> {2}/{3}: {4}")
   @CsvSource({
     // A stay the service may have missed begins while the state stays ready.

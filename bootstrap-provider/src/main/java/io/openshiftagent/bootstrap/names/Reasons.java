@@ -1,5 +1,7 @@
 package io.openshiftagent.bootstrap.names;
 
+import io.openshiftagent.provider.contract.SharedNames;
+
 /**
  * Condition types and reasons of OpenshiftAssistedConfig status; docs/bootstrap.md explains each.
  */
@@ -14,10 +16,11 @@ public final class Reasons {
    */
   public static final String INSTALLATION_DISK_FOUND = "InstallationDiskFound";
 
-  public static final String NO_DISK_MATCHES_ROOT_DEVICE_HINTS = "NoDiskMatchesRootDeviceHints";
+  public static final String NO_DISK_MATCHES_ROOT_DEVICE_HINTS =
+      SharedNames.NO_DISK_MATCHES_ROOT_DEVICE_HINTS;
 
   /** Ready: the host fails assisted-service's validations, and its installation waits. */
-  public static final String HOST_VALIDATIONS_FAILING = "HostValidationsFailing";
+  public static final String HOST_VALIDATIONS_FAILING = SharedNames.HOST_VALIDATIONS_FAILING;
 
   public static final String ROOT_DEVICE_HINTS_MATCHED = "RootDeviceHintsMatched";
 

@@ -17,6 +17,7 @@ import io.openshiftagent.api.common.StatusVersion;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.controlplane.release.KubernetesVersions;
+import io.openshiftagent.provider.contract.SharedNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,10 @@ import java.util.stream.Collectors;
  * MachinesReady, MachinesUpToDate and RollingOut conditions.
  */
 public final class MachineStatus {
+  private static final String BOOTSTRAP_CONFIG_READY = "BootstrapConfigReady";
+  private static final Set<String> HOST_TROUBLE =
+      Set.of(SharedNames.NO_DISK_MATCHES_ROOT_DEVICE_HINTS, SharedNames.HOST_VALIDATIONS_FAILING);
+
   private MachineStatus() {}
 
   /** status.replicas, readyReplicas, availableReplicas and upToDateReplicas. */
@@ -122,6 +127,24 @@ public final class MachineStatus {
   }
 
   /** The names of the Machines that are not Ready. */
+  /**
+   * The Machines whose host's installation is held back, each as {@code Machine <name>: <why>}: its
+   * BootstrapConfigReady (Cluster API's mirror of its config's Ready) False for want of a disk or
+   * for failing validations, with the config's message.
+   */
+  public static List<String> hostsHeldBack(List<Machine> machines) {
+    return machines.stream()
+        .flatMap(
+            m ->
+                Optional.ofNullable(m.getStatus())
+                    .flatMap(s -> Conditions.find(s.conditions, BOOTSTRAP_CONFIG_READY))
+                    .filter(c -> Conditions.FALSE.equals(c.getStatus()))
+                    .filter(c -> HOST_TROUBLE.contains(c.getReason()))
+                    .map(c -> "Machine " + m.getMetadata().getName() + ": " + c.getMessage())
+                    .stream())
+        .toList();
+  }
+
   public static List<String> notReady(List<Machine> machines) {
     return machines.stream().filter(m -> !isReady(m)).map(m -> m.getMetadata().getName()).toList();
   }

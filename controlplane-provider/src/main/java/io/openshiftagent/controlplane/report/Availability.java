@@ -14,6 +14,7 @@ import io.openshiftagent.api.external.assisted.AgentClusterInstall;
 import io.openshiftagent.controlplane.cluster.InstallProgress;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.provider.contract.InstallerStates;
+import java.util.List;
 import java.util.Optional;
 
 /** The Available condition, from the installer's state and what this reconcile reported. */
@@ -28,13 +29,17 @@ public final class Availability {
    * @param install the AgentClusterInstall, if it exists
    * @param initialized whether the kubeconfig is published
    * @param installName the AgentClusterInstall's name, for the messages
+   * @param hostsHeldBack the hosts whose installation is held back, each as its Machine says why
+   *     ({@link io.openshiftagent.controlplane.machines.MachineStatus#hostsHeldBack}): named while
+   *     the installation waits or is under way
    */
   public static ConditionUpdate of(
       boolean waitingForReleaseImage,
       boolean configurationInvalid,
       Optional<AgentClusterInstall> install,
       boolean initialized,
-      String installName) {
+      String installName,
+      List<String> hostsHeldBack) {
     if (waitingForReleaseImage) {
       return ConditionUpdate.isFalse(
           AVAILABLE,
@@ -72,9 +77,16 @@ public final class Availability {
     }
     Optional<String> needsUser = InstallProgress.needsUser(install, installName);
     if (needsUser.isPresent()) {
-      return ConditionUpdate.isFalse(AVAILABLE, INSTALLATION_NEEDS_USER_ACTION, needsUser.get());
+      return ConditionUpdate.isFalse(
+          AVAILABLE, INSTALLATION_NEEDS_USER_ACTION, needsUser.get() + heldBack(hostsHeldBack));
     }
     return ConditionUpdate.isFalse(
-        AVAILABLE, INSTALLING, InstallProgress.progress(install, installName));
+        AVAILABLE,
+        INSTALLING,
+        InstallProgress.progress(install, installName) + heldBack(hostsHeldBack));
+  }
+
+  private static String heldBack(List<String> hosts) {
+    return hosts.isEmpty() ? "" : "; hosts held back: " + String.join("; ", hosts);
   }
 }

@@ -14,6 +14,7 @@ import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.controlplane.cluster.Kubeconfig;
+import io.openshiftagent.controlplane.machines.MachineStatus;
 import io.openshiftagent.controlplane.machines.MachinesReport;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
 import io.openshiftagent.controlplane.names.Names;
@@ -97,7 +98,8 @@ public final class ControlPlaneReport {
                 && !WAITING_FOR_HOST_INVENTORY.equals(configured.reason()),
             scope.clusterInstall(),
             status.initialized(),
-            Names.clusterDeployment(cp)));
+            Names.clusterDeployment(cp),
+            MachineStatus.hostsHeldBack(scope.machines())));
     status.status.observedGeneration = cp.getMetadata().getGeneration();
     return status.status;
   }

@@ -57,6 +57,32 @@ class MachineStatusTest {
   }
 
   @Test
+  void hostsHeldBackAreTheMachinesWhoseConfigSaysSo() {
+    Machine failing = provisioning("a");
+    failing.setStatus(new io.openshiftagent.api.external.capi.MachineStatus());
+    failing.getStatus().conditions =
+        List.of(
+            condition("BootstrapConfigReady", "False", "HostValidationsFailing", "NTP unsynced"));
+    Machine noDisk = provisioning("b");
+    noDisk.setStatus(new io.openshiftagent.api.external.capi.MachineStatus());
+    noDisk.getStatus().conditions =
+        List.of(
+            condition(
+                "BootstrapConfigReady",
+                "False",
+                "NoDiskMatchesRootDeviceHints",
+                "no disk /dev/sdc"));
+    Machine waiting = provisioning("c");
+    waiting.setStatus(new io.openshiftagent.api.external.capi.MachineStatus());
+    waiting.getStatus().conditions =
+        List.of(condition("BootstrapConfigReady", "False", "WaitingForInfraEnv", "waiting"));
+    assertThat(
+            MachineStatus.hostsHeldBack(
+                List.of(failing, ready("d"), noDisk, waiting, provisioning("e"))))
+        .containsExactly("Machine a: NTP unsynced", "Machine b: no disk /dev/sdc");
+  }
+
+  @Test
   void outdatedMachinesAreARollingOutToDoByHand() {
     assertThat(MachineStatus.upToDate(Map.of(), Set.of()))
         .containsExactly(

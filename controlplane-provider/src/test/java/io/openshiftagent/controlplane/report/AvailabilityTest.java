@@ -48,7 +48,9 @@ class AvailabilityTest {
       String message) {
     Optional<AgentClusterInstall> install =
         hasInstall ? Optional.of(install(state)) : Optional.empty();
-    assertThat(Availability.of(waitingForReleaseImage, invalid, install, initialized, "ocp1-cp"))
+    assertThat(
+            Availability.of(
+                waitingForReleaseImage, invalid, install, initialized, "ocp1-cp", List.of()))
         .isEqualTo(new ConditionUpdate("Available", status, reason, message));
   }
 
@@ -69,7 +71,7 @@ class AvailabilityTest {
                         "The Machine Network CIDR is undefined; the Machine Network CIDR can be"
                             + " defined by setting either the API or Ingress virtual IPs."))));
     ConditionUpdate available =
-        Availability.of(false, false, Optional.of(install), false, "ocp1-cp");
+        Availability.of(false, false, Optional.of(install), false, "ocp1-cp", List.of());
     assertThat(available.reason()).isEqualTo("InstallationNeedsUserAction");
     assertThat(available.message())
         .isEqualTo(
@@ -78,8 +80,41 @@ class AvailabilityTest {
                 + " undefined); fix them in spec.config (the AgentClusterInstall's condition"
                 + " Validated and status.validationsInfo have the service's full messages)");
     // Refused configuration comes first: it is what the user sees to fix.
-    assertThat(Availability.of(false, true, Optional.of(install), false, "ocp1-cp").reason())
+    assertThat(
+            Availability.of(false, true, Optional.of(install), false, "ocp1-cp", List.of())
+                .reason())
         .isEqualTo("InvalidConfiguration");
+  }
+
+  @Test
+  void theHostsHeldBackAreNamedWhileTheInstallationWaitsOrIsUnderWay() {
+    List<String> held =
+        List.of("Machine cp-a: host host-0 fails validations: NTP", "Machine cp-b: no disk");
+    String named =
+        "; hosts held back: Machine cp-a: host host-0 fails validations: NTP; Machine cp-b: no disk";
+    ConditionUpdate waiting =
+        Availability.of(
+            false,
+            false,
+            Optional.of(install("installing-pending-user-action")),
+            false,
+            "ocp1-cp",
+            held);
+    assertThat(waiting.reason()).isEqualTo("InstallationNeedsUserAction");
+    assertThat(waiting.message()).endsWith(named);
+    ConditionUpdate installing =
+        Availability.of(false, false, Optional.of(install("insufficient")), false, "ocp1-cp", held);
+    assertThat(installing.reason()).isEqualTo("Installing");
+    assertThat(installing.message())
+        .isEqualTo(
+            "installer state: insufficient (AgentClusterInstall ocp1-cp status.debugInfo.stateInfo"
+                + " says why)"
+                + named);
+    assertThat(
+            Availability.of(false, false, Optional.of(install("installed")), true, "ocp1-cp", held)
+                .message())
+        .as("installed: no host is held back any more")
+        .doesNotContain("held back");
   }
 
   private static AgentClusterInstall install(String state) {

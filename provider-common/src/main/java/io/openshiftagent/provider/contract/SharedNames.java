@@ -12,6 +12,16 @@ public final class SharedNames {
   public static final String APPROVED_AGENT_ANNOTATION =
       "bootstrap.cluster.x-k8s.io/approved-agent";
 
+  /**
+   * Reasons of a config's Ready condition, which Cluster API mirrors into its Machine's
+   * BootstrapConfigReady, that say the installation of the config's host is held back: its Agent
+   * not approved for want of a disk matching the host's rootDeviceHints, or the host failing
+   * assisted-service's validations. The control-plane provider names such hosts.
+   */
+  public static final String NO_DISK_MATCHES_ROOT_DEVICE_HINTS = "NoDiskMatchesRootDeviceHints";
+
+  public static final String HOST_VALIDATIONS_FAILING = "HostValidationsFailing";
+
   private SharedNames() {}
 
   /**

@@ -184,8 +184,9 @@ class ServiceWordsTest {
   /**
    * Also, on the same hosts: their network's NTP service down, so that each host fails the
    * service's validation of its clock. Beyond the grace each config, and through it each Machine,
-   * names the failing validation in the service's words, with a Warning Event; once NTP answers
-   * again the validation passes and no config names it any more.
+   * names the failing validation in the service's words, with a Warning Event, and the control
+   * plane's Available names each Machine held back; once NTP answers again the validation passes
+   * and no config names it any more.
    */
   @Test
   void vipsOutsideTheHostsNetworkAreTheUsersToFix() {
@@ -234,6 +235,19 @@ class ServiceWordsTest {
     LOG.info(
         "hosts without NTP: a Machine's BootstrapConfigReady says: {}",
         condition(cluster.controlPlaneMachines().get(0), "BootstrapConfigReady").get("message"));
+    cluster.await(
+        "the control plane's Available to name each host held back",
+        () -> {
+          String available =
+              String.valueOf(condition(cluster.controlPlane(), "Available").get("message"));
+          return available.contains("; hosts held back: ")
+              && cluster.controlPlaneMachines().stream()
+                  .allMatch(m -> available.contains("Machine " + name(m) + ": "))
+              && available.contains(NTP_FAILING);
+        });
+    LOG.info(
+        "hosts without NTP: the control plane's Available says: {}",
+        condition(cluster.controlPlane(), "Available").get("message"));
     for (GenericKubernetesResource config : configs(cluster)) {
       Map<String, Object> ready = ready(config);
       assertThat(ready.get("status")).isEqualTo("False");
