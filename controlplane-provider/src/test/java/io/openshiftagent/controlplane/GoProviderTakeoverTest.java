@@ -28,6 +28,7 @@ import io.openshiftagent.api.external.hive.ClusterImageSet;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
 import io.openshiftagent.provider.contract.GoProvider;
+import io.openshiftagent.provider.contract.PlaceholderPullSecret;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.CrdInstaller;
@@ -36,7 +37,8 @@ import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A control plane in the state the Go provider leaves an installed OKD cluster (its finalizer and
@@ -47,9 +49,24 @@ import org.junit.jupiter.api.Test;
  */
 @WithKubeApiServer
 class GoProviderTakeoverTest {
+  /** Where the Go provider's placeholder pull secret is named. */
+  enum Placeholder {
+    /**
+     * In the control plane's spec too: the Go provider writes it there when the user gave none (the
+     * state it left in the world, simulator/src/test/resources/go-provider-state/sno).
+     */
+    IN_THE_SPEC,
+    /**
+     * By the ClusterDeployment alone: the control plane's spec replaced by the user's manifest,
+     * which names no pull secret.
+     */
+    BY_THE_CLUSTER_DEPLOYMENT_ALONE
+  }
 
-  @Test
-  void anInstalledGoProviderControlPlaneIsTakenOverAsItIs(KubeApiServerEnvironment env) {
+  @ParameterizedTest
+  @EnumSource(Placeholder.class)
+  void anInstalledGoProviderControlPlaneIsTakenOverAsItIs(
+      Placeholder placeholder, KubeApiServerEnvironment env) {
     KubernetesClient client = env.client();
     CrdInstaller.labelMetal3MachineContracts(client);
     BootstrapFinalizerStandIn.ensureRunning(env);
@@ -65,9 +82,30 @@ class GoProviderTakeoverTest {
     cp.getSpec().machineTemplate.infrastructureRef =
         new ContractVersionedObjectReference(
             ExternalKinds.INFRASTRUCTURE_GROUP, "Metal3MachineTemplate", Fixtures.TEMPLATE);
-    cp.getSpec().config.pullSecretRef = null; // OKD, as the Go provider's SNO example
+    // OKD, as the Go provider's SNO example: no pull secret given.
+    cp.getSpec().config.pullSecretRef =
+        placeholder == Placeholder.IN_THE_SPEC
+            ? new io.openshiftagent.api.common.LocalObjectReference(
+                GoProvider.PLACEHOLDER_PULL_SECRET)
+            : null;
     cp.getMetadata().setFinalizers(List.of(GoProvider.CONTROL_PLANE_FINALIZER));
     cp = c.providers.createControlPlane(cp);
+    // Its placeholder, one per namespace, owned by the control plane that made it.
+    client
+        .resource(
+            PlaceholderPullSecret.build(
+                new ObjectMetaBuilder()
+                    .withName(GoProvider.PLACEHOLDER_PULL_SECRET)
+                    .withNamespace(c.ns)
+                    .withLabels(
+                        Map.of(
+                            "agent-install.openshift.io/watch",
+                            "true",
+                            "cluster.open-cluster-management.io/backup",
+                            "true"))
+                    .withOwnerReferences(OwnerReferences.plain(cp))
+                    .build()))
+        .create();
     client
         .resource(cp)
         .subresource("status")
@@ -196,6 +234,12 @@ class GoProviderTakeoverTest {
           .isEqualTo(GoProvider.PLACEHOLDER_PULL_SECRET);
       assertThat(client.secrets().inNamespace(c.ns).withName("cp-placeholder-pull-secret").get())
           .isNull();
+      io.openshiftagent.api.common.LocalObjectReference named =
+          c.controlPlane("cp").getSpec().config.pullSecretRef;
+      assertThat(named == null ? null : named.name)
+          .as("the pull secret the control plane's spec names, as it was")
+          .isEqualTo(
+              placeholder == Placeholder.IN_THE_SPEC ? GoProvider.PLACEHOLDER_PULL_SECRET : null);
       assertThat(taken.getStatus().distributionVersion).isEqualTo("4.20.0");
       // Nothing made again: the same objects, no second ClusterImageSet, no second Machine.
       assertThat(c.machines())
@@ -238,6 +282,11 @@ class GoProviderTakeoverTest {
       eventually(() -> assertThat(c.clusterDeployment("cp")).isNull());
       eventually(() -> assertThat(c.controlPlane("cp")).isNull());
       assertThat(client.resources(ClusterImageSet.class).withName("cp").get()).isNull();
+      // Its placeholder is not one ours made: the namespace's clusters may share it, and the hub's
+      // garbage collector removes it once its owner is gone, as under the Go provider.
+      assertThat(
+              client.secrets().inNamespace(c.ns).withName(GoProvider.PLACEHOLDER_PULL_SECRET).get())
+          .isNotNull();
     } finally {
       operator.stop();
     }

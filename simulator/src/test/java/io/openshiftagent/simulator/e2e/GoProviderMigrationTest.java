@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.time.Duration;
 import java.util.HashMap;
@@ -40,16 +41,17 @@ import org.slf4j.LoggerFactory;
  * docs/from-the-go-provider.md says ("Switching a fleet the Go provider installed"), without
  * reinstalling anything; then used: a worker added, OpenShift upgraded, the cluster deleted.
  *
- * <p>The Go provider cannot be built here, so the cluster is installed by our providers (one
+ * <p>CI has no checkout of the Go provider, so the cluster is installed by our providers (one
  * control-plane host, single-node, DiskImage as the Go provider boots, with a MachineDeployment of
- * no workers yet), paused (step 1 of the procedure), and rewritten by {@link GoProviderState} into
- * what the Go provider's code leaves (its finalizers, conditions, annotations and labels, its
- * ClusterImageSet named after the control plane; the facts and their sources are in that class).
+ * no workers yet), paused (step 1 of the procedure), and rewritten by {@link
+ * CapturedGoProviderState} into the state the real Go pair left its single-node cluster in, as
+ * {@link GoProviderSingleNodeTest} captured it (its finalizers, labels, annotations, owner
+ * references, control-plane and config status, its ClusterImageSet named after the control plane).
  * Our providers keep running meanwhile, as after step 4 of the procedure. Then the Cluster is
  * unpaused (step 5) and the checks of step 6 hold: {@code TakenOver} Events, no {@code
  * /deprovision} finalizer, {@code MachinesUpToDate}, the control plane {@code Available}; and
  * nothing was made again: every object of the namespace keeps its UID, no ClusterImageSet of ours
- * appears.
+ * appears, no host is provisioned again (its provisioning state, image and power unchanged).
  *
  * <p>The control plane is named after its namespace, so that the Go provider's cluster-scoped
  * ClusterImageSet, named after the control plane alone, is told apart from the other classes'
@@ -64,9 +66,13 @@ class GoProviderMigrationTest {
 
   private static final String WORKERS = "test-multinode-worker";
 
+  /** Our etcd hook on each control-plane Machine, which the Go provider does not hold. */
+  private static final String PRE_TERMINATE_HOOK =
+      "pre-terminate.delete.hook.machine.cluster.x-k8s.io/openshift-agent-etcd";
+
   private static ClusterScenario cluster;
   private static String controlPlane;
-  private static GoProviderState goState;
+  private static CapturedGoProviderState goState;
 
   /** The cluster-scoped objects before the cluster was applied. */
   private static Set<String> clusterScopedBefore;
@@ -78,6 +84,9 @@ class GoProviderMigrationTest {
   private static Map<String, String> uidsBeforeTheSwitch;
 
   private static String goImageSetUid;
+
+  /** Each host's provisioning, in the Go provider's state ({@link #hosts}). */
+  private static Map<String, String> hostsBeforeTheSwitch;
 
   @BeforeAll
   static void installCluster() {
@@ -105,8 +114,14 @@ class GoProviderMigrationTest {
               conditionTrue(cluster.controlPlane(), "Paused")
                   && configs().stream().allMatch(c -> conditionTrue(c, "Paused")));
       ourFinalizers = finalizersOfControlPlaneAndConfigs();
-      goState = new GoProviderState(cluster);
-      goState.write();
+      goState = new CapturedGoProviderState(cluster);
+      long writing = System.nanoTime();
+      List<String> written = goState.write();
+      LOG.info(
+          "the Go provider's captured state written over {} in {} ms",
+          written,
+          Duration.ofNanos(System.nanoTime() - writing).toMillis());
+      hostsBeforeTheSwitch = hosts();
       assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
       uidsBeforeTheSwitch = uidsOfTheNamespace();
       goImageSetUid = goClusterImageSet().getMetadata().getUid();
@@ -147,13 +162,13 @@ class GoProviderMigrationTest {
     // now ours (labelled with the namespace), and ours was not made.
     assertThat(uidsOfTheNamespace()).containsAllEntriesOf(uidsBeforeTheSwitch);
     assertThat(newObjects()).isEmpty();
+    assertThat(hosts()).as("the hosts, not provisioned again").isEqualTo(hostsBeforeTheSwitch);
     GenericKubernetesResource imageSet = goClusterImageSet();
     assertThat(imageSet.getMetadata().getUid()).isEqualTo(goImageSetUid);
     assertThat(label(imageSet, ClusterImageSets.NAMESPACE_LABEL)).isEqualTo(cluster.namespace());
     // Our pre-terminate hook is on the Go provider's Machines: removing one waits for etcd.
     assertThat(cluster.controlPlaneMachines())
-        .allMatch(
-            m -> annotation(m, GoProviderState.PRE_TERMINATE_HOOK) != null, "held by our hook");
+        .allMatch(m -> annotation(m, PRE_TERMINATE_HOOK) != null, "held by our hook");
     assertThat(
             string(
                 cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane),
@@ -294,6 +309,28 @@ class GoProviderMigrationTest {
     ApiObjects.objects(cluster.hub(), true, cluster.namespace())
         .forEach((key, object) -> uids.put(key, object.getMetadata().getUid()));
     return uids;
+  }
+
+  /**
+   * Name of each host a Machine uses → its provisioning state, image, power and when it was last
+   * provisioned: what a host provisioned again would change.
+   */
+  private static Map<String, String> hosts() {
+    Map<String, String> hosts = new TreeMap<>();
+    for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
+      if (Fields.get(host, "spec", "consumerRef") == null) {
+        continue;
+      }
+      hosts.put(
+          name(host),
+          String.join(
+              " ",
+              string(host, "status", "provisioning", "state"),
+              string(host, "status", "provisioning", "image", "url"),
+              String.valueOf(Fields.get(host, "status", "poweredOn")),
+              string(host, "status", "operationHistory", "provision", "start")));
+    }
+    return hosts;
   }
 
   private static Set<String> newObjects() {
