@@ -16,11 +16,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The restartable API server keeps its data, address and credentials across restarts, so clients
- * made before a restart work after it.
+ * made before a restart work after it. Each test starts a server of its own in a directory of its
+ * own: they run side by side, most of their time waiting for etcd and the API server to start.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class RestartableKubeApiServerTest {
 
   @Test
