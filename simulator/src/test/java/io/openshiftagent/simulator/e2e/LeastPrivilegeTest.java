@@ -29,6 +29,7 @@ import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
  * a write outside those namespaces.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(2)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
 

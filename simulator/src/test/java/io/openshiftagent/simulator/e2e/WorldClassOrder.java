@@ -16,6 +16,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * Within a rank, a class with a lower {@link Order} comes first: JUnit's pool starts the first
  * classes of the list on other threads at once, so a long class given {@code @Order(1)} does not
  * begin late and end its run alone.
+ *
+ * <p>The classes with a world of their own run on two threads (simulator/pom.xml): the thread that
+ * lists them runs the list from its end backwards, the other from its start forwards (JUnit forks
+ * them in order and joins them in reverse; the idle thread steals the oldest). Their {@link Order}
+ * therefore makes two lanes: the longest class first, the classes that end the other lane last
+ * (docs/testing.md, "How long it takes").
  */
 public final class WorldClassOrder implements ClassOrderer {
   @Override

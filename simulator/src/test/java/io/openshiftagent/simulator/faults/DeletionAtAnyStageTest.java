@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
  * what existed when the deletion was requested and how long the deletion took.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(4)
 class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);
 

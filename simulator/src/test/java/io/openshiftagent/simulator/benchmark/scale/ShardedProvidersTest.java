@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -31,8 +32,10 @@ import org.junit.jupiter.api.Test;
  * benchmark's stand-ins ({@link ScaleWorld}): what is shown is how the providers divide the hub,
  * which the stand-ins do not decide.
  */
-@Tag(
-    E2eWorld.HUB_OF_ITS_OWN) // with the other worlds of their own, after the shared world's classes
+// With the other worlds of their own, after the shared world's classes.
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(3)
 class ShardedProvidersTest {
   private static final Map<Integer, String> SHARD_OF =
       Map.of(1, "shard-a", 2, "shard-a", 3, "shard-b", 4, "shard-b");
