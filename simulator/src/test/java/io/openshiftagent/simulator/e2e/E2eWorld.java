@@ -68,13 +68,6 @@ public final class E2eWorld
   /** The tag of every class with a world of its own (on a hub of its own). */
   public static final String HUB_OF_ITS_OWN = "hub-of-its-own";
 
-  /**
-   * The tag of a class with a world of its own whose own work needs the machine to itself (each of
-   * CrashAnywhereTest's 60 provider restarts is a JVM start, which on a machine saturated by other
-   * worlds took over a minute): the build runs it after the others.
-   */
-  public static final String MACHINE_ALONE = "machine-alone";
-
   private static final Path SHARED_WORK_DIR = Path.of("target", "world", "shared");
   private static World shared;
 

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
 // Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
-@Order(2)
+@Order(5)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
 

@@ -20,8 +20,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * <p>The classes with a world of their own run on two threads (simulator/pom.xml): the thread that
  * lists them runs the list from its end backwards, the other from its start forwards (JUnit forks
  * them in order and joins them in reverse; the idle thread steals the oldest). Their {@link Order}
- * therefore makes two lanes: the longest class first, the classes that end the other lane last
- * (docs/testing.md, "How long it takes").
+ * therefore makes two lanes of about equal length (docs/testing.md, "How long it takes").
  */
 public final class WorldClassOrder implements ClassOrderer {
   @Override

@@ -31,6 +31,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,7 +52,11 @@ import org.slf4j.LoggerFactory;
  * (longest wait before a kill, default 2500).
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-@Tag(E2eWorld.MACHINE_ALONE)
+// Its 60 provider restarts are JVM starts: beside the shared world's classes each took over a
+// minute, beside DeletionAtAnyStageTest's clusters 12 s, beside a class that mostly waits 2-3 s.
+// So it starts after AssistedServiceFaultsTest, in the lane opposite DeletionAtAnyStageTest, which
+// has ended by then; LeaderFailoverTest (waiting for Leases to expire) runs beside it.
+@Order(2)
 class CrashAnywhereTest {
   private static final Logger LOG = LoggerFactory.getLogger(CrashAnywhereTest.class);
 

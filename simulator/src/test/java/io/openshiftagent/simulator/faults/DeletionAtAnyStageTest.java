@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
 // Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
-@Order(4)
+@Order(6)
 class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);
 
