@@ -91,7 +91,10 @@ final class WorkloadClusters implements AutoCloseable {
           }
           long started = System.nanoTime();
           KubeApiServerEnvironment server =
-              KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+              KubeApiServerEnvironment.startIndependent(
+                  List.of(TestPaths.workloadCrds()),
+                  // The kubelets (KwokKubelet) serve on loopback: reach them by the InternalIP.
+                  List.of("--kubelet-preferred-address-types", "InternalIP"));
           synchronized (this) {
             startedServers.add(server);
             onStart.forEach(action -> action.accept(server));
