@@ -28,10 +28,11 @@ import java.util.stream.Collectors;
  * takes its etcd with it (its host was deprovisioned): the member stays, unhealthy, until someone
  * runs {@code etcdctl member remove}, which only the control-plane provider does here. The
  * operator's reports, in the conditions of {@code etcds.operator.openshift.io/cluster} and of the
- * {@code etcd} ClusterOperator, are made from etcd's own member list. Like the operator's
- * controllers, it looks again on every Node event and on a short resync: a member removal is no
- * Kubernetes event. Tests make a member's etcd fail with {@link #setDegraded}. Not played in {@link
- * World.Workloads#SHARED} mode (one API server for all clusters).
+ * {@code etcd} ClusterOperator, are made from etcd's own member list. It looks again on every Node
+ * event and, while a member is unhealthy, every 2 s, as the operator's controllers resync: the
+ * removal of that member is no Kubernetes event. A deleted installation's etcd stops. Tests make a
+ * member's etcd fail with {@link #setDegraded}. Not played in {@link World.Workloads#SHARED} mode
+ * (one API server for all clusters).
  */
 final class EtcdOperator extends Actor {
   static final String NAMESPACE = "openshift-etcd";
@@ -51,6 +52,8 @@ final class EtcdOperator extends Actor {
     final List<InstalledEtcd.Member> removed = new ArrayList<>();
     final Set<String> degraded = ConcurrentHashMap.newKeySet();
     String reported = "";
+    boolean resyncing;
+    boolean stopped;
 
     Members(InstalledEtcd etcd, KwokKubelet kubelet) {
       this.etcd = etcd;
@@ -67,7 +70,7 @@ final class EtcdOperator extends Actor {
   @Override
   void start() {
     if (workloads.mode() == World.Workloads.PER_CLUSTER) {
-      watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::play);
+      watch(client, ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::play, this::stop);
     }
   }
 
@@ -163,24 +166,36 @@ final class EtcdOperator extends Actor {
                   new InstalledEtcd(clusterDir.resolve("etcd"), cluster),
                   KwokKubelet.start(client, workload.kubeConfigYaml(), clusterDir.resolve("kwok")));
           played.put(workload, members);
-          Runnable look = () -> reconcile(client, members);
-          watch(client, "v1", "Node", node -> look.run(), gone -> look.run());
-          resync(look);
+          watch(
+              client,
+              "v1",
+              "Node",
+              node -> reconcile(client, members),
+              gone -> reconcile(client, members));
+          reconcile(client, members);
         });
   }
 
-  private void resync(Runnable look) {
-    if (!closed) {
-      look.run();
-      after(RESYNC, () -> resync(look));
-    }
+  /** A deleted installation's hosts are gone: so is its etcd. */
+  private void stop(GenericKubernetesResource install) {
+    workloads
+        .ifStarted(namespace(install), name(install))
+        .map(played::remove)
+        .ifPresent(
+            members -> {
+              synchronized (members) {
+                members.stopped = true;
+                members.etcd.close();
+                members.kubelet.close();
+              }
+            });
   }
 
   private void reconcile(KubernetesClient workload, Members members) {
-    if (closed) {
-      return;
-    }
     synchronized (members) {
+      if (closed || members.stopped) {
+        return;
+      }
       List<Node> nodes = controlPlaneNodes(workload);
       Set<String> present =
           nodes.stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
@@ -205,39 +220,64 @@ final class EtcdOperator extends Actor {
           members.kubelet.deleteEtcdPod(host);
         }
       }
-      List<InstalledEtcd.Member> listed;
       try {
-        listed = members.etcd.members();
+        membership(workload, members, nodes, present);
       } catch (RuntimeException e) {
-        log.warn("etcd does not list its members: {}", e.getMessage());
-        return;
+        log.warn("{} cannot be reconciled yet: {}", members.etcd, e.getMessage());
+        lookAgain(workload, members);
       }
-      for (InstalledEtcd.Member before : members.listed) {
-        if (!before.name().isEmpty()
-            && listed.stream().noneMatch(m -> m.hexId().equals(before.hexId()))) {
-          members.removed.add(before);
-          members.etcd.forget(before.name());
-          members.kubelet.deleteEtcdPod(before.name());
-          log.info("etcd member {} ({}) removed", before.name(), before.hexId());
+    }
+  }
+
+  /** Notes the members etcd removed, adds the Ready Nodes that are not members, and reports. */
+  private void membership(
+      KubernetesClient workload, Members members, List<Node> nodes, Set<String> present) {
+    List<InstalledEtcd.Member> listed = members.etcd.members();
+    for (InstalledEtcd.Member before : members.listed) {
+      if (!before.name().isEmpty()
+          && listed.stream().noneMatch(m -> m.hexId().equals(before.hexId()))) {
+        members.removed.add(before);
+        members.etcd.forget(before.name());
+        members.kubelet.deleteEtcdPod(before.name());
+        log.info("etcd member {} ({}) removed", before.name(), before.hexId());
+      }
+    }
+    members.listed = listed;
+    List<String> names = names(listed);
+    List<String> unhealthy = unhealthy(members, names, present);
+    if (unhealthy.isEmpty()) {
+      for (Node node : nodes) {
+        String name = node.getMetadata().getName();
+        if (isReady(node) && !names.contains(name)) {
+          createSecrets(workload, name);
+          members.etcd.add(name);
+          members.kubelet.etcdPod(name, members.etcd.clientUrl(name), true);
+          log.info("etcd member {} added", name);
         }
       }
-      members.listed = listed;
-      List<String> names = names(listed);
-      List<String> unhealthy = unhealthy(members, names, present);
-      if (unhealthy.isEmpty()) {
-        for (Node node : nodes) {
-          String name = node.getMetadata().getName();
-          if (isReady(node) && !names.contains(name)) {
-            createSecrets(workload, name);
-            members.etcd.add(name);
-            members.kubelet.etcdPod(name, members.etcd.clientUrl(name), true);
-            log.info("etcd member {} added", name);
-          }
-        }
-        members.listed = members.etcd.members();
-        names = names(members.listed);
-      }
-      report(workload, members, names, unhealthy(members, names, present));
+      members.listed = members.etcd.members();
+      names = names(members.listed);
+    }
+    unhealthy = unhealthy(members, names, present);
+    report(workload, members, names, unhealthy);
+    // Only an unhealthy member is removed by someone else (etcdctl, no Kubernetes event): look
+    // again shortly while there is one.
+    if (!unhealthy.isEmpty()) {
+      lookAgain(workload, members);
+    }
+  }
+
+  private void lookAgain(KubernetesClient workload, Members members) {
+    if (!members.resyncing) {
+      members.resyncing = true;
+      after(
+          RESYNC,
+          () -> {
+            synchronized (members) {
+              members.resyncing = false;
+            }
+            reconcile(workload, members);
+          });
     }
   }
 

@@ -304,6 +304,11 @@ final class InstalledEtcd implements AutoCloseable {
   }
 
   @Override
+  public String toString() {
+    return "etcd of " + token;
+  }
+
+  @Override
   public synchronized void close() {
     List.copyOf(hosts.keySet()).forEach(this::stop);
   }
