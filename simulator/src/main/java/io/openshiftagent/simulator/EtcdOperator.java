@@ -77,12 +77,8 @@ final class EtcdOperator extends Actor {
   /** The cluster's etcd members by name, as {@code etcdctl member list} shows them now. */
   List<String> members(String namespace, String clusterInstall) {
     return ofCluster(namespace, clusterInstall)
-        .map(
-            m ->
-                m.etcd.members().stream()
-                    .map(InstalledEtcd.Member::name)
-                    .filter(n -> !n.isEmpty())
-                    .toList())
+        .filter(m -> !m.etcd.runningClientUrls().isEmpty())
+        .map(m -> names(m.etcd.members()))
         .orElse(List.of());
   }
 
@@ -95,6 +91,9 @@ final class EtcdOperator extends Actor {
         .map(
             m -> {
               synchronized (m) {
+                if (!m.stopped && !m.etcd.runningClientUrls().isEmpty()) {
+                  noticeRemovals(m, m.etcd.members());
+                }
                 return List.copyOf(m.removed);
               }
             })
@@ -233,16 +232,7 @@ final class EtcdOperator extends Actor {
   private void membership(
       KubernetesClient workload, Members members, List<Node> nodes, Set<String> present) {
     List<InstalledEtcd.Member> listed = members.etcd.members();
-    for (InstalledEtcd.Member before : members.listed) {
-      if (!before.name().isEmpty()
-          && listed.stream().noneMatch(m -> m.hexId().equals(before.hexId()))) {
-        members.removed.add(before);
-        members.etcd.forget(before.name());
-        members.kubelet.deleteEtcdPod(before.name());
-        log.info("etcd member {} ({}) removed", before.name(), before.hexId());
-      }
-    }
-    members.listed = listed;
+    noticeRemovals(members, listed);
     List<String> names = names(listed);
     List<String> unhealthy = unhealthy(members, names, present);
     if (unhealthy.isEmpty()) {
@@ -255,7 +245,7 @@ final class EtcdOperator extends Actor {
           log.info("etcd member {} added", name);
         }
       }
-      members.listed = members.etcd.members();
+      noticeRemovals(members, members.etcd.members());
       names = names(members.listed);
     }
     unhealthy = unhealthy(members, names, present);
@@ -265,6 +255,20 @@ final class EtcdOperator extends Actor {
     if (!unhealthy.isEmpty()) {
       lookAgain(workload, members);
     }
+  }
+
+  /** Notes the members listed before and not now: etcd removed them. */
+  private void noticeRemovals(Members members, List<InstalledEtcd.Member> listed) {
+    for (InstalledEtcd.Member before : members.listed) {
+      if (!before.name().isEmpty()
+          && listed.stream().noneMatch(m -> m.hexId().equals(before.hexId()))) {
+        members.removed.add(before);
+        members.etcd.forget(before.name());
+        members.kubelet.deleteEtcdPod(before.name());
+        log.info("etcd member {} ({}) removed", before.name(), before.hexId());
+      }
+    }
+    members.listed = listed;
   }
 
   private void lookAgain(KubernetesClient workload, Members members) {

@@ -194,7 +194,10 @@ final class InstalledEtcd implements AutoCloseable {
     return hosts.values().stream().filter(Host::running).map(Host::clientUrl).toList();
   }
 
-  /** The members, as {@code etcdctl member list -w json} shows them. */
+  /**
+   * The members, as {@code etcdctl member list -w json} shows them; throws when etcd does not
+   * answer (none of its processes runs, or it has no quorum).
+   */
   List<Member> members() {
     JsonNode list =
         Serialization.unmarshal(run("member", "list", "-w", "json", endpoints()), JsonNode.class);
@@ -216,6 +219,9 @@ final class InstalledEtcd implements AutoCloseable {
   }
 
   private String endpoints() {
+    if (runningClientUrls().isEmpty()) {
+      throw new IllegalStateException("no etcd member of " + token + " runs");
+    }
     return "--endpoints=" + String.join(",", runningClientUrls());
   }
 
