@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +43,7 @@ final class InstalledEtcd implements AutoCloseable {
     final int clientPort = FreePorts.next();
     final int peerPort = FreePorts.next();
     final Path dataDir;
-    Process process;
+    volatile Process process;
 
     Host(Path dataDir) {
       this.dataDir = dataDir;
@@ -62,7 +64,7 @@ final class InstalledEtcd implements AutoCloseable {
 
   private final Path dir;
   private final String token;
-  private final Map<String, Host> hosts = new LinkedHashMap<>();
+  private final Map<String, Host> hosts = new ConcurrentHashMap<>();
 
   /**
    * @param dir where the members' data and logs go
@@ -112,31 +114,41 @@ final class InstalledEtcd implements AutoCloseable {
    * a member only once it has been connected to a quorum for 5 s, e.g. not right after a start.
    */
   private String memberAdd(String node, Host host) {
+    return retry(
+        () ->
+            run(
+                "member",
+                "add",
+                node,
+                "--peer-urls=" + host.peerUrl(),
+                "--endpoints=" + String.join(",", runningClientUrls())),
+        failed -> failed.getMessage().contains("unhealthy cluster"));
+  }
+
+  /** Waits until the member serves: its own health, which needs the cluster's quorum. */
+  private void awaitHealthy(String name, Host host) {
+    retry(
+        () -> run("endpoint", "health", "--endpoints=" + host.clientUrl()),
+        notYet -> host.running());
+  }
+
+  /** Calls until it returns, while {@code passing} says its failure may pass, for 30 s at most. */
+  private static String retry(Supplier<String> call, Predicate<IllegalStateException> passing) {
     long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
     while (true) {
       try {
-        return run(
-            "member",
-            "add",
-            node,
-            "--peer-urls=" + host.peerUrl(),
-            "--endpoints=" + String.join(",", runningClientUrls()));
+        return call.get();
       } catch (IllegalStateException e) {
-        if (!e.getMessage().contains("unhealthy cluster")
-            || System.currentTimeMillis() > deadline) {
+        if (!passing.test(e) || System.currentTimeMillis() > deadline) {
           throw e;
         }
       }
-      sleep();
-    }
-  }
-
-  private static void sleep() {
-    try {
-      Thread.sleep(500);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted waiting for etcd", e);
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for etcd", e);
+      }
     }
   }
 
@@ -174,10 +186,6 @@ final class InstalledEtcd implements AutoCloseable {
     return host != null && host.running();
   }
 
-  synchronized boolean knows(String node) {
-    return hosts.containsKey(node);
-  }
-
   /** The hosts that have (or had, until etcd removes their member) an etcd. */
   synchronized List<String> hosts() {
     return List.copyOf(hosts.keySet());
@@ -189,8 +197,8 @@ final class InstalledEtcd implements AutoCloseable {
     return host == null ? null : host.clientUrl();
   }
 
-  /** The client URLs of the etcd processes that run. */
-  synchronized List<String> runningClientUrls() {
+  /** The client URLs of the etcd processes that run (not waiting for a member being added). */
+  List<String> runningClientUrls() {
     return hosts.values().stream().filter(Host::running).map(Host::clientUrl).toList();
   }
 
@@ -273,28 +281,6 @@ final class InstalledEtcd implements AutoCloseable {
               .start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start etcd member " + name, e);
-    }
-  }
-
-  /** Waits until the member serves: its own health, which needs the cluster's quorum. */
-  private void awaitHealthy(String name, Host host) {
-    long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
-    while (true) {
-      try {
-        run("endpoint", "health", "--endpoints=" + host.clientUrl());
-        return;
-      } catch (IllegalStateException notYet) {
-        if (!host.running() || System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException(
-              "etcd member " + name + " of " + token + " not healthy: " + notYet.getMessage());
-        }
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for etcd member " + name, e);
-      }
     }
   }
 

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -248,26 +250,11 @@ final class KwokKubelet implements AutoCloseable {
 
   private static void installExecCrd(KubernetesClient workload) throws IOException {
     Path file = TestPaths.toolsBin().resolve("kwok-crds").resolve("kwok.x-k8s.io_execs.yaml");
-    CustomResourceDefinition crd;
     try (InputStream in = Files.newInputStream(file)) {
-      crd = workload.apiextensions().v1().customResourceDefinitions().load(in).item();
+      CustomResourceDefinition crd =
+          workload.apiextensions().v1().customResourceDefinitions().load(in).item();
+      CrdInstaller.install(workload, List.of(crd), Duration.ofSeconds(30));
     }
-    workload.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    workload
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(crd.getMetadata().getName())
-        .waitUntilCondition(
-            c ->
-                c != null
-                    && c.getStatus() != null
-                    && c.getStatus().getConditions() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(
-                            s -> "Established".equals(s.getType()) && "True".equals(s.getStatus())),
-            30,
-            TimeUnit.SECONDS);
   }
 
   private void awaitServing() {
