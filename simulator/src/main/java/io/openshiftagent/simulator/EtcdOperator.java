@@ -1,10 +1,8 @@
 package io.openshiftagent.simulator;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.file.Path;
@@ -103,10 +101,7 @@ final class EtcdOperator extends Actor {
   /** Runs the real etcdctl against the cluster's running members; its output. */
   String etcdctl(String namespace, String clusterInstall, String... args) {
     return ofCluster(namespace, clusterInstall)
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "etcd of " + namespace + "/" + clusterInstall + " not up"))
+        .orElseThrow(() -> new IllegalStateException("etcd of " + clusterInstall + " not up"))
         .etcd
         .etcdctl(args);
   }
@@ -148,17 +143,7 @@ final class EtcdOperator extends Actor {
             return;
           }
           KubernetesClient client = workload.client();
-          if (client.namespaces().withName(NAMESPACE).get() == null) {
-            client
-                .namespaces()
-                .resource(
-                    new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .create();
-          }
+          EtcdOperatorWrites.createNamespace(client);
           Path clusterDir = dir.resolve(cluster);
           Members members =
               new Members(
@@ -209,7 +194,7 @@ final class EtcdOperator extends Actor {
         if (ready.isEmpty()) {
           return;
         }
-        ready.forEach(node -> createSecrets(workload, node));
+        ready.forEach(node -> EtcdOperatorWrites.createSecrets(workload, node));
         members.etcd.bootstrap(ready);
         ready.forEach(node -> members.kubelet.etcdPod(node, members.etcd.clientUrl(node), true));
       }
@@ -239,7 +224,7 @@ final class EtcdOperator extends Actor {
       for (Node node : nodes) {
         String name = node.getMetadata().getName();
         if (isReady(node) && !names.contains(name)) {
-          createSecrets(workload, name);
+          EtcdOperatorWrites.createSecrets(workload, name);
           members.etcd.add(name);
           members.kubelet.etcdPod(name, members.etcd.clientUrl(name), true);
           log.info("etcd member {} added", name);
@@ -295,25 +280,6 @@ final class EtcdOperator extends Actor {
         .toList();
   }
 
-  private static void createSecrets(KubernetesClient workload, String node) {
-    for (String secret : secretsOf(node)) {
-      if (workload.secrets().inNamespace(NAMESPACE).withName(secret).get() == null) {
-        workload
-            .secrets()
-            .inNamespace(NAMESPACE)
-            .resource(
-                new SecretBuilder()
-                    .withMetadata(
-                        new ObjectMetaBuilder().withName(secret).withNamespace(NAMESPACE).build())
-                    .withType("kubernetes.io/tls")
-                    .addToStringData("tls.crt", "simulated")
-                    .addToStringData("tls.key", "simulated")
-                    .build())
-            .create();
-      }
-    }
-  }
-
   @Override
   public void close() {
     closed = true;
@@ -324,17 +290,12 @@ final class EtcdOperator extends Actor {
     }
   }
 
-  /** The Secrets the etcd operator makes for a member's Node. */
-  static List<String> secretsOf(String node) {
-    return List.of("etcd-peer-" + node, "etcd-serving-" + node, "etcd-serving-metrics-" + node);
-  }
-
   /** The operator's member conditions and ClusterOperator, written when they change. */
   private void report(
       KubernetesClient workload, Members members, List<String> names, List<String> unhealthy) {
-    String available = EtcdOperatorReport.available(names.size(), unhealthy);
+    String available = EtcdOperatorWrites.available(names.size(), unhealthy);
     if (!available.equals(members.reported)) {
-      EtcdOperatorReport.write(workload, names.size(), unhealthy);
+      EtcdOperatorWrites.write(workload, names.size(), unhealthy);
       members.reported = available;
       log.info("etcd reports: {}", available);
     }

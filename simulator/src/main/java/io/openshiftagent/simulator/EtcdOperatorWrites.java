@@ -1,7 +1,9 @@
 package io.openshiftagent.simulator;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -12,14 +14,56 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What OpenShift's etcd operator reports about the members of an installed cluster's etcd: the
+ * What OpenShift's etcd operator writes in an installed cluster about its etcd members ({@link
+ * EtcdOperator}): each member's peer, serving and metrics Secrets in {@code openshift-etcd}, the
  * member conditions of {@code etcds.operator.openshift.io/cluster} and the {@code etcd}
- * ClusterOperator ({@link EtcdOperator}).
+ * ClusterOperator.
  */
-final class EtcdOperatorReport {
+final class EtcdOperatorWrites {
   private static final String ETCD_API = "operator.openshift.io/v1";
 
-  private EtcdOperatorReport() {}
+  private EtcdOperatorWrites() {}
+
+  /** The Secrets the etcd operator makes for a member's Node. */
+  static List<String> secretsOf(String node) {
+    return List.of("etcd-peer-" + node, "etcd-serving-" + node, "etcd-serving-metrics-" + node);
+  }
+
+  /** The operator's namespace, {@code openshift-etcd}. */
+  static void createNamespace(KubernetesClient workload) {
+    if (workload.namespaces().withName(EtcdOperator.NAMESPACE).get() == null) {
+      workload
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(EtcdOperator.NAMESPACE)
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+  }
+
+  /** A member's Secrets, made before it joins. */
+  static void createSecrets(KubernetesClient workload, String node) {
+    for (String secret : secretsOf(node)) {
+      if (workload.secrets().inNamespace(EtcdOperator.NAMESPACE).withName(secret).get() == null) {
+        workload
+            .secrets()
+            .inNamespace(EtcdOperator.NAMESPACE)
+            .resource(
+                new SecretBuilder()
+                    .withMetadata(
+                        new ObjectMetaBuilder().withName(secret).withNamespace(EtcdOperator.NAMESPACE).build())
+                    .withType("kubernetes.io/tls")
+                    .addToStringData("tls.crt", "simulated")
+                    .addToStringData("tls.key", "simulated")
+                    .build())
+            .create();
+      }
+    }
+  }
+
 
   /** The message of EtcdMembersAvailable: how many members are, and which are not. */
   static String available(int count, List<String> unhealthy) {
