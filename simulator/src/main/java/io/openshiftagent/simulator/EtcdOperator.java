@@ -2,7 +2,6 @@ package io.openshiftagent.simulator;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import java.nio.file.Path;

@@ -54,7 +54,10 @@ final class EtcdOperatorWrites {
             .resource(
                 new SecretBuilder()
                     .withMetadata(
-                        new ObjectMetaBuilder().withName(secret).withNamespace(EtcdOperator.NAMESPACE).build())
+                        new ObjectMetaBuilder()
+                            .withName(secret)
+                            .withNamespace(EtcdOperator.NAMESPACE)
+                            .build())
                     .withType("kubernetes.io/tls")
                     .addToStringData("tls.crt", "simulated")
                     .addToStringData("tls.key", "simulated")
@@ -63,7 +66,6 @@ final class EtcdOperatorWrites {
       }
     }
   }
-
 
   /** The message of EtcdMembersAvailable: how many members are, and which are not. */
   static String available(int count, List<String> unhealthy) {
