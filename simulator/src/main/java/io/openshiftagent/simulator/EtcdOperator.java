@@ -15,21 +15,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * Plays OpenShift's cluster-etcd-operator in each installed cluster, around a real etcd cluster
- * ({@link InstalledEtcd}) whose pods' {@code etcdctl} containers a real kubelet server ({@link
- * KwokKubelet}) lets the cluster's kube-apiserver exec into. Once the installation finalizes, the
- * members are the control-plane Nodes that are Ready, bootstrapped at once; afterwards a
- * control-plane Node that becomes Ready joins ({@code etcdctl member add}, its etcd started, its
- * peer, serving and metrics Secrets and its etcd pod made), unless a member is unhealthy (the
- * operator adds no member then, and etcd would refuse one that costs quorum). A Node that is gone
- * takes its etcd with it (its host was deprovisioned): the member stays, unhealthy, until someone
- * runs {@code etcdctl member remove}, which only the control-plane provider does here. The
- * operator's reports, in the conditions of {@code etcds.operator.openshift.io/cluster} and of the
- * {@code etcd} ClusterOperator, are made from etcd's own member list. It looks again on every Node
- * event and, while a member is unhealthy, every 2 s, as the operator's controllers resync: the
- * removal of that member is no Kubernetes event. A deleted installation's etcd stops. Tests make a
- * member's etcd fail with {@link #setDegraded}. Not played in {@link World.Workloads#SHARED} mode
- * (one API server for all clusters).
+ * Plays OpenShift's cluster-etcd-operator in each installed cluster around its real etcd ({@link
+ * InstalledEtcd}), whose pods' {@code etcdctl} containers a kubelet server ({@link KwokKubelet})
+ * lets the cluster's kube-apiserver exec into. From the installation's finalizing, the Ready
+ * control-plane Nodes are members, bootstrapped at once; a control-plane Node Ready later joins
+ * ({@code etcdctl member add}, its Secrets, etcd and pod) unless a member is unhealthy. A Node that
+ * is gone takes its etcd with it (its host was deprovisioned); its member stays, unhealthy, until
+ * {@code etcdctl member remove}, which only the control-plane provider runs here. The operator's
+ * reports ({@link EtcdOperatorWrites}) come from etcd's member list. It looks on every Node event
+ * and, while a member is unhealthy, every 2 s as the operator's controllers resync: that member's
+ * removal is no Kubernetes event. A deleted installation's etcd stops. Tests stop and start a
+ * member's etcd with {@link #setDegraded}. Not played in {@link World.Workloads#SHARED} mode.
  */
 final class EtcdOperator extends Actor {
   static final String NAMESPACE = "openshift-etcd";

@@ -36,7 +36,7 @@ final class InstalledEtcd implements AutoCloseable {
   private static final long READY_TIMEOUT_MS = 30_000;
 
   /** A member as {@code etcdctl member list} shows it; an added, unstarted member has no name. */
-  record Member(String name, String hexId, List<String> clientUrls) {}
+  record Member(String name, String hexId) {}
 
   /** One host's etcd: its ports and directory, and its process while it runs. */
   private static final class Host {
@@ -211,10 +211,8 @@ final class InstalledEtcd implements AutoCloseable {
         Serialization.unmarshal(run("member", "list", "-w", "json", endpoints()), JsonNode.class);
     List<Member> members = new ArrayList<>();
     for (JsonNode m : list.path("members")) {
-      List<String> clientUrls = new ArrayList<>();
-      m.path("clientURLs").forEach(u -> clientUrls.add(u.asText()));
-      String id = m.path("ID").bigIntegerValue().toString(16);
-      members.add(new Member(m.path("name").asText(""), id, clientUrls));
+      members.add(
+          new Member(m.path("name").asText(""), m.path("ID").bigIntegerValue().toString(16)));
     }
     return members;
   }
@@ -233,14 +231,9 @@ final class InstalledEtcd implements AutoCloseable {
     return "--endpoints=" + String.join(",", runningClientUrls());
   }
 
-  /** The etcdctl {@code hack/build-kwok.sh} built. */
-  static Path etcdctlBinary() {
-    return TestPaths.tool("etcdctl");
-  }
-
   private static String run(String... args) {
     List<String> command = new ArrayList<>();
-    command.add(etcdctlBinary().toString());
+    command.add(TestPaths.tool("etcdctl").toString());
     command.add("--command-timeout=5s");
     command.addAll(List.of(args));
     try {

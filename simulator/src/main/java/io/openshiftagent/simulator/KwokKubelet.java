@@ -91,7 +91,7 @@ final class KwokKubelet implements AutoCloseable {
           .environment()
           .put(
               "PATH",
-              InstalledEtcd.etcdctlBinary().getParent()
+              TestPaths.tool("etcdctl").getParent()
                   + ":"
                   + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
       KwokKubelet kubelet = new KwokKubelet(workload, builder.start(), port);
