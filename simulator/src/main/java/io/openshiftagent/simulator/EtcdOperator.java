@@ -229,7 +229,8 @@ final class EtcdOperator extends Actor {
       names = names(members.listed);
     }
     unhealthy = unhealthy(members, names, present);
-    report(workload, members, names, unhealthy);
+    members.reported =
+        EtcdOperatorWrites.report(workload, members.reported, names.size(), unhealthy);
     // Only an unhealthy member is removed by someone else (etcdctl, no Kubernetes event): look
     // again shortly while there is one.
     if (!unhealthy.isEmpty()) {
@@ -282,17 +283,6 @@ final class EtcdOperator extends Actor {
     for (Members members : played.values()) {
       members.etcd.close();
       members.kubelet.close();
-    }
-  }
-
-  /** The operator's member conditions and ClusterOperator, written when they change. */
-  private void report(
-      KubernetesClient workload, Members members, List<String> names, List<String> unhealthy) {
-    String available = EtcdOperatorWrites.available(names.size(), unhealthy);
-    if (!available.equals(members.reported)) {
-      EtcdOperatorWrites.write(workload, names.size(), unhealthy);
-      members.reported = available;
-      log.info("etcd reports: {}", available);
     }
   }
 

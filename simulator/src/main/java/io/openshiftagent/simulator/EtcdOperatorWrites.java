@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What OpenShift's etcd operator writes in an installed cluster about its etcd members ({@link
@@ -21,6 +23,8 @@ import java.util.stream.Collectors;
  */
 final class EtcdOperatorWrites {
   private static final String ETCD_API = "operator.openshift.io/v1";
+
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdOperatorWrites.class);
 
   private EtcdOperatorWrites() {}
 
@@ -79,8 +83,21 @@ final class EtcdOperatorWrites {
             + unhealthy.stream().map(m -> ", " + m + " is unhealthy").collect(Collectors.joining());
   }
 
-  /** Writes the operator's member conditions and its ClusterOperator. */
-  static void write(KubernetesClient workload, int count, List<String> unhealthy) {
+  /**
+   * Writes the operator's member conditions and its ClusterOperator when their message changes
+   * from {@code reported}; returns the message now reported.
+   */
+  static String report(
+      KubernetesClient workload, String reported, int count, List<String> unhealthy) {
+    String available = available(count, unhealthy);
+    if (!available.equals(reported)) {
+      write(workload, count, unhealthy);
+      LOG.info("etcd reports: {}", available);
+    }
+    return available;
+  }
+
+  private static void write(KubernetesClient workload, int count, List<String> unhealthy) {
     int healthy = count - unhealthy.size();
     boolean quorate = healthy >= count / 2 + 1;
     String available = available(count, unhealthy);
