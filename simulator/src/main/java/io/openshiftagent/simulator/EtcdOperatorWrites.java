@@ -84,8 +84,8 @@ final class EtcdOperatorWrites {
   }
 
   /**
-   * Writes the operator's member conditions and its ClusterOperator when their message changes
-   * from {@code reported}; returns the message now reported.
+   * Writes the operator's member conditions and its ClusterOperator when their message changes from
+   * {@code reported}; returns the message now reported.
    */
   static String report(
       KubernetesClient workload, String reported, int count, List<String> unhealthy) {
