@@ -294,7 +294,10 @@ class ControlPlaneRemediationAndRolloutTest {
   }
 
   private static void assertQuorumKept(EtcdQuorumWatch quorum) {
-    LOG.info("etcd committed {} writes, one a second, during the step", quorum.writes());
+    LOG.info(
+        "etcd committed {} writes, one a second, during the step; refused alone: {}",
+        quorum.writes(),
+        quorum.blips());
     assertThat(quorum.lapses()).as("etcd refused writes: quorum lost").isEmpty();
     assertThat(quorum.writes()).isPositive();
   }

@@ -15,13 +15,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Asks an installed cluster's real etcd, every second while a step runs, whether it still has
  * quorum: a write ({@code etcdctl put}) through the members that run, which etcd commits only with
- * a majority of its members. Each refused or timed-out write is a lapse, with etcd's words.
+ * a majority of its members. Two refused or timed-out writes in a row are a lapse, with etcd's
+ * words: one alone may be the election of a new leader (about a second) after the leader's host
+ * went away, which a cluster with quorum gets through; etcd without quorum refuses every write.
+ * Single refusals are kept too ({@link #blips}).
  */
 final class EtcdQuorumWatch implements AutoCloseable {
   private final World world;
   private final String namespace;
   private final String clusterInstall;
   private final List<String> lapses = new CopyOnWriteArrayList<>();
+  private final List<String> blips = new CopyOnWriteArrayList<>();
   private final AtomicInteger writes = new AtomicInteger();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread writer;
@@ -36,6 +40,7 @@ final class EtcdQuorumWatch implements AutoCloseable {
   }
 
   private void write() {
+    String refused = null;
     while (running.get()) {
       try {
         world.etcdctl(
@@ -45,9 +50,15 @@ final class EtcdQuorumWatch implements AutoCloseable {
             "openshift-agent-test/quorum",
             Instant.now().toString());
         writes.incrementAndGet();
+        refused = null;
       } catch (RuntimeException e) {
         if (running.get()) {
-          lapses.add(Instant.now() + ": " + e.getMessage());
+          String now = Instant.now() + ": " + e.getMessage();
+          blips.add(now);
+          if (refused != null) {
+            lapses.add(refused + "\nthen " + now);
+          }
+          refused = now;
         }
       }
       try {
@@ -61,6 +72,11 @@ final class EtcdQuorumWatch implements AutoCloseable {
   /** The writes etcd refused, with when and why. */
   List<String> lapses() {
     return new ArrayList<>(lapses);
+  }
+
+  /** Every write etcd refused, with when and why. */
+  List<String> blips() {
+    return new ArrayList<>(blips);
   }
 
   /** How many writes etcd committed. */
