@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -149,19 +148,6 @@ final class KwokKubelet implements AutoCloseable {
    */
   void etcdPod(String node, String clientUrl, boolean ready) {
     String name = podName(node);
-    if (workload.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() == null) {
-      workload
-          .serviceAccounts()
-          .inNamespace(NAMESPACE)
-          .resource(
-              new ServiceAccountBuilder()
-                  .withNewMetadata()
-                  .withName("default")
-                  .withNamespace(NAMESPACE)
-                  .endMetadata()
-                  .build())
-          .create();
-    }
     GenericKubernetesResource exec = new GenericKubernetesResource();
     exec.setApiVersion(KWOK_API);
     exec.setKind("Exec");
@@ -191,6 +177,14 @@ final class KwokKubelet implements AutoCloseable {
                       .withName(name)
                       .withNamespace(NAMESPACE)
                       .withLabels(Map.of("app", "etcd", "etcd", "true", "k8s-app", "etcd"))
+                      .withAnnotations(mirror(node))
+                      .addNewOwnerReference()
+                      .withApiVersion("v1")
+                      .withKind("Node")
+                      .withName(node)
+                      .withUid(workload.nodes().withName(node).get().getMetadata().getUid())
+                      .withController(true)
+                      .endOwnerReference()
                       .endMetadata()
                       .withNewSpec()
                       .withNodeName(node)
@@ -232,6 +226,19 @@ final class KwokKubelet implements AutoCloseable {
                                 ready ? "True" : "False",
                                 "lastTransitionTime",
                                 now))))));
+  }
+
+  /**
+   * OpenShift's etcd pods are static pods: the kubelet runs them from a file and the API server
+   * shows a mirror pod, which a Node drain leaves alone (Cluster API's, like {@code kubectl
+   * drain}).
+   */
+  private static Map<String, String> mirror(String node) {
+    String hash = Integer.toHexString(("etcd-" + node).hashCode());
+    return Map.of(
+        "kubernetes.io/config.mirror", hash,
+        "kubernetes.io/config.hash", hash,
+        "kubernetes.io/config.source", "file");
   }
 
   /** The etcd pod of a host that is gone, as the pod garbage collector deletes it. */
