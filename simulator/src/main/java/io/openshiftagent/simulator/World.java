@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,157 +140,106 @@ public final class World implements AutoCloseable {
     }
 
     public Options withWorkloads(Workloads value) {
-      return new Options(
-          durations,
-          workDir,
-          value,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          hubOfItsOwn,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.workloads = value);
     }
 
     public Options withWorkloadPollInterval(Duration value) {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          value,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          hubOfItsOwn,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.workloadPollInterval = value);
     }
 
     public Options withServiceAccounts(boolean value) {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          value,
-          leaderElection,
-          providerReplicas,
-          hubOfItsOwn,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.serviceAccounts = value);
     }
 
     public Options withLeaderElection(boolean value) {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          value,
-          providerReplicas,
-          hubOfItsOwn,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.leaderElection = value);
     }
 
     public Options withDurations(SimulatedDurations value) {
-      return new Options(
-          value,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          hubOfItsOwn,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.durations = value);
     }
 
     /** A hub of its own that can be restarted ({@link #restartableHub()}). */
     public Options withRestartableHub() {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          true,
-          watchedNamespaces,
-          true,
-          goProvider);
+      return edit(
+          o -> {
+            o.hubOfItsOwn = true;
+            o.restartableHub = true;
+          });
     }
 
     /** A hub of its own ({@link #hubOfItsOwn()}). */
     public Options withHubOfItsOwn() {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          true,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.hubOfItsOwn = true);
     }
 
     /** A namespaced install watching {@code namespaces} ({@link #watchedNamespaces()}). */
     public Options withWatchedNamespaces(List<String> namespaces) {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          hubOfItsOwn,
-          List.copyOf(namespaces),
-          restartableHub,
-          goProvider);
+      return edit(o -> o.watchedNamespaces = List.copyOf(namespaces));
     }
 
     /** The Go provider pair built from {@code checkout} instead of ours, on a hub of its own. */
     public Options withGoProvider(Path checkout) {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          providerReplicas,
-          true,
-          watchedNamespaces,
-          restartableHub,
-          checkout);
+      return edit(
+          o -> {
+            o.goProvider = checkout;
+            o.hubOfItsOwn = true;
+          });
     }
 
     public Options withProviderReplicas(int value) {
-      return new Options(
-          durations,
-          workDir,
-          workloads,
-          workloadPollInterval,
-          serviceAccounts,
-          leaderElection,
-          value,
-          hubOfItsOwn,
-          watchedNamespaces,
-          restartableHub,
-          goProvider);
+      return edit(o -> o.providerReplicas = value);
+    }
+
+    /** These options with some changed: the one place that lists every field. */
+    private Options edit(Consumer<Draft> change) {
+      Draft draft = new Draft(this);
+      change.accept(draft);
+      return draft.options();
+    }
+
+    /** The fields of {@link Options}, changeable while a copy is made. */
+    private static final class Draft {
+      SimulatedDurations durations;
+      Path workDir;
+      Workloads workloads;
+      Duration workloadPollInterval;
+      boolean serviceAccounts;
+      boolean leaderElection;
+      int providerReplicas;
+      boolean hubOfItsOwn;
+      List<String> watchedNamespaces;
+      boolean restartableHub;
+      Path goProvider;
+
+      Draft(Options from) {
+        durations = from.durations;
+        workDir = from.workDir;
+        workloads = from.workloads;
+        workloadPollInterval = from.workloadPollInterval;
+        serviceAccounts = from.serviceAccounts;
+        leaderElection = from.leaderElection;
+        providerReplicas = from.providerReplicas;
+        hubOfItsOwn = from.hubOfItsOwn;
+        watchedNamespaces = from.watchedNamespaces;
+        restartableHub = from.restartableHub;
+        goProvider = from.goProvider;
+      }
+
+      Options options() {
+        return new Options(
+            durations,
+            workDir,
+            workloads,
+            workloadPollInterval,
+            serviceAccounts,
+            leaderElection,
+            providerReplicas,
+            hubOfItsOwn,
+            watchedNamespaces,
+            restartableHub,
+            goProvider);
+      }
     }
   }
 

@@ -32,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,12 +54,6 @@ import org.slf4j.LoggerFactory;
     generationAwareEventProcessing = false)
 public class AgentReconciler implements Reconciler<Agent> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentReconciler.class);
-
-  /**
-   * The install stages after which the host must boot from its disk (assisted-service's BMAC
-   * detaches BareMetalHosts at the same stages).
-   */
-  static final Set<String> BOOTS_FROM_DISK = Set.of("Rebooting", "Joined", "Done", "Failed");
 
   /** How soon a detachment refused for a changed host is tried again, from the cache then. */
   static final Duration HOST_CHANGED_RETRY = Duration.ofMillis(500);
@@ -103,7 +96,7 @@ public class AgentReconciler implements Reconciler<Agent> {
           old,
           a ->
               Arrays.asList(
-                  bootsFromDisk(a),
+                  InstallStage.bootsFromDisk(a),
                   InstallationDisks.disks(a),
                   HostValidations.validated(a)
                       .map(c -> c.getStatus() + c.getMessage())
@@ -220,7 +213,7 @@ public class AgentReconciler implements Reconciler<Agent> {
     Optional<BareMetalHost> toDetach =
         host.filter(
             h ->
-                bootsFromDisk(agent)
+                InstallStage.bootsFromDisk(agent)
                     && HostDetachment.needed(h, Metadata.isDeleting(scope.machine())));
     if (toDetach.isPresent() && !hosts.detach(toDetach.get())) {
       // Changed since the cache saw it (perhaps detached by someone else): look again shortly.
@@ -279,16 +272,5 @@ public class AgentReconciler implements Reconciler<Agent> {
         new OwnedFieldsPatch()
             .set(refused.why(), "metadata", "annotations", Names.NOT_APPROVED_ANNOTATION));
     events.warning(agent, refused.reason(), "Approve", refused.why());
-  }
-
-  /**
-   * Whether the host has written its disk and boots from it. The real service reports {@code
-   * progress: {}} (no stage) before the installation, which Set.of's contains refuses.
-   */
-  static boolean bootsFromDisk(Agent agent) {
-    return agent.getStatus() != null
-        && agent.getStatus().progress != null
-        && agent.getStatus().progress.currentStage != null
-        && BOOTS_FROM_DISK.contains(agent.getStatus().progress.currentStage);
   }
 }

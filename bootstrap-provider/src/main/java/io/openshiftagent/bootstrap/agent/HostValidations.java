@@ -76,7 +76,7 @@ final class HostValidations {
     if (agent.getSpec() == null || !Boolean.TRUE.equals(agent.getSpec().approved)) {
       return new NotTheConfigsHost();
     }
-    if (installing(agent)) {
+    if (InstallStage.started(agent)) {
       return new Passing();
     }
     Optional<Condition> validated = validated(agent);
@@ -152,13 +152,6 @@ final class HostValidations {
                     .withLastTransitionTime(c.getLastTransitionTime())
                     .build())
         .toList();
-  }
-
-  private static boolean installing(Agent agent) {
-    return agent.getStatus() != null
-        && agent.getStatus().progress != null
-        && agent.getStatus().progress.currentStage != null
-        && !agent.getStatus().progress.currentStage.isEmpty();
   }
 
   private static Optional<Instant> since(Condition condition) {

@@ -38,10 +38,7 @@ final class ConfigStatus {
   /**
    * Where a reconcile ended: a wait with its reason, paused, or the bootstrap data ready.
    *
-   * @param noInstallationDisk with the data ready: why its host's Agent is not approved, no disk
-   *     matching the host's rootDeviceHints; else null
-   * @param hostValidationsFailing with the data ready: which of assisted-service's validations its
-   *     host fails, holding its installation back; else null
+   * @param hostTrouble with the data ready: what holds its host's installation back; else null
    */
   record Outcome(
       boolean paused,
@@ -49,44 +46,28 @@ final class ConfigStatus {
       String message,
       String dataSecretName,
       Duration recheckAfter,
-      String noInstallationDisk,
-      String hostValidationsFailing) {
+      HostTrouble hostTrouble) {
 
     static Outcome waiting(String reason, String message) {
-      return new Outcome(false, reason, message, null, null, null, null);
+      return new Outcome(false, reason, message, null, null, null);
     }
 
     static Outcome paused(String message) {
-      return new Outcome(true, Reasons.PAUSED, message, null, null, null, null);
+      return new Outcome(true, Reasons.PAUSED, message, null, null, null);
     }
 
     static Outcome ready(String dataSecretName) {
       String available = "bootstrap data Secret " + dataSecretName + " is available";
-      return new Outcome(
-          false, Reasons.SECRET_AVAILABLE, available, dataSecretName, null, null, null);
+      return new Outcome(false, Reasons.SECRET_AVAILABLE, available, dataSecretName, null, null);
     }
 
     Outcome recheckAfter(Duration delay) {
-      return new Outcome(
-          paused,
-          reason,
-          message,
-          dataSecretName,
-          delay,
-          noInstallationDisk,
-          hostValidationsFailing);
+      return new Outcome(paused, reason, message, dataSecretName, delay, hostTrouble);
     }
 
-    /** The data ready, and its host's Agent not approved for {@code why} (null: it is not). */
-    Outcome noInstallationDisk(String why) {
-      return new Outcome(
-          paused, reason, message, dataSecretName, recheckAfter, why, hostValidationsFailing);
-    }
-
-    /** The data ready, and its host failing validations as {@code why} says (null: it is not). */
-    Outcome hostValidationsFailing(String why) {
-      return new Outcome(
-          paused, reason, message, dataSecretName, recheckAfter, noInstallationDisk, why);
+    /** The data ready, and its host's installation held back by {@code trouble} (null: none). */
+    Outcome hostTrouble(HostTrouble trouble) {
+      return new Outcome(paused, reason, message, dataSecretName, recheckAfter, trouble);
     }
 
     boolean ready() {
@@ -129,31 +110,24 @@ final class ConfigStatus {
               message,
               generation,
               now);
-      boolean noDisk = ready() && noInstallationDisk != null;
-      boolean failingValidations = ready() && !noDisk && hostValidationsFailing != null;
-      String readyReason =
-          noDisk
-              ? Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS
-              : failingValidations
-                  ? Reasons.HOST_VALIDATIONS_FAILING
-                  : ready() ? Reasons.READY : reason;
+      HostTrouble trouble = ready() ? hostTrouble : null;
       status.conditions =
           Conditions.set(
               status.conditions,
               Reasons.READY,
-              ready() && !noDisk && !failingValidations ? Conditions.TRUE : Conditions.FALSE,
-              readyReason,
-              noDisk ? noInstallationDisk : failingValidations ? hostValidationsFailing : message,
+              ready() && trouble == null ? Conditions.TRUE : Conditions.FALSE,
+              trouble != null ? trouble.reason() : ready() ? Reasons.READY : reason,
+              trouble != null ? trouble.message() : message,
               generation,
               now);
-      if (noDisk) {
+      if (trouble != null && trouble.isNoInstallationDisk()) {
         status.conditions =
             Conditions.set(
                 status.conditions,
                 Reasons.INSTALLATION_DISK_FOUND,
                 Conditions.FALSE,
-                Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS,
-                noInstallationDisk,
+                trouble.reason(),
+                trouble.message(),
                 generation,
                 now);
       } else if (ready()

@@ -78,13 +78,7 @@ final class ConfigSteps {
       // The host booted on this data: what the Agent controller found of its disk and its
       // validations is reported here, by the one writer of the config's status (Cluster API
       // mirrors Ready on the Machine).
-      return new Report(
-          report
-              .outcome()
-              .noInstallationDisk(
-                  Metadata.annotation(scope.config(), Names.NO_INSTALLATION_DISK_ANNOTATION))
-              .hostValidationsFailing(
-                  Metadata.annotation(scope.config(), Names.HOST_VALIDATIONS_FAILING_ANNOTATION)));
+      return new Report(report.outcome().hostTrouble(HostTrouble.of(scope.config())));
     }
     return step;
   }

@@ -77,7 +77,7 @@ class ConfigStatusTest {
     String why = "Agent a is not approved: no disk matches rootDeviceHints {rotational: true}";
     OpenshiftAssistedConfigStatus noDisk =
         ConfigStatus.Outcome.ready("data")
-            .noInstallationDisk(why)
+            .hostTrouble(HostTrouble.noInstallationDisk(why))
             .applyTo(copy(ready), config, T0.plusSeconds(1));
     assertThat(noDisk.dataSecretName).isEqualTo("data");
     assertThat(noDisk.initialization.dataSecretCreated).isTrue();
@@ -110,7 +110,7 @@ class ConfigStatusTest {
     String why = "host host-0 (Agent a) fails assisted-service's validations since ...: NTP";
     OpenshiftAssistedConfigStatus failing =
         ConfigStatus.Outcome.ready("data")
-            .hostValidationsFailing(why)
+            .hostTrouble(HostTrouble.validationsFailing(why))
             .applyTo(copy(ready), config, T0.plusSeconds(1));
     assertThat(failing.dataSecretName).isEqualTo("data");
     assertThat(Conditions.isTrue(failing.conditions, Reasons.DATA_SECRET_AVAILABLE)).isTrue();
@@ -120,15 +120,6 @@ class ConfigStatusTest {
     assertThat(notReady.getMessage()).isEqualTo(why);
     assertThat(Conditions.find(failing.conditions, Reasons.INSTALLATION_DISK_FOUND)).isEmpty();
     assertThat(ConfigStatus.onlyDetailsChanged(ready, failing)).isFalse();
-
-    // No disk for the hints says more: the Agent is not even approved.
-    OpenshiftAssistedConfigStatus both =
-        ConfigStatus.Outcome.ready("data")
-            .hostValidationsFailing(why)
-            .noInstallationDisk("no disk")
-            .applyTo(copy(ready), config, T0.plusSeconds(2));
-    assertThat(Conditions.find(both.conditions, Reasons.READY).orElseThrow().getReason())
-        .isEqualTo(Reasons.NO_DISK_MATCHES_ROOT_DEVICE_HINTS);
 
     OpenshiftAssistedConfigStatus passing =
         ConfigStatus.Outcome.ready("data").applyTo(copy(failing), config, T0.plusSeconds(3));

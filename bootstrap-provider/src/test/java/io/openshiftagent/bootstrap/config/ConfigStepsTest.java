@@ -555,15 +555,14 @@ class ConfigStepsTest {
             .annotate(Names.NO_INSTALLATION_DISK_ANNOTATION, why);
     Outcome outcome = ((Report) ConfigSteps.next(ready.scope())).outcome();
     assertThat(outcome.ready()).isTrue();
-    assertThat(outcome.noInstallationDisk()).isEqualTo(why);
+    assertThat(outcome.hostTrouble()).isEqualTo(HostTrouble.noInstallationDisk(why));
 
     // Before the data is ready no host has booted on it: the steps go on as ever.
     Scene booting =
         new Scene().infraEnv(ISO, IGNITION).annotate(Names.NO_INSTALLATION_DISK_ANNOTATION, why);
     assertThat(ConfigSteps.next(booting.scope())).isInstanceOf(BootLiveIso.class);
     Scene withoutHints = new Scene().infraEnv(ISO, IGNITION).bootsIso(ISO).reportedReady();
-    assertThat(((Report) ConfigSteps.next(withoutHints.scope())).outcome().noInstallationDisk())
-        .isNull();
+    assertThat(((Report) ConfigSteps.next(withoutHints.scope())).outcome().hostTrouble()).isNull();
   }
 
   @org.junit.jupiter.api.Test
@@ -577,10 +576,14 @@ class ConfigStepsTest {
             .annotate(Names.HOST_VALIDATIONS_FAILING_ANNOTATION, why);
     Outcome outcome = ((Report) ConfigSteps.next(ready.scope())).outcome();
     assertThat(outcome.ready()).isTrue();
-    assertThat(outcome.hostValidationsFailing()).isEqualTo(why);
+    assertThat(outcome.hostTrouble()).isEqualTo(HostTrouble.validationsFailing(why));
     Scene passing = new Scene().infraEnv(ISO, IGNITION).bootsIso(ISO).reportedReady();
-    assertThat(((Report) ConfigSteps.next(passing.scope())).outcome().hostValidationsFailing())
-        .isNull();
+    assertThat(((Report) ConfigSteps.next(passing.scope())).outcome().hostTrouble()).isNull();
+
+    // No disk for the hints says more: the Agent is not even approved.
+    Scene both = ready.annotate(Names.NO_INSTALLATION_DISK_ANNOTATION, "no disk");
+    assertThat(((Report) ConfigSteps.next(both.scope())).outcome().hostTrouble())
+        .isEqualTo(HostTrouble.noInstallationDisk("no disk"));
   }
 
   @org.junit.jupiter.api.Test
