@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -210,6 +212,10 @@ final class InstalledEtcd implements AutoCloseable {
     JsonNode list =
         Serialization.unmarshal(run("member", "list", "-w", "json", endpoints()), JsonNode.class);
     List<Member> members = new ArrayList<>();
+    if (list.path("members").isEmpty()) {
+      // etcd that answers lists at least the member that answered.
+      throw new IllegalStateException("etcdctl listed no member: " + list);
+    }
     for (JsonNode m : list.path("members")) {
       members.add(
           new Member(m.path("name").asText(""), m.path("ID").bigIntegerValue().toString(16)));
@@ -237,10 +243,15 @@ final class InstalledEtcd implements AutoCloseable {
     command.add("--command-timeout=5s");
     command.addAll(List.of(args));
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      Process p = new ProcessBuilder(command).start();
+      // Its log (warnings such as a retry on a member that went away) is on stderr, kept apart
+      // from the answer on stdout.
+      CompletableFuture<String> err =
+          CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+      String out = read(p.getInputStream());
       if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new IllegalStateException(String.join(" ", command) + " failed: " + out.strip());
+        throw new IllegalStateException(
+            String.join(" ", command) + " failed: " + err.join().strip() + " " + out.strip());
       }
       return out;
     } catch (IOException e) {
@@ -248,6 +259,14 @@ final class InstalledEtcd implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted running etcdctl", e);
+    }
+  }
+
+  private static String read(InputStream in) {
+    try {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
