@@ -246,8 +246,7 @@ final class InstalledEtcd implements AutoCloseable {
       Process p = new ProcessBuilder(command).start();
       // Its log (warnings such as a retry on a member that went away) is on stderr, kept apart
       // from the answer on stdout.
-      CompletableFuture<String> err =
-          CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+      CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
       String out = read(p.getInputStream());
       if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
         throw new IllegalStateException(
