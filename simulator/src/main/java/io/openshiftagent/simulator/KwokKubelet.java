@@ -243,7 +243,9 @@ final class KwokKubelet implements AutoCloseable {
 
   /** The etcd pod of a host that is gone, as the pod garbage collector deletes it. */
   void deleteEtcdPod(String node) {
-    workload.pods().inNamespace(NAMESPACE).withName(podName(node)).delete();
+    // At once, as the pod garbage collector deletes a pod bound to a Node that is gone: no kubelet
+    // is left to confirm a graceful deletion.
+    workload.pods().inNamespace(NAMESPACE).withName(podName(node)).withGracePeriod(0).delete();
     workload
         .genericKubernetesResources(KWOK_API, "Exec")
         .inNamespace(NAMESPACE)
