@@ -25,13 +25,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The real etcd cluster of one installed cluster: one etcd process ({@code
- * hack/build-kube-binaries.sh}, the version the API servers run) per control-plane host, on
- * loopback ports, each member named after its Node as OpenShift names them. Members join as
- * OpenShift's etcd operator makes them join (all at once when the installer bootstraps the cluster;
- * later one by one with {@code etcdctl member add}, then the new process started with the cluster's
- * members); only {@code etcdctl member remove} takes one out. What it says about itself comes from
- * the real {@code etcdctl} ({@code hack/build-kwok.sh}). Plain HTTP on loopback: the peer and
- * serving certificates of OpenShift's members are not what is tested here.
+ * hack/build-kube-binaries.sh}) per control-plane host, on loopback, each member named after its
+ * Node. Members join as OpenShift's etcd operator makes them join (all at once at the bootstrap;
+ * later with {@code etcdctl member add}, then the new process started); only {@code etcdctl member
+ * remove} takes one out. What it says comes from the real {@code etcdctl} ({@code
+ * hack/build-kwok.sh}). Plain HTTP: the members' certificates are not what is tested here.
  */
 final class InstalledEtcd implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(InstalledEtcd.class);
@@ -40,23 +38,15 @@ final class InstalledEtcd implements AutoCloseable {
   /** A member as {@code etcdctl member list} shows it; an added, unstarted member has no name. */
   record Member(String name, String hexId) {}
 
-  /** One host's etcd: its ports and directory, and its process while it runs. */
+  /** One host's etcd: its URLs and directory, and its process while it runs. */
   private static final class Host {
-    final int clientPort = FreePorts.next();
-    final int peerPort = FreePorts.next();
+    final String clientUrl = "http://127.0.0.1:" + FreePorts.next();
+    final String peerUrl = "http://127.0.0.1:" + FreePorts.next();
     final Path dataDir;
     volatile Process process;
 
     Host(Path dataDir) {
       this.dataDir = dataDir;
-    }
-
-    String clientUrl() {
-      return "http://127.0.0.1:" + clientPort;
-    }
-
-    String peerUrl() {
-      return "http://127.0.0.1:" + peerPort;
     }
 
     boolean running() {
@@ -68,10 +58,7 @@ final class InstalledEtcd implements AutoCloseable {
   private final String token;
   private final Map<String, Host> hosts = new ConcurrentHashMap<>();
 
-  /**
-   * @param dir where the members' data and logs go
-   * @param token the cluster's initial token (its name), so no member joins another cluster
-   */
+  /** Data and logs under {@code dir}; {@code token}, the cluster's name, keeps members apart. */
   InstalledEtcd(Path dir, String token) {
     this.dir = dir;
     this.token = token;
@@ -84,7 +71,7 @@ final class InstalledEtcd implements AutoCloseable {
     }
     String initial =
         hosts.entrySet().stream()
-            .map(h -> h.getKey() + "=" + h.getValue().peerUrl())
+            .map(h -> h.getKey() + "=" + h.getValue().peerUrl)
             .collect(Collectors.joining(","));
     hosts.forEach((name, host) -> launch(name, host, initial, "new"));
     hosts.forEach(this::awaitHealthy);
@@ -122,7 +109,7 @@ final class InstalledEtcd implements AutoCloseable {
                 "member",
                 "add",
                 node,
-                "--peer-urls=" + host.peerUrl(),
+                "--peer-urls=" + host.peerUrl,
                 "--endpoints=" + String.join(",", runningClientUrls())),
         failed -> failed.getMessage().contains("unhealthy cluster"));
   }
@@ -130,8 +117,7 @@ final class InstalledEtcd implements AutoCloseable {
   /** Waits until the member serves: its own health, which needs the cluster's quorum. */
   private void awaitHealthy(String name, Host host) {
     retry(
-        () -> run("endpoint", "health", "--endpoints=" + host.clientUrl()),
-        notYet -> host.running());
+        () -> run("endpoint", "health", "--endpoints=" + host.clientUrl), notYet -> host.running());
   }
 
   /** Calls until it returns, while {@code passing} says its failure may pass, for 30 s at most. */
@@ -158,12 +144,7 @@ final class InstalledEtcd implements AutoCloseable {
   synchronized void stop(String node) {
     Host host = hosts.get(node);
     if (host != null && host.running()) {
-      host.process.destroyForcibly();
-      try {
-        host.process.waitFor(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      host.process.destroyForcibly().onExit().join();
       LOG.info("etcd member {} of {} stopped", node, token);
     }
   }
@@ -172,7 +153,7 @@ final class InstalledEtcd implements AutoCloseable {
   synchronized void restart(String node) {
     Host host = hosts.get(node);
     if (host != null && !host.running()) {
-      launch(node, host, node + "=" + host.peerUrl(), "existing");
+      launch(node, host, node + "=" + host.peerUrl, "existing");
       awaitHealthy(node, host);
     }
   }
@@ -196,12 +177,12 @@ final class InstalledEtcd implements AutoCloseable {
   /** The client URL of a host's etcd, or null. */
   synchronized String clientUrl(String node) {
     Host host = hosts.get(node);
-    return host == null ? null : host.clientUrl();
+    return host == null ? null : host.clientUrl;
   }
 
   /** The client URLs of the etcd processes that run (not waiting for a member being added). */
   List<String> runningClientUrls() {
-    return hosts.values().stream().filter(Host::running).map(Host::clientUrl).toList();
+    return hosts.values().stream().filter(Host::running).map(h -> h.clientUrl).toList();
   }
 
   /**
@@ -276,10 +257,10 @@ final class InstalledEtcd implements AutoCloseable {
             etcd.toString(),
             "--name=" + name,
             "--data-dir=" + host.dataDir,
-            "--listen-client-urls=" + host.clientUrl(),
-            "--advertise-client-urls=" + host.clientUrl(),
-            "--listen-peer-urls=" + host.peerUrl(),
-            "--initial-advertise-peer-urls=" + host.peerUrl(),
+            "--listen-client-urls=" + host.clientUrl,
+            "--advertise-client-urls=" + host.clientUrl,
+            "--listen-peer-urls=" + host.peerUrl,
+            "--initial-advertise-peer-urls=" + host.peerUrl,
             "--initial-cluster=" + initialCluster,
             "--initial-cluster-state=" + state,
             "--initial-cluster-token=" + token,
