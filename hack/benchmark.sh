@@ -20,6 +20,7 @@ for arg in "$@"; do [[ "$arg" == "--scale" ]] && scale=true; done
 if [[ "$scale" == false ]]; then
   ./hack/build-capi-manager.sh
   ./hack/build-metal3.sh
+  ./hack/build-kwok.sh
 fi
 echo "[hack] building the providers' jars and the simulator" >&2
 mvn -B -q -ntp package -DskipTests -DskipImages -pl simulator -am \

@@ -7,6 +7,8 @@ KUBE_API_TEST_DIR="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
 
 K8S_VERSION="1.36.3"
 ETCD_VERSION="3.6.14"
+# kwok: its kubelet server plays the installed clusters' kubelets for `kubectl exec` into the etcd pods.
+KWOK_VERSION="0.8.0"
 CAPI_VERSION="1.14.0"
 CAPM3_VERSION="1.13.2"
 BMO_VERSION="0.13.2"

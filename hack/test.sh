@@ -16,6 +16,7 @@ step() {
 step ./hack/build-kube-binaries.sh
 step ./hack/fetch-upstream-crds.sh
 step ./hack/build-tools.sh
+step ./hack/build-kwok.sh
 step ./hack/build-registry-tools.sh
 step ./hack/build-base-image.sh
 step ./hack/render-upstream-providers.sh

@@ -45,9 +45,10 @@ import org.junit.jupiter.api.Test;
  * before a host goes, the pre-terminate hook and the quorum guard. The test plays Cluster API's
  * Machine controller and MachineHealthCheck, assisted-service, and, in an installed cluster (a
  * second API server with OpenShift's Etcd and ClusterOperator CRDs), the etcd operator's reports.
- * The removal of a member with etcdctl needs a kubelet (exec), which neither here nor the
- * simulator's world has; the world's ControlPlaneRemediationAndRolloutTest shows the same stories
- * end to end.
+ * The removal of a member with etcdctl needs an etcd pod and a kubelet to exec into, which this
+ * tier has not: here it fails, and the test shows the failure reported (EtcdMemberRemovalFailed)
+ * and the new host held. The world's ControlPlaneRemediationAndRolloutTest removes real etcd
+ * members end to end, through a kubelet server (kwok) and the real etcdctl.
  */
 @WithKubeApiServer
 class ControlPlaneLifecycleTest {

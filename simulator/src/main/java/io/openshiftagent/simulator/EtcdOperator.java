@@ -1,102 +1,126 @@
 package io.openshiftagent.simulator;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Stands in for OpenShift's cluster-etcd-operator in each installed cluster (there is no etcd of
- * OpenShift's here, nor a kubelet): it keeps the membership of the cluster's etcd and reports it as
- * the operator does, in the conditions of {@code etcds.operator.openshift.io/cluster} and of the
- * {@code etcd} ClusterOperator. Once the installation finalizes, the members are the control-plane
- * Nodes that are Ready; afterwards a control-plane Node that becomes Ready is added, with its peer,
- * serving and metrics Secrets in {@code openshift-etcd}, unless a member is unhealthy (the operator
- * adds no member then). A member whose Node is gone is unhealthy (its host was deprovisioned), and
- * is removed once its Secrets are deleted: the first step of OpenShift's procedure for removing a
- * member, which the control-plane provider takes; its second step, {@code etcdctl member remove} in
- * an etcd pod, needs a kubelet to exec into and is not played. Tests degrade a member with {@link
- * #setDegraded}. Not played in {@link World.Workloads#SHARED} mode (one API server for all
- * clusters).
+ * Plays OpenShift's cluster-etcd-operator in each installed cluster around its real etcd ({@link
+ * InstalledEtcd}), whose pods' {@code etcdctl} containers a kubelet server ({@link KwokKubelet})
+ * lets the cluster's kube-apiserver exec into. From the installation's finalizing, the Ready
+ * control-plane Nodes are members, bootstrapped at once; a control-plane Node Ready later joins
+ * ({@code etcdctl member add}, its Secrets, etcd and pod) unless a member is unhealthy. A Node that
+ * is gone takes its etcd with it (its host was deprovisioned); its member stays, unhealthy, until
+ * {@code etcdctl member remove}, which only the control-plane provider runs here. The operator's
+ * reports ({@link EtcdOperatorWrites}) come from etcd's member list. It looks on every Node event
+ * and, while a member is unhealthy, every 2 s as the operator's controllers resync: that member's
+ * removal is no Kubernetes event. A deleted installation's etcd stops. Tests stop and start a
+ * member's etcd with {@link #setDegraded}. Not played in {@link World.Workloads#SHARED} mode.
  */
 final class EtcdOperator extends Actor {
   static final String NAMESPACE = "openshift-etcd";
-  private static final String ETCD_API = "operator.openshift.io/v1";
   private static final String CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
+  private static final Duration RESYNC = Duration.ofSeconds(2);
 
   private final WorkloadClusters workloads;
+  private final Path dir;
   private final Map<KubeApiServerEnvironment, Members> played = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   /** One installed cluster's etcd. */
   private static final class Members {
-    final Set<String> names = new LinkedHashSet<>();
-    final List<String> removed = new ArrayList<>();
+    final InstalledEtcd etcd;
+    final KwokKubelet kubelet;
+    List<InstalledEtcd.Member> listed = List.of();
+    final List<InstalledEtcd.Member> removed = new ArrayList<>();
     final Set<String> degraded = ConcurrentHashMap.newKeySet();
     String reported = "";
+    boolean resyncing;
+    boolean stopped;
+
+    Members(InstalledEtcd etcd, KwokKubelet kubelet) {
+      this.etcd = etcd;
+      this.kubelet = kubelet;
+    }
   }
 
-  EtcdOperator(KubernetesClient hub, WorkloadClusters workloads) {
+  EtcdOperator(KubernetesClient hub, WorkloadClusters workloads, Path dir) {
     super(hub);
     this.workloads = workloads;
+    this.dir = dir;
   }
 
   @Override
   void start() {
     if (workloads.mode() == World.Workloads.PER_CLUSTER) {
-      watch(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::play);
+      watch(client, ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", this::play, this::stop);
     }
   }
 
-  /** The members of the cluster's etcd, in the order they joined. */
+  /** The cluster's etcd members by name, as {@code etcdctl member list} shows them now. */
   List<String> members(String namespace, String clusterInstall) {
-    return read(namespace, clusterInstall, members -> members.names);
+    return ofCluster(namespace, clusterInstall)
+        .filter(m -> !m.etcd.runningClientUrls().isEmpty())
+        .map(m -> names(m.etcd.members()))
+        .orElse(List.of());
   }
 
   /**
-   * The members removed from the cluster's etcd so far, in order (a host reused later joins under
-   * the same name as a new member).
+   * The members etcd removed so far, in order (a host reused later joins under the same name as a
+   * new member, with a new ID).
    */
-  List<String> removed(String namespace, String clusterInstall) {
-    return read(namespace, clusterInstall, members -> members.removed);
+  List<InstalledEtcd.Member> removed(String namespace, String clusterInstall) {
+    return ofCluster(namespace, clusterInstall)
+        .map(
+            m -> {
+              synchronized (m) {
+                if (!m.stopped && !m.etcd.runningClientUrls().isEmpty()) {
+                  noticeRemovals(m, m.etcd.members());
+                }
+                return List.copyOf(m.removed);
+              }
+            })
+        .orElse(List.of());
   }
 
-  private List<String> read(
-      String namespace, String clusterInstall, Function<Members, Collection<String>> what) {
-    Members members = workloads.ifStarted(namespace, clusterInstall).map(played::get).orElse(null);
-    if (members == null) {
-      return List.of();
-    }
-    synchronized (members) {
-      return List.copyOf(what.apply(members));
-    }
+  /** Runs the real etcdctl against the cluster's running members; its output. */
+  String etcdctl(String namespace, String clusterInstall, String... args) {
+    return ofCluster(namespace, clusterInstall)
+        .orElseThrow(() -> new IllegalStateException("etcd of " + clusterInstall + " not up"))
+        .etcd
+        .etcdctl(args);
   }
 
-  /** Marks a member unhealthy (etcd on its host fails) or healthy again. */
+  private Optional<Members> ofCluster(String namespace, String clusterInstall) {
+    return workloads.ifStarted(namespace, clusterInstall).map(played::get);
+  }
+
+  /** Makes a member's etcd fail (its process stopped, its pod not Ready), or run again. */
   void setDegraded(String namespace, String clusterInstall, String member, boolean degraded) {
     KubeApiServerEnvironment workload = workloads.of(namespace, clusterInstall).join();
     Members members = played.get(workload);
     if (members == null) {
       throw new IllegalStateException("etcd of " + namespace + "/" + clusterInstall + " not up");
     }
-    if (degraded) {
-      members.degraded.add(member);
-    } else {
-      members.degraded.remove(member);
+    synchronized (members) {
+      if (degraded) {
+        members.degraded.add(member);
+        members.etcd.stop(member);
+      } else {
+        members.degraded.remove(member);
+        members.etcd.restart(member);
+      }
+      members.kubelet.etcdPod(member, members.etcd.clientUrl(member), !degraded);
     }
     act(() -> reconcile(workload.client(), members));
   }
@@ -106,184 +130,160 @@ final class EtcdOperator extends Actor {
     if (!InstalledCluster.clusterIsUp(install)) {
       return;
     }
+    String cluster = namespace(install) + "-" + name(install);
     when(
         workloads.of(namespace(install), name(install)),
         workload -> {
-          if (played.containsKey(workload)) {
+          if (played.containsKey(workload) || closed) {
             return;
           }
-          Members members = new Members();
-          played.put(workload, members);
           KubernetesClient client = workload.client();
-          if (client.namespaces().withName(NAMESPACE).get() == null) {
-            client
-                .namespaces()
-                .resource(
-                    new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .create();
-          }
-          // The installer bootstraps etcd on every control-plane host at once.
-          synchronized (members) {
-            for (Node node : controlPlaneNodes(client)) {
-              if (isReady(node)) {
-                join(client, members, node.getMetadata().getName());
-              }
-            }
-          }
-          Runnable look = () -> reconcile(client, members);
-          watch(client, "v1", "Node", node -> look.run(), gone -> look.run());
-          watch(client, "v1", "Secret", secret -> {}, gone -> look.run());
-          look.run();
+          EtcdOperatorWrites.createNamespace(client);
+          Path clusterDir = dir.resolve(cluster);
+          Members members =
+              new Members(
+                  new InstalledEtcd(clusterDir.resolve("etcd"), cluster),
+                  KwokKubelet.start(client, workload.kubeConfigYaml(), clusterDir.resolve("kwok")));
+          played.put(workload, members);
+          watch(
+              client,
+              "v1",
+              "Node",
+              node -> reconcile(client, members),
+              gone -> reconcile(client, members));
+          reconcile(client, members);
         });
+  }
+
+  /** A deleted installation's hosts are gone: so is its etcd. */
+  private void stop(GenericKubernetesResource install) {
+    workloads
+        .ifStarted(namespace(install), name(install))
+        .map(played::remove)
+        .ifPresent(
+            members -> {
+              synchronized (members) {
+                members.stopped = true;
+                members.etcd.close();
+                members.kubelet.close();
+              }
+            });
   }
 
   private void reconcile(KubernetesClient workload, Members members) {
     synchronized (members) {
+      if (closed || members.stopped) {
+        return;
+      }
       List<Node> nodes = controlPlaneNodes(workload);
       Set<String> present =
           nodes.stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
-      Set<String> secrets =
-          workload.secrets().inNamespace(NAMESPACE).list().getItems().stream()
-              .map(s -> s.getMetadata().getName())
-              .collect(Collectors.toSet());
-      for (String member : List.copyOf(members.names)) {
-        if (!present.contains(member) && secretsOf(member).stream().noneMatch(secrets::contains)) {
-          members.names.remove(member);
-          members.removed.add(member);
-          log.info("etcd member {} removed", member);
+      nodes.forEach(members.kubelet::register);
+      if (members.etcd.hosts().isEmpty()) {
+        // The installer bootstraps etcd on every control-plane host at once.
+        List<String> ready =
+            nodes.stream()
+                .filter(EtcdOperator::isReady)
+                .map(n -> n.getMetadata().getName())
+                .toList();
+        if (ready.isEmpty()) {
+          return;
+        }
+        ready.forEach(node -> EtcdOperatorWrites.createSecrets(workload, node));
+        members.etcd.bootstrap(ready);
+        ready.forEach(node -> members.kubelet.etcdPod(node, members.etcd.clientUrl(node), true));
+      }
+      for (String host : members.etcd.hosts()) {
+        if (!present.contains(host) && members.etcd.running(host)) {
+          members.etcd.stop(host);
+          members.kubelet.deleteEtcdPod(host);
         }
       }
-      if (unhealthy(members, present).isEmpty()) {
-        for (Node node : nodes) {
-          String name = node.getMetadata().getName();
-          if (isReady(node) && !members.names.contains(name)) {
-            join(workload, members, name);
-            log.info("etcd member {} added", name);
-          }
-        }
+      try {
+        membership(workload, members, nodes, present);
+      } catch (RuntimeException e) {
+        log.warn("{} cannot be reconciled yet: {}", members.etcd, e.getMessage());
+        lookAgain(workload, members);
       }
-      report(workload, members, unhealthy(members, present));
     }
   }
 
-  private static List<String> unhealthy(Members members, Set<String> nodes) {
-    return members.names.stream()
-        .filter(m -> !nodes.contains(m) || members.degraded.contains(m))
+  /** Notes the members etcd removed, adds the Ready Nodes that are not members, and reports. */
+  private void membership(
+      KubernetesClient workload, Members members, List<Node> nodes, Set<String> present) {
+    List<InstalledEtcd.Member> listed = members.etcd.members();
+    noticeRemovals(members, listed);
+    List<String> names = names(listed);
+    List<String> unhealthy = unhealthy(members, names, present);
+    if (unhealthy.isEmpty()) {
+      for (Node node : nodes) {
+        String name = node.getMetadata().getName();
+        if (isReady(node) && !names.contains(name)) {
+          EtcdOperatorWrites.createSecrets(workload, name);
+          members.etcd.add(name);
+          members.kubelet.etcdPod(name, members.etcd.clientUrl(name), true);
+          log.info("etcd member {} added", name);
+        }
+      }
+      noticeRemovals(members, members.etcd.members());
+      names = names(members.listed);
+    }
+    unhealthy = unhealthy(members, names, present);
+    members.reported =
+        EtcdOperatorWrites.report(workload, members.reported, names.size(), unhealthy);
+    // Only an unhealthy member is removed by someone else (etcdctl, no Kubernetes event): look
+    // again shortly while there is one.
+    if (!unhealthy.isEmpty()) {
+      lookAgain(workload, members);
+    }
+  }
+
+  /** Notes the members listed before and not now: etcd removed them. */
+  private void noticeRemovals(Members members, List<InstalledEtcd.Member> listed) {
+    for (InstalledEtcd.Member before : members.listed) {
+      if (!before.name().isEmpty()
+          && listed.stream().noneMatch(m -> m.hexId().equals(before.hexId()))) {
+        members.removed.add(before);
+        members.etcd.forget(before.name());
+        members.kubelet.deleteEtcdPod(before.name());
+        log.info("etcd member {} ({}) removed", before.name(), before.hexId());
+      }
+    }
+    members.listed = listed;
+  }
+
+  private void lookAgain(KubernetesClient workload, Members members) {
+    if (!members.resyncing) {
+      members.resyncing = true;
+      after(
+          RESYNC,
+          () -> {
+            synchronized (members) {
+              members.resyncing = false;
+            }
+            reconcile(workload, members);
+          });
+    }
+  }
+
+  private static List<String> names(List<InstalledEtcd.Member> listed) {
+    return listed.stream().map(InstalledEtcd.Member::name).filter(n -> !n.isEmpty()).toList();
+  }
+
+  private static List<String> unhealthy(Members members, List<String> names, Set<String> nodes) {
+    return names.stream()
+        .filter(m -> !nodes.contains(m) || members.degraded.contains(m) || !members.etcd.running(m))
         .toList();
   }
 
-  private static void join(KubernetesClient workload, Members members, String node) {
-    for (String secret : secretsOf(node)) {
-      if (workload.secrets().inNamespace(NAMESPACE).withName(secret).get() == null) {
-        workload
-            .secrets()
-            .inNamespace(NAMESPACE)
-            .resource(
-                new SecretBuilder()
-                    .withMetadata(
-                        new ObjectMetaBuilder().withName(secret).withNamespace(NAMESPACE).build())
-                    .withType("kubernetes.io/tls")
-                    .addToStringData("tls.crt", "simulated")
-                    .addToStringData("tls.key", "simulated")
-                    .build())
-            .create();
-      }
+  @Override
+  public void close() {
+    closed = true;
+    super.close();
+    for (Members members : played.values()) {
+      members.etcd.close();
+      members.kubelet.close();
     }
-    members.names.add(node);
-  }
-
-  /** The Secrets the etcd operator makes for a member's Node. */
-  static List<String> secretsOf(String node) {
-    return List.of("etcd-peer-" + node, "etcd-serving-" + node, "etcd-serving-metrics-" + node);
-  }
-
-  /** The operator's member conditions and ClusterOperator, written when they change. */
-  private void report(KubernetesClient workload, Members members, List<String> unhealthy) {
-    int count = members.names.size();
-    int healthy = count - unhealthy.size();
-    boolean quorate = healthy >= count / 2 + 1;
-    String available =
-        unhealthy.isEmpty()
-            ? count + " members are available"
-            : healthy
-                + " of "
-                + count
-                + " members are available"
-                + unhealthy.stream()
-                    .map(m -> ", " + m + " is unhealthy")
-                    .collect(Collectors.joining());
-    if (available.equals(members.reported)) {
-      return;
-    }
-    List<Map<String, Object>> conditions = new ArrayList<>();
-    conditions.add(
-        Fields.condition(
-            "EtcdMembersAvailable", quorate, quorate ? "EtcdQuorate" : "NoQuorum", available));
-    conditions.add(
-        Fields.condition(
-            "EtcdMembersDegraded",
-            !unhealthy.isEmpty(),
-            unhealthy.isEmpty() ? "AsExpected" : "UnhealthyMembers",
-            unhealthy.isEmpty() ? "No unhealthy members found" : available));
-    conditions.add(
-        Fields.condition(
-            "EtcdMembersProgressing", false, "AsExpected", "No unstarted etcd members found"));
-    conditions.add(
-        Fields.condition(
-            "NodeInstallerProgressing",
-            false,
-            "AllNodesAtLatestRevision",
-            "all nodes are at revision 3"));
-    writeStatus(
-        workload, ETCD_API, "Etcd", "cluster", Map.of("managementState", "Managed"), conditions);
-    writeStatus(
-        workload,
-        ApiVersions.CLUSTER_VERSION,
-        "ClusterOperator",
-        "etcd",
-        Map.of(),
-        List.of(
-            Fields.condition(
-                "Available",
-                quorate,
-                quorate ? "AsExpected" : "EtcdMembersNotAvailable",
-                "StaticPodsAvailable: " + healthy + " nodes are active"),
-            Fields.condition(
-                "Degraded",
-                !unhealthy.isEmpty(),
-                unhealthy.isEmpty() ? "AsExpected" : "EtcdMembers_UnhealthyMembers",
-                unhealthy.isEmpty() ? "" : "EtcdMembersDegraded: " + available),
-            Fields.condition("Progressing", false, "AsExpected", "")));
-    members.reported = available;
-    log.info("etcd reports: {}", available);
-  }
-
-  private static void writeStatus(
-      KubernetesClient workload,
-      String apiVersion,
-      String kind,
-      String name,
-      Map<String, Object> spec,
-      List<Map<String, Object>> conditions) {
-    var objects = workload.genericKubernetesResources(apiVersion, kind);
-    if (objects.withName(name).get() == null) {
-      GenericKubernetesResource object = new GenericKubernetesResource();
-      object.setApiVersion(apiVersion);
-      object.setKind(kind);
-      object.setMetadata(new ObjectMetaBuilder().withName(name).build());
-      object.setAdditionalProperty("spec", spec);
-      workload.resource(object).create();
-    }
-    objects
-        .withName(name)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(Map.of("status", Map.of("conditions", conditions))));
   }
 
   private static List<Node> controlPlaneNodes(KubernetesClient workload) {

@@ -125,7 +125,10 @@ final class WorkloadClusters implements AutoCloseable {
           }
           long started = System.nanoTime();
           KubeApiServerEnvironment server =
-              KubeApiServerEnvironment.startIndependent(List.of(TestPaths.workloadCrds()));
+              KubeApiServerEnvironment.startIndependent(
+                  List.of(TestPaths.workloadCrds()),
+                  // The kubelets (KwokKubelet) serve on loopback: reach them by the InternalIP.
+                  List.of("--kubelet-preferred-address-types", "InternalIP"));
           links.put(server, TcpRelay.to(port(server)));
           synchronized (this) {
             startedServers.add(server);

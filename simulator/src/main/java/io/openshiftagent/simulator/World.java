@@ -393,7 +393,11 @@ public final class World implements AutoCloseable {
             installed,
             assistedService,
             agentPacing(options.durations()));
-    etcdOperator = new EtcdOperator(hub.newClient(SIMULATOR_USER_AGENT), workloads);
+    etcdOperator =
+        new EtcdOperator(
+            hub.newClient(SIMULATOR_USER_AGENT),
+            workloads,
+            options.workDir().resolve("installed-etcd").toAbsolutePath());
     for (Actor actor :
         List.of(
             lab,
@@ -750,19 +754,39 @@ public final class World implements AutoCloseable {
   }
 
   /**
-   * The members of the simulated etcd of an installed cluster (named after their Nodes, in the
-   * order they joined): what {@link EtcdOperator} keeps and reports.
+   * The members of the real etcd of an installed cluster, by name (their Nodes'), as {@code etcdctl
+   * member list} shows them now ({@link EtcdOperator}).
    */
   public List<String> etcdMembers(String namespace, String clusterInstall) {
     return etcdOperator.members(namespace, clusterInstall);
   }
 
-  /** The members removed from the simulated etcd of an installed cluster so far, in order. */
+  /** The names of the members etcd removed from an installed cluster so far, in order. */
   public List<String> etcdMembersRemoved(String namespace, String clusterInstall) {
-    return etcdOperator.removed(namespace, clusterInstall);
+    return etcdOperator.removed(namespace, clusterInstall).stream()
+        .map(InstalledEtcd.Member::name)
+        .toList();
   }
 
-  /** Makes an etcd member of an installed cluster unhealthy, or healthy again. */
+  /** The IDs (hexadecimal, as etcdctl prints them) of the members etcd removed so far, in order. */
+  public List<String> etcdMemberIdsRemoved(String namespace, String clusterInstall) {
+    return etcdOperator.removed(namespace, clusterInstall).stream()
+        .map(InstalledEtcd.Member::hexId)
+        .toList();
+  }
+
+  /**
+   * Runs the real etcdctl against the running members of an installed cluster's etcd (e.g. {@code
+   * member list}); its output. Throws when etcdctl fails.
+   */
+  public String etcdctl(String namespace, String clusterInstall, String... args) {
+    return etcdOperator.etcdctl(namespace, clusterInstall, args);
+  }
+
+  /**
+   * Makes an etcd member of an installed cluster fail (its etcd stopped, its pod not Ready), or run
+   * again.
+   */
   public void setEtcdMemberDegraded(
       String namespace, String clusterInstall, String member, boolean degraded) {
     etcdOperator.setDegraded(namespace, clusterInstall, member, degraded);

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,23 +56,40 @@ public final class EtcdMembers {
   /**
    * Removes the member of a Node that is gone, and its Secrets (first: the operator makes them only
    * for Nodes that exist, and a retry after a failure finds the member still unhealthy and does it
-   * all again). Returns whether the member was still listed.
+   * all again). Returns the ID of the member removed (hexadecimal, as etcdctl prints it), or empty
+   * when it was no longer listed.
    */
-  public boolean remove(String member) {
+  public Optional<String> remove(String member) {
     for (String secret : secretsOf(member)) {
       workload.secrets().inNamespace(NAMESPACE).withName(secret).delete();
     }
     Pod pod = healthyEtcdPod(member);
-    JsonNode list = readTree(etcdctl(pod, "member", "list", "-w", "json"));
-    for (JsonNode m : list.path("members")) {
-      if (member.equals(m.path("name").asText())) {
-        BigInteger id = m.path("ID").bigIntegerValue();
-        etcdctl(pod, "member", "remove", id.toString(16));
-        LOG.info("removed etcd member {} ({}) through pod {}", member, id.toString(16), name(pod));
-        return true;
+    Optional<String> id = idOf(etcdctl(pod, "member", "list", "-w", "json"), member);
+    if (id.isPresent()) {
+      etcdctl(pod, "member", "remove", id.get());
+      LOG.info("removed etcd member {} ({}) through pod {}", member, id.get(), name(pod));
+    }
+    return id;
+  }
+
+  /**
+   * The ID of the member named {@code member} in {@code etcdctl member list -w json}'s output, in
+   * the hexadecimal {@code etcdctl member remove} takes. etcd's IDs are unsigned 64-bit numbers
+   * printed in decimal, often above 2^63: read as unsigned, never as a long. A member added but not
+   * started has no name yet and is never the one asked for.
+   */
+  static Optional<String> idOf(String memberListJson, String member) {
+    for (JsonNode m : readTree(memberListJson).path("members")) {
+      JsonNode id = m.path("ID");
+      if (member.equals(m.path("name").asText(null)) && id.isIntegralNumber()) {
+        BigInteger value = id.bigIntegerValue();
+        if (value.signum() <= 0 || value.bitLength() > 64) {
+          throw new IllegalStateException("etcdctl listed member " + member + " with ID " + id);
+        }
+        return Optional.of(value.toString(16));
       }
     }
-    return false;
+    return Optional.empty();
   }
 
   /** Turns the quorum guard off, signing the Etcd object, or back on when we turned it off. */

@@ -142,14 +142,14 @@ final class EtcdGuard {
 
   private boolean remove(EtcdMembers members, String member) {
     try {
-      boolean listed = members.remove(member);
+      Optional<String> id = members.remove(member);
       warnings.clear(REMOVAL_FAILED);
       events.normal(
           scope.cp(),
           "EtcdMemberRemoved",
           "EtcdMemberReplacement",
-          (listed ? "Removed etcd member " : "Etcd member already gone; removed the Secrets of ")
-              + member
+          id.map(hex -> "Removed etcd member " + member + " (ID " + hex + ")")
+                  .orElse("Etcd member already gone; removed the Secrets of " + member)
               + ", whose Node is gone, so that a new host can join");
       return true;
     } catch (RuntimeException e) {

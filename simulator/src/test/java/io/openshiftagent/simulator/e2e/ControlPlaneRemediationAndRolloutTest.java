@@ -37,10 +37,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The control-plane lifecycle of one installed HA cluster (3 control-plane hosts) with the real
  * Cluster API manager (its MachineHealthCheck and Machine controllers), CAPM3 and BMO, and the
- * simulated installed cluster's etcd operator: a MachineHealthCheck's unhealthy Machine replaced
- * while a second failure waits; a RollingUpdate of every Machine one by one; an unsafe scale-down
- * refused while etcd is degraded, done once it is healthy. Each step starts where the previous one
- * left the cluster, which stays Available throughout.
+ * installed cluster's real etcd (one member per control-plane host, its membership kept by the
+ * simulated etcd operator, members removed by the control-plane provider's {@code etcdctl member
+ * remove} exec'd through the cluster's kube-apiserver): a MachineHealthCheck's unhealthy Machine
+ * replaced while a second failure waits; a RollingUpdate of every Machine one by one; an unsafe
+ * scale-down refused while an etcd member is down, done once it runs again. Each step starts where
+ * the previous one left the cluster, which stays Available throughout, and etcd commits a write
+ * every second throughout ({@link EtcdQuorumWatch}). Each step prints {@code etcdctl member list}
+ * before and after.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 // Among the longest classes on the shared world: started first, so that the phase does not end on
@@ -67,6 +71,7 @@ class ControlPlaneRemediationAndRolloutTest {
     cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "DiskImage", "WORKERS", "0"));
     cluster.awaitInstalled(3);
     cluster.await("etcd to have the 3 control-plane hosts as members", () -> membersMatchNodes(3));
+    printMemberList("installed");
   }
 
   @AfterAll
@@ -90,8 +95,11 @@ class ControlPlaneRemediationAndRolloutTest {
     // Holds the replacement without a Node while the second failure comes: its host hangs before
     // its operating system starts. Only this namespace's hosts: the world is shared.
     world.world().hangBoots(cluster.namespace(), true);
+    Map<String, String> ids = memberIds();
+    printMemberList("before the remediation");
 
-    try (AvailableThroughout available = new AvailableThroughout(m -> {})) {
+    try (AvailableThroughout available = new AvailableThroughout(m -> {});
+        EtcdQuorumWatch quorum = quorumWatch()) {
       setNodeReady(firstNode, false);
       cluster.await(
           "the MachineHealthCheck to mark "
@@ -131,6 +139,7 @@ class ControlPlaneRemediationAndRolloutTest {
           });
       assertThat(secondDeletedEarly).as("second deleted before the first was replaced").isFalse();
       assertThat(available.lapses()).as("the control plane not Available at times").isEmpty();
+      assertQuorumKept(quorum);
     } finally {
       world.world().hangBoots(cluster.namespace(), false);
     }
@@ -138,6 +147,8 @@ class ControlPlaneRemediationAndRolloutTest {
     // member under its old name); etcd's members are the control-plane Nodes, each with its
     // Secrets and no others'.
     assertThat(removed()).containsExactly(firstNode, secondNode);
+    assertRemovedByTheProvider(ids.get(firstNode), ids.get(secondNode));
+    printMemberList("after the remediation");
     List<String> members = members();
     assertThat(cluster.nodesWithRole("control-plane")).containsExactlyInAnyOrderElementsOf(members);
     assertThat(
@@ -165,7 +176,8 @@ class ControlPlaneRemediationAndRolloutTest {
     AtomicInteger most = new AtomicInteger();
 
     try (AvailableThroughout available =
-        new AvailableThroughout(machines -> most.accumulateAndGet(machines, Math::max))) {
+            new AvailableThroughout(machines -> most.accumulateAndGet(machines, Math::max));
+        EtcdQuorumWatch quorum = quorumWatch()) {
       String after = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
       cluster.patch(
           ApiVersions.CONTROL_PLANE,
@@ -185,7 +197,9 @@ class ControlPlaneRemediationAndRolloutTest {
                   && conditionTrue(cluster.controlPlane(), "MachinesUpToDate")
                   && membersMatchNodes(3));
       assertThat(available.lapses()).as("the control plane not Available at times").isEmpty();
+      assertQuorumKept(quorum);
     }
+    printMemberList("after the rolling update");
     // maxSurge 1: never more than one Machine beside the 3 replicas.
     assertThat(most.get()).isEqualTo(4);
     assertThat(reason(cluster.controlPlane(), "RollingOut")).isEqualTo("NotRollingOut");
@@ -201,6 +215,9 @@ class ControlPlaneRemediationAndRolloutTest {
     setReplicas(4);
     cluster.awaitInstalled(4);
     cluster.await("etcd to have the 4 control-plane hosts as members", () -> membersMatchNodes(4));
+    Map<String, String> ids = memberIds();
+    printMemberList("before the scale-down");
+    EtcdQuorumWatch quorum = quorumWatch();
     List<GenericKubernetesResource> machines = cluster.controlPlaneMachines();
     GenericKubernetesResource victim = machines.get(0);
     String degraded = node(machines.get(1));
@@ -225,8 +242,12 @@ class ControlPlaneRemediationAndRolloutTest {
     cluster.await(
         "the scale-down done once etcd is healthy",
         () -> gone(victim) && cluster.isInstalled(3) && membersMatchNodes(3));
+    quorum.close();
+    assertQuorumKept(quorum);
     assertThat(members()).doesNotContain(node(victim)).contains(degraded);
     assertThat(removed()).last().isEqualTo(node(victim));
+    assertRemovedByTheProvider(ids.get(node(victim)));
+    printMemberList("after the scale-down");
   }
 
   // ---- what happens in the installed cluster ----
@@ -264,6 +285,50 @@ class ControlPlaneRemediationAndRolloutTest {
         CONTROL_PLANE,
         "replicas",
         replicas);
+  }
+
+  // ---- etcd ----
+
+  private static EtcdQuorumWatch quorumWatch() {
+    return new EtcdQuorumWatch(world.world(), cluster.namespace(), CONTROL_PLANE);
+  }
+
+  private static void assertQuorumKept(EtcdQuorumWatch quorum) {
+    LOG.info(
+        "etcd committed {} writes, one a second, during the step; refused alone: {}",
+        quorum.writes(),
+        quorum.blips());
+    assertThat(quorum.lapses()).as("etcd refused writes: quorum lost").isEmpty();
+    assertThat(quorum.writes()).isPositive();
+  }
+
+  private static Map<String, String> memberIds() {
+    return EtcdQuorumWatch.memberIds(world.world(), cluster.namespace(), CONTROL_PLANE);
+  }
+
+  /**
+   * The last members etcd removed are these IDs (as read from its member list before), no longer
+   * listed, each removed by the control-plane provider, whose Event names the ID it removed.
+   */
+  private static void assertRemovedByTheProvider(String... hexIds) {
+    List<String> removedIds =
+        world.world().etcdMemberIdsRemoved(cluster.namespace(), CONTROL_PLANE);
+    assertThat(removedIds.subList(removedIds.size() - hexIds.length, removedIds.size()))
+        .containsExactly(hexIds);
+    assertThat(memberIds().values()).doesNotContain(hexIds);
+    List<String> removals =
+        cluster.hub().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
+            .filter(e -> "EtcdMemberRemoved".equals(e.getReason()))
+            .map(io.fabric8.kubernetes.api.model.Event::getMessage)
+            .toList();
+    for (String hex : hexIds) {
+      assertThat(removals).anyMatch(m -> m.contains("(ID " + hex + ")"));
+    }
+  }
+
+  private static void printMemberList(String when) {
+    String list = world.world().etcdctl(cluster.namespace(), CONTROL_PLANE, "member", "list");
+    LOG.info("etcdctl member list, {}:\n{}", when, list.strip());
   }
 
   // ---- reading ----
