@@ -295,6 +295,7 @@ public final class Benchmark {
     header("", "n", "p50", "p95", "max");
     String[][] steps = {
       {"Cluster", "infrastructureProvisioned", "infrastructure provisioned (CAPM3, Cluster API)"},
+      {"Cluster", "controlPlaneEndpoint", "control-plane endpoint set (Cluster API)"},
       {"AgentClusterInstall", "exists", "AgentClusterInstall created (control plane)"},
       {"BareMetalHost", "state:available", "hosts available (baremetal-operator)"},
       {"InfraEnv", "isoDownloadURL", "ISOs published (assisted-service)"},

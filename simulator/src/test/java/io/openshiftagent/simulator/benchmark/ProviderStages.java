@@ -56,6 +56,7 @@ public final class ProviderStages {
                 Fields.isTrue(c, "status", "initialization", "infrastructureProvisioned")
                     ? "infrastructureProvisioned"
                     : null,
+                hasEndpoint(c) ? "controlPlaneEndpoint" : null,
                 conditionTrue(c, "Available") ? "Available" : null));
     timeline.watch(
         ControlPlaneGroup.API_VERSION,
@@ -134,14 +135,22 @@ public final class ProviderStages {
   }
 
   /**
-   * When the control plane has what it waits for before it makes anything: its Cluster owns it and
-   * the infrastructure is provisioned.
+   * When the control plane has what it waits for before it makes anything (its preflight, as
+   * KubeadmControlPlane's): its Cluster owns it, and the Cluster has its endpoint and its
+   * infrastructure provisioned. Cluster API writes the endpoint in the Cluster's spec, a patch of
+   * its own that may come after the status one.
    */
   private static OptionalLong controlPlaneCanStart(
       Timeline t, String ns, String cp, String cluster) {
     return latest(
         t.first("OpenshiftAssistedControlPlane", ns, cp, "ownedByCluster"),
+        t.first("Cluster", ns, cluster, "controlPlaneEndpoint"),
         t.first("Cluster", ns, cluster, "infrastructureProvisioned"));
+  }
+
+  private static boolean hasEndpoint(GenericKubernetesResource cluster) {
+    String host = Fields.string(cluster, "spec", "controlPlaneEndpoint", "host");
+    return host != null && !host.isEmpty();
   }
 
   /** Every stage, with the durations of the objects of {@code namespaces}. */
@@ -151,7 +160,7 @@ public final class ProviderStages {
         new Stage(
             "control plane",
             "AgentClusterInstall created",
-            "Cluster owns the control plane, infrastructure provisioned",
+            "Cluster owns the control plane, has its endpoint, infrastructure provisioned",
             "ClusterDeployment, AgentClusterInstall",
             perControlPlane(
                 t,
@@ -164,7 +173,7 @@ public final class ProviderStages {
         new Stage(
             "control plane",
             "control-plane Machines created",
-            "Cluster owns the control plane, infrastructure provisioned",
+            "Cluster owns the control plane, has its endpoint, infrastructure provisioned",
             "the last of the replicas' Machines (with config and Metal3Machine)",
             perControlPlane(
                 t,
