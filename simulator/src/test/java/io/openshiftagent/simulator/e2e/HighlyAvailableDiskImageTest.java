@@ -67,7 +67,15 @@ class HighlyAvailableDiskImageTest {
     GenericKubernetesResource agent = agentOf(cluster, hinted).orElseThrow();
     String chosen = string(agent, "spec", "installation_disk_id");
     assertThat(chosen).startsWith("/dev/disk/by-id/nvme-eui.");
-    assertThat(string(agent, "status", "installation_disk_id")).isEqualTo(chosen);
+    // The Agent's status mirrors the service's host record when the service's Agent controller
+    // next gets to it, which on a loaded hub can be minutes after the host installed.
+    cluster.await(
+        "the Agent of host " + hinted + " to report the chosen disk in its status",
+        () ->
+            chosen.equals(
+                agentOf(cluster, hinted)
+                    .map(a -> string(a, "status", "installation_disk_id"))
+                    .orElse(null)));
     assertThat(serviceRecord(ClusterScenario.name(agent))).isEqualTo(chosen + "|/dev/nvme0n1");
     for (GenericKubernetesResource other : cluster.list(ApiVersions.AGENT_INSTALL, "Agent")) {
       if (!ClusterScenario.name(other).equals(ClusterScenario.name(agent))) {
