@@ -211,6 +211,29 @@ class ValidationRulesTest {
                 List.of("spec.config.capabilities.baselineCapability", "None, vCurrent or v4.N"),
                 cp -> with(cp, "spec.config.capabilities", Map.of("baselineCapability", "v4.16"))),
             new Rule(
+                "proxies are http:// URLs, as assisted-service takes them",
+                controlPlane,
+                cp ->
+                    with(
+                        cp,
+                        "spec.config.proxy",
+                        Map.of("httpsProxy", "https://proxy.example.com:3128")),
+                List.of("spec.config.proxy.httpsProxy", "must be an http:// URL"),
+                cp ->
+                    with(
+                        cp,
+                        "spec.config.proxy",
+                        Map.of(
+                            "httpProxy", "http://proxy.example.com:3128",
+                            "httpsProxy", "http://proxy.example.com:3128",
+                            "noProxy", ".example.com,192.168.111.0/24"))),
+            new Rule(
+                "an HTTP proxy is an http:// URL",
+                controlPlane,
+                cp -> with(cp, "spec.config.proxy", Map.of("httpProxy", "proxy.example.com:3128")),
+                List.of("spec.config.proxy.httpProxy", "must be an http:// URL"),
+                cp -> with(cp, "spec.config.proxy", Map.of("httpProxy", "http://10.0.0.1:3128"))),
+            new Rule(
                 "disk encryption mode is tpmv2 or tang",
                 controlPlane,
                 cp ->

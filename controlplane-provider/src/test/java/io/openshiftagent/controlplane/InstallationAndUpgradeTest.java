@@ -135,7 +135,8 @@ class InstallationAndUpgradeTest {
     assertThat(refused.getStatus()).isEqualTo("False");
     assertThat(refused.getMessage())
         .startsWith("assisted-service refused AgentClusterInstall cp: ")
-        .contains("Malformed SSH key");
+        .contains("Malformed SSH key")
+        .endsWith("; check spec.config.sshAuthorizedKey");
     assertThat(c.awaitCondition("cp", "Available", "InvalidConfiguration").getStatus())
         .isEqualTo("False");
 

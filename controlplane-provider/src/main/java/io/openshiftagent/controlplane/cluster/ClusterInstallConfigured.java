@@ -52,7 +52,10 @@ final class ClusterInstallConfigured {
     } else if (refused.isPresent()) {
       return isFalse(
           CLUSTER_INSTALL_REFUSED,
-          "assisted-service refused AgentClusterInstall " + name + ": " + refused.get());
+          "assisted-service refused AgentClusterInstall "
+              + name
+              + ": "
+              + RefusedFields.explained(refused.get()));
     } else if (scope.installationStarted()) {
       return ConditionUpdate.isTrue(
           CLUSTER_INSTALL_CONFIGURED,

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * End to end with the real Cluster API core controllers: an HA cluster (3 control-plane Machines, 2
  * workers from a MachineDeployment, LiveISO) applied as a user would, installed by our providers
  * with Metal3, the hosts, assisted-service and the installed cluster simulated; and the hub
- * footprint guard over that installation.
+ * footprint guard over that installation. Its control plane also carries the install fields a site
+ * adds: a proxy, capabilities, an install-config override, extra manifests, the machine network,
+ * the network type and TPM disk encryption, each of which the real service takes.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class HighlyAvailableLiveIsoTest {
@@ -40,7 +42,11 @@ class HighlyAvailableLiveIsoTest {
   static void installCluster() {
     cluster = world.scenario("e2e-ha", "test-multinode");
     cluster.enrolHosts(MACHINES);
-    cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"));
+    cluster.apply("/e2e/extra-manifests.yaml", Map.of());
+    cluster.apply(
+        "/e2e/ha.yaml",
+        Map.of("BOOT_MODE", "LiveISO", "WORKERS", "2"),
+        ServiceRecord.onControlPlane(SiteInstallFields::add));
     cluster.awaitInstalled(MACHINES);
     installed = Instant.now();
   }
@@ -74,6 +80,12 @@ class HighlyAvailableLiveIsoTest {
     assertThat(ours.conflictsPerMachine())
         .as("requests refused with 409 Conflict per Machine (the table above says which)")
         .isLessThanOrEqualTo(ProviderRequests.CONFLICTS_PER_MACHINE);
+  }
+
+  /** What the real assisted-service made of each install field the control plane carries. */
+  @Test
+  void theServiceTookEachInstallField() throws Exception {
+    SiteInstallFields.assertTaken(new ServiceRecord(world.world(), cluster));
   }
 
   @Test

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * What the real assisted-service refuses or waits for is what the user reads on our objects, in the
  * service's words: an SSH key it cannot parse (our CRD admits any string: the service is the one
  * that parses keys), and VIPs outside the hosts' network. And what only the service records: a
- * user-managed load balancer.
+ * user-managed load balancer, and disk encryption with Tang servers.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class ServiceWordsTest {
@@ -49,10 +49,12 @@ class ServiceWordsTest {
   void aKeyTheServiceRefusesIsReportedAndTheFixedKeyClearsIt() {
     ClusterScenario cluster = world.scenario("e2e-refused-key", "test-multinode");
     // No host: the InfraEnvs, and the service's answer to them, come before any host boots.
+    // The same cluster is dual-stack, which the service takes without any host.
     cluster.apply(
         "/e2e/ha.yaml",
         Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
-        onControlPlane(cp -> configSpec(cp).put("sshAuthorizedKey", UNPARSABLE_KEY)));
+        onControlPlane(cp -> configSpec(cp).put("sshAuthorizedKey", UNPARSABLE_KEY))
+            .andThen(DualStack::add));
 
     cluster.await(
         "each config to report the discovery image refused",
@@ -171,6 +173,7 @@ class ServiceWordsTest {
               && rollingOut.get("message") instanceof String text
               && text.endsWith("made from the current spec: " + config);
         });
+    DualStack.assertRecorded(new ServiceRecord(world.world(), cluster));
   }
 
   private static boolean imageCreated(ClusterScenario cluster, String infraEnv) {
@@ -285,7 +288,14 @@ class ServiceWordsTest {
     cluster.apply(
         "/e2e/ha.yaml",
         Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
-        onControlPlane(cp -> config(cp).put("loadBalancer", Map.of("type", "UserManaged"))));
+        onControlPlane(
+            cp -> {
+              config(cp).put("loadBalancer", Map.of("type", "UserManaged"));
+              config(cp)
+                  .put(
+                      "diskEncryption",
+                      Map.of("enableOn", "masters", "mode", "tang", "tangServers", TANG_SERVERS));
+            }));
     // The service's record, not SpecSynced: with no host yet the service cannot apply the
     // install-config overrides (the capabilities every bare-metal cluster gets) to the cluster of a
     // user-managed load balancer; it logs "has no bootstrap host" and retries until one registers.
@@ -295,7 +305,17 @@ class ServiceWordsTest {
     GenericKubernetesResource install =
         cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", "test-multinode");
     assertThat(string(install, "spec", "loadBalancer", "type")).isEqualTo("UserManaged");
+    // The same cluster's disk encryption with Tang servers, which the service parses and records.
+    assertThat(
+            new ServiceRecord(world.world(), cluster)
+                .clusterColumns(
+                    "disk_encryption_enable_on, disk_encryption_mode, disk_encryption_tang_servers"))
+        .isEqualTo("masters|tang|" + TANG_SERVERS);
   }
+
+  /** A Tang server as assisted-service takes them: a JSON list of URLs and thumbprints. */
+  static final String TANG_SERVERS =
+      "[{\"url\":\"http://tang.lab.home:7500\",\"thumbprint\":\"PLjNyRdGw03zlRoGjQYMahSZGu9\"}]";
 
   /** The service's own record of the cluster's load balancer type. */
   private static List<String> loadBalancerRecorded(ClusterScenario cluster) {

@@ -50,6 +50,19 @@ final class Changes {
     return Arbitraries.oneOf(options);
   }
 
+  /**
+   * An http:// URL up to {@code max} characters, as assisted-service takes a proxy; one over,
+   * another scheme or no URL is refused.
+   */
+  static Arbitrary<Change> httpUrl(String field, int max) {
+    String prefix = "http://proxy.example.com:3128/";
+    return Arbitraries.oneOf(
+        accepted(field, "http://proxy.example.com:3128", "http://10.0.0.1:3128"),
+        accepted(field, prefix + "a".repeat(max - prefix.length())),
+        rejected(field, prefix + "a".repeat(max + 1 - prefix.length())),
+        rejected(field, "https://proxy.example.com:3128", "proxy.example.com:3128"));
+  }
+
   /** A list of up to {@code maxItems} items, at the limit, and one over. */
   static Arbitrary<Change> boundedList(String field, Arbitrary<?> items, int maxItems) {
     return Arbitraries.oneOf(

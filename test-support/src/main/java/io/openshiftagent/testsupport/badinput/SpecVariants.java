@@ -4,6 +4,7 @@ import static io.openshiftagent.testsupport.badinput.Changes.accepted;
 import static io.openshiftagent.testsupport.badinput.Changes.annotation;
 import static io.openshiftagent.testsupport.badinput.Changes.boundedList;
 import static io.openshiftagent.testsupport.badinput.Changes.boundedText;
+import static io.openshiftagent.testsupport.badinput.Changes.httpUrl;
 import static io.openshiftagent.testsupport.badinput.Changes.listWithBadItem;
 import static io.openshiftagent.testsupport.badinput.Changes.rejected;
 import static io.openshiftagent.testsupport.badinput.Changes.removed;
@@ -446,7 +447,7 @@ public final class SpecVariants {
             rejected(
                 "config.manifestsConfigMapRefs",
                 Arbitraries.just(java.util.Collections.nCopies(65, name("m"))))));
-    catalog.add(boundedText("config.proxy.httpProxy", 2048));
+    catalog.add(httpUrl("config.proxy.httpProxy", 2048));
     catalog.add(boundedText("config.proxy.noProxy", 4096));
     catalog.add(boundedText("config.sshAuthorizedKey", 8192));
     catalog.add(
