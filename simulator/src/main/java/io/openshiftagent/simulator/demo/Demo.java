@@ -301,13 +301,18 @@ public final class Demo {
                       .inNamespace(NAMESPACE)
                       .withName(WORKERS)
                       .get();
+              // The MachineDeployment's own counts too, which clusterctl shows: they follow the
+              // Machines' conditions a moment later.
+              String replicas = String.valueOf(uids.size());
               return uids(now).equals(uids)
+                  && md != null
+                  && replicas.equals(Fields.string(md, "status", "upToDateReplicas"))
+                  && replicas.equals(Fields.string(md, "status", "availableReplicas"))
                   && now.stream()
                       .allMatch(
                           m ->
                               kubelet.equals(Fields.string(m, "spec", "version"))
                                   && Fields.conditionTrue(m, "UpToDate"))
-                  && md != null
                   && Fields.conditions(md).stream()
                       .anyMatch(
                           c ->

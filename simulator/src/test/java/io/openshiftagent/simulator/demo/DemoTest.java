@@ -84,7 +84,8 @@ class DemoTest {
         .containsPattern(
             "Done in [0-9.]+ s: the same 3 worker Machines at v[0-9.]+ in place, UpToDate, the"
                 + " MachineDeployment not RollingOut")
-        .containsPattern("MachineDeployment/demo-worker +3/3 +3 +3 +3 ")
+        // NAME, REPLICAS, AVAILABLE, READY, UP TO DATE, STATUS.
+        .containsPattern("MachineDeployment demo/demo-worker, v[0-9.]+ +3/3 +3 +3 +3 +True ")
         .contains("every host free again")
         .contains("MACHINE")
         .doesNotContain("Gave up");
