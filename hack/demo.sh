@@ -23,6 +23,8 @@ step "preparing the upstream CRDs (Cluster API, Metal3, assisted-service, Hive)"
 ./hack/fetch-upstream-crds.sh
 step "preparing etcdctl and kwok, the installed clusters' etcd tools and kubelet (built from Go modules on first use, ~4 min)"
 ./hack/build-kwok.sh
+step "preparing clusterctl and helm (built from Go modules on first use, ~3 min)"
+./hack/build-tools.sh
 step "preparing the Cluster API manager (built from its Go module on first use, ~3 min)"
 ./hack/build-capi-manager.sh
 step "preparing CAPM3 and the baremetal-operator (built from their Go modules on first use, ~5 min)"

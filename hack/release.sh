@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes the clusterctl release artifacts to out/ (or $OUT_DIR):
-#   bootstrap-components.yaml, control-plane-components.yaml, metadata.yaml, cluster-template*.yaml,
+#   bootstrap-components.yaml, control-plane-components.yaml, control-plane-components-inplace.yaml (with the in-place
+#   update hooks, config/controlplane-inplace), metadata.yaml, cluster-template*.yaml,
 #   clusterclass-openshift-assisted.yaml
 # Usage: hack/release.sh [VERSION]   (default: the parent pom's version without -SNAPSHOT, e.g. 0.1.0)
 # The components are the kustomize trees under config/ with clusterctl variables for what users tune:
@@ -27,6 +28,7 @@ components() {
 }
 components bootstrap OPENSHIFT_AGENT_BOOTSTRAP_IMAGE bootstrap-components.yaml
 components controlplane OPENSHIFT_AGENT_CONTROL_PLANE_IMAGE control-plane-components.yaml
+components controlplane-inplace OPENSHIFT_AGENT_CONTROL_PLANE_IMAGE control-plane-components-inplace.yaml
 cp metadata.yaml "$out/metadata.yaml"
 cp templates/cluster-template*.yaml templates/clusterclass-*.yaml "$out/"
 log "release v$version written to $out"

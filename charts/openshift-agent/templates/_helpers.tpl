@@ -49,7 +49,7 @@ server's are added here) in one ClusterRole bound cluster-wide; or, in a namespa
 watched namespace.
 Called with (dict "root" $ "provider" "bootstrap" "values" .Values.bootstrap "rules" <list>
 "clusterRules" <list> "env" <list> "volumes" <list>); each of "volumes" is mounted read-only:
-(dict "name" "mountPath" "configMap" <source>).
+(dict "name" "mountPath" "configMap" <source>) or (dict "name" "mountPath" "secret" <source>).
 */}}
 {{- define "openshift-agent.provider" -}}
 {{- $name := include "openshift-agent.fullname" . -}}
@@ -298,8 +298,13 @@ spec:
         {{- end }}
         {{- range .volumes }}
         - name: {{ .name }}
+          {{- if .secret }}
+          secret:
+            {{- toYaml .secret | nindent 12 }}
+          {{- else }}
           configMap:
             {{- toYaml .configMap | nindent 12 }}
+          {{- end }}
         {{- end }}
       {{- with $v.nodeSelector }}
       nodeSelector:

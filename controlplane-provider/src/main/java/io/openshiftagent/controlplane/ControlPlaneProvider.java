@@ -5,12 +5,19 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
 import io.micrometer.core.instrument.Metrics;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.controlplane.inplace.InPlaceHooks;
+import io.openshiftagent.controlplane.inplace.InstalledKubelets;
 import io.openshiftagent.controlplane.release.HubRegistries;
 import io.openshiftagent.provider.runtime.ControllerScope;
+import io.openshiftagent.provider.runtime.HookServer;
 import io.openshiftagent.provider.runtime.ProviderOperator;
 import io.openshiftagent.provider.runtime.ProviderRuntime;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,6 +28,9 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   /** The environment variable that overrides {@link #WORKLOAD_POLL_INTERVAL}. */
   static final String WORKLOAD_POLL_INTERVAL_ENV = "WORKLOAD_POLL_INTERVAL";
+
+  /** Where the in-place update hooks are served; unset: not served. */
+  static final String RUNTIME_EXTENSION_ADDRESS_ENV = "RUNTIME_EXTENSION_ADDRESS";
 
   private static final Pattern INTERVAL = Pattern.compile("(\\d+)(ms|s|m|h)");
 
@@ -61,7 +71,11 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
                                        bundle; docs/release-images.md)
           CONTAINERS_REGISTRIES_CONF   a containers-registries.conf(5) file: the hub's mirrors, asked
                                        for release digests after a cluster's own
-                                       (spec.config.imageRegistryRef; docs/release-images.md)""";
+                                       (spec.config.imageRegistryRef; docs/release-images.md)
+          RUNTIME_EXTENSION_ADDRESS    serve Cluster API's in-place update hooks (Runtime SDK) over
+                                       HTTPS here, e.g. :9443 (default: off); docs/controlplane.md
+          RUNTIME_EXTENSION_CERT_DIR   their tls.crt and tls.key (default: a self-signed certificate,
+                                       which an ExtensionConfig's caBundle cannot name)""";
   }
 
   @Override
@@ -71,6 +85,7 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
 
   @Override
   public void register(Operator operator, KubernetesClient client, ControllerScope scope) {
+    startRuntimeExtension(client, environment);
     ClusterStageMetrics.bind(
         register(
             operator,
@@ -79,6 +94,33 @@ public final class ControlPlaneProvider implements ProviderRuntime.Provider {
             instanceName(),
             scope),
         Metrics.globalRegistry);
+  }
+
+  /**
+   * The in-place update hooks when {@value #RUNTIME_EXTENSION_ADDRESS_ENV} is set, on every replica
+   * (Cluster API calls whichever its Service reaches; the hooks only read). They live as long as
+   * the process.
+   */
+  static Optional<HookServer> startRuntimeExtension(
+      KubernetesClient client, Map<String, String> environment) {
+    String address = environment.getOrDefault(RUNTIME_EXTENSION_ADDRESS_ENV, "").strip();
+    if (address.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Path> certDir =
+        Optional.ofNullable(environment.get("RUNTIME_EXTENSION_CERT_DIR"))
+            .map(String::strip)
+            .filter(dir -> !dir.isEmpty())
+            .map(Path::of);
+    try {
+      return Optional.of(
+          HookServer.start(
+              HookServer.address(RUNTIME_EXTENSION_ADDRESS_ENV, address),
+              certDir,
+              new InPlaceHooks(new InstalledKubelets(client)).routes()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serve the runtime extension on " + address, e);
+    }
   }
 
   /**

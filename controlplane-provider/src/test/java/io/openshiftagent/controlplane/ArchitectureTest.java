@@ -26,7 +26,7 @@ class ArchitectureTest {
       List.of(
           List.of(""), // the process and the reconciler: caches, preflight, memory, cleanup
           List.of("report"), // the one status writer, from what the phases found
-          List.of("cluster", "machines", "upgrade"), // the phases
+          List.of("cluster", "machines", "upgrade", "inplace"), // the phases, the in-place hooks
           List.of("release", "etcd"), // what the phases share
           List.of("scope"), // every read
           List.of("names")); // names, labels and conditions

@@ -248,6 +248,50 @@ class HelmChartTest {
     assertThat(objects).filteredOn(o -> o instanceof Service).isEmpty();
   }
 
+  /**
+   * Cluster API's in-place update hooks: nothing of them by default (they need Cluster API's
+   * feature gates); enabled, the control plane serves them with cert-manager's certificate, and an
+   * ExtensionConfig names their Service and takes its CA from that certificate's Secret.
+   */
+  @Test
+  void theRuntimeExtensionIsOffUntilEnabled() {
+    assertThat(template())
+        .extracting(o -> o.getKind())
+        .doesNotContain("ExtensionConfig", "Certificate", "Issuer");
+    assertThat(manager(find(template(), Deployment.class, "capoa-controlplane")).getEnv())
+        .extracting(e -> e.getName())
+        .doesNotContain("RUNTIME_EXTENSION_ADDRESS");
+
+    List<HasMetadata> objects = template("--set", "controlplane.runtimeExtension.enabled=true");
+
+    Deployment deployment = find(objects, Deployment.class, "capoa-controlplane");
+    assertThat(manager(deployment).getEnv())
+        .extracting(e -> e.getName() + "=" + e.getValue())
+        .contains(
+            "RUNTIME_EXTENSION_ADDRESS=:9443",
+            "RUNTIME_EXTENSION_CERT_DIR=/etc/openshift-agent/runtime-extension");
+    assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
+        .anyMatch(
+            v ->
+                v.getSecret() != null
+                    && "capoa-controlplane-runtime-extension"
+                        .equals(v.getSecret().getSecretName()));
+    Service service = find(objects, Service.class, "capoa-controlplane-runtime-extension");
+    assertThat(service.getSpec().getPorts().get(0).getTargetPort().getIntVal()).isEqualTo(9443);
+    assertThat(service.getSpec().getSelector())
+        .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+    HasMetadata extension =
+        objects.stream()
+            .filter(o -> "ExtensionConfig".equals(o.getKind()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(extension.getMetadata().getAnnotations())
+        .containsEntry(
+            "runtime.cluster.x-k8s.io/inject-ca-from-secret",
+            "capoa-system/capoa-controlplane-runtime-extension");
+    assertThat(objects).extracting(o -> o.getKind()).contains("Certificate", "Issuer");
+  }
+
   @Test
   void aServiceMonitorScrapesEachProvidersHttpsEndpointWithItsToken() {
     List<HasMetadata> objects =

@@ -83,6 +83,41 @@ class ReleaseArtifactsTest {
         .doesNotContain("ASSISTED_CA_BUNDLE", "bootstrap.cluster.x-k8s.io_");
   }
 
+  /**
+   * The control-plane components with Cluster API's in-place update hooks: everything of the plain
+   * ones, plus the hooks' settings, Service, certificate and ExtensionConfig.
+   */
+  @Test
+  void inPlaceComponentsAreTheControlPlanesWithTheHooks() throws IOException {
+    Path file = out.resolve("control-plane-components-inplace.yaml");
+    assertWellFormed(file, Release.CONTROL_PLANE_LABEL, "OpenshiftAssistedControlPlane");
+    List<String> plain =
+        Release.objects(out.resolve("control-plane-components.yaml")).stream()
+            .map(ReleaseArtifactsTest::kindAndName)
+            .toList();
+    List<String> inPlace =
+        Release.objects(file).stream().map(ReleaseArtifactsTest::kindAndName).toList();
+    assertThat(inPlace)
+        .containsAll(plain)
+        .contains(
+            "ExtensionConfig control-plane-openshift-agent-runtime-extension",
+            "Service control-plane-openshift-agent-runtime-extension",
+            "Certificate control-plane-openshift-agent-runtime-extension",
+            "Issuer control-plane-openshift-agent-runtime-extension");
+    assertThat(Files.readString(file))
+        .contains(
+            "name: RUNTIME_EXTENSION_ADDRESS",
+            "runtime.cluster.x-k8s.io/inject-ca-from-secret: openshift-agent-control-plane-system/"
+                + "control-plane-openshift-agent-runtime-extension-cert");
+    assertThat(Files.readString(out.resolve("control-plane-components.yaml")))
+        .doesNotContain("RUNTIME_EXTENSION", "ExtensionConfig");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String kindAndName(Map<String, Object> object) {
+    return object.get("kind") + " " + ((Map<String, Object>) object.get("metadata")).get("name");
+  }
+
   @Test
   void kustomizeTreesUseTheImagesOfThisRelease() throws IOException {
     for (String provider : List.of("bootstrap", "controlplane")) {

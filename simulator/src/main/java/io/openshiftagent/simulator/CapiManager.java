@@ -36,7 +36,11 @@ final class CapiManager {
             "capi-",
             null,
             "webhook-certs",
-            setup -> setup.clusterApiManagerFlags("--feature-gates=ClusterTopology=true"),
+            // RuntimeSDK and InPlaceUpdates: our control plane's in-place update hooks
+            // (InPlaceExtension), which keep the workers OpenShift upgrades in place.
+            setup ->
+                setup.clusterApiManagerFlags(
+                    "--feature-gates=ClusterTopology=true,InPlaceUpdates=true,RuntimeSDK=true"),
             Map.of()));
   }
 

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -483,15 +484,23 @@ public final class World implements AutoCloseable {
     Path mirrors = options.workDir().resolve("hub-registries.conf");
     Files.createDirectories(options.workDir());
     Files.writeString(mirrors, hubRegistriesConf());
-    start(
-        ProviderJar.CONTROLPLANE,
-        Map.of(
-            "WORKLOAD_POLL_INTERVAL",
-            options.workloadPollInterval().toMillis() + "ms",
-            "REGISTRY_CA_BUNDLE_FILE",
-            ReleaseRegistry.shared().caFile().toString(),
-            "CONTAINERS_REGISTRIES_CONF",
-            mirrors.toString()));
+    Map<String, String> controlPlane =
+        new HashMap<>(
+            Map.of(
+                "WORKLOAD_POLL_INTERVAL",
+                options.workloadPollInterval().toMillis() + "ms",
+                "REGISTRY_CA_BUNDLE_FILE",
+                ReleaseRegistry.shared().caFile().toString(),
+                "CONTAINERS_REGISTRIES_CONF",
+                mirrors.toString()));
+    // Cluster API's in-place update hooks, on one address: one replica serves them here (several
+    // would each need a port, where a Service spreads the calls in a real cluster).
+    InPlaceExtension inPlace =
+        options.providerReplicas() == 1 ? InPlaceExtension.prepare(options.workDir()) : null;
+    if (inPlace != null) {
+      controlPlane.putAll(inPlace.environment());
+    }
+    start(ProviderJar.CONTROLPLANE, controlPlane);
     for (ProviderJar jar : replicas.keySet()) {
       for (ProviderProcess replica : replicas.get(jar).values()) {
         // The first replica's time is the provider's (the one the benchmark reports).
@@ -503,6 +512,9 @@ public final class World implements AutoCloseable {
           readyAfter.get(jar).toMillis(),
           provider(jar).pid(),
           provider(jar).log());
+    }
+    if (inPlace != null) {
+      inPlace.register(hub.client());
     }
   }
 

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * it and looks again later. Each read throws when the cluster cannot be read (or no kubeconfig is
  * published).
  */
-public final class InstalledCluster {
+public final class InstalledCluster implements AutoCloseable {
   static final String CONFIG_API = "config.openshift.io/v1";
 
   /**
@@ -47,6 +47,14 @@ public final class InstalledCluster {
    */
   InstalledCluster(Supplier<Optional<String>> kubeconfig) {
     this.kubeconfig = kubeconfig;
+  }
+
+  /**
+   * The installed cluster that {@code kubeconfig} reaches, outside a reconcile (its reads are kept
+   * until the caller closes it).
+   */
+  public static InstalledCluster through(Supplier<Optional<String>> kubeconfig) {
+    return new InstalledCluster(kubeconfig);
   }
 
   /** A client of the installed cluster, for the writes there. */
@@ -100,6 +108,11 @@ public final class InstalledCluster {
                 .toList());
   }
 
+  /** The Node named {@code name}, if the cluster has it. */
+  public Optional<Node> node(String name) {
+    return read("node/" + name, () -> Optional.ofNullable(client().nodes().withName(name).get()));
+  }
+
   /** The cluster's {@code ClusterVersion/version}, if it has one yet. */
   public Optional<GenericKubernetesResource> clusterVersion() {
     return read(
@@ -119,7 +132,8 @@ public final class InstalledCluster {
     return (T) known;
   }
 
-  synchronized void close() {
+  @Override
+  public synchronized void close() {
     if (client != null) {
       client.close();
     }

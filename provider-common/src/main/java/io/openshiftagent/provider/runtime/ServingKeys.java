@@ -24,10 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The metrics server's key and certificate: {@code tls.crt} and {@code tls.key} of a directory (a
- * mounted Secret of type {@code kubernetes.io/tls}, e.g. from cert-manager or OpenShift's service
- * CA), read again when they change so that a rotation needs no restart; or, without one, a {@link
- * SelfSignedCertificate}.
+ * A server's key and certificate (the metrics', the runtime extension hooks'): {@code tls.crt} and
+ * {@code tls.key} of a directory (a mounted Secret of type {@code kubernetes.io/tls}, e.g. from
+ * cert-manager or OpenShift's service CA), read again when they change so that a rotation needs no
+ * restart; or, without one, a {@link SelfSignedCertificate}.
  */
 final class ServingKeys extends X509ExtendedKeyManager {
   private static final Logger LOG = LoggerFactory.getLogger(ServingKeys.class);
@@ -57,7 +57,7 @@ final class ServingKeys extends X509ExtendedKeyManager {
           "serving", self.keys().getPrivate(), PASSWORD, new Certificate[] {self.certificate()});
       return new ServingKeys(Optional.empty(), keyManager(store), null);
     } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalStateException("cannot load the metrics serving certificate: " + e, e);
+      throw new IllegalStateException("cannot load the serving certificate: " + e, e);
     }
   }
 
@@ -79,11 +79,10 @@ final class ServingKeys extends X509ExtendedKeyManager {
         if (!modified.equals(loadedAt)) {
           current = load(directory.get());
           loadedAt = modified;
-          LOG.info("loaded the new metrics serving certificate from {}", directory.get());
+          LOG.info("loaded the new serving certificate from {}", directory.get());
         }
       } catch (IOException | GeneralSecurityException | RuntimeException e) {
-        LOG.warn(
-            "cannot reload the metrics serving certificate, keeping the last: {}", e.toString());
+        LOG.warn("cannot reload the serving certificate, keeping the last: {}", e.toString());
       }
     }
     return current;

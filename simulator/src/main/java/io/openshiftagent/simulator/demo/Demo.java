@@ -1,5 +1,6 @@
 package io.openshiftagent.simulator.demo;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
@@ -16,7 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.slf4j.LoggerFactory;
@@ -31,6 +36,7 @@ public final class Demo {
   private static final String NAMESPACE = "demo";
   private static final String CLUSTER = "demo";
   private static final String UPGRADE_TO = "4.20.1";
+  private static final String WORKERS = CLUSTER + "-worker";
 
   /**
    * How long a step may take. On the shared world, beside the other classes' clusters and the
@@ -204,6 +210,9 @@ public final class Demo {
         "openshiftassistedcontrolplane/" + CLUSTER,
         "-o",
         "jsonpath=upgraded to {.status.releaseImage.image}{\"\\n\"}");
+    if (!workersFollowTheUpgradeInPlace()) {
+      return false;
+    }
 
     if (keep) {
       keptWorldGuide(kubeconfig).lines().forEach(view::say);
@@ -255,6 +264,90 @@ public final class Demo {
             prefix);
   }
 
+  /**
+   * OpenShift updated the workers' kubelets in place; the MachineDeployment is told their version
+   * (without one, Cluster API compares each kubelet with nothing and never calls its Machines up to
+   * date). Cluster API's in-place update, through the control plane's hooks, moves the same
+   * Machines to it one at a time (maxSurge 0: no extra host needed); nothing is replaced.
+   */
+  private boolean workersFollowTheUpgradeInPlace() throws Exception {
+    if (!await(
+        "the workers' Machines to report one kubelet version",
+        s -> kubeletVersions(workers(s)).size() == 1)) {
+      return false;
+    }
+    List<GenericKubernetesResource> before = workers(view.snapshot());
+    String kubelet = kubeletVersions(before).iterator().next();
+    Map<String, String> uids = uids(before);
+    kubectl(
+        "patch",
+        "-n",
+        NAMESPACE,
+        "machinedeployment/" + WORKERS,
+        "--type=merge",
+        "-p",
+        ("{\"spec\":{\"rollout\":{\"strategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":"
+                + "{\"maxSurge\":0,\"maxUnavailable\":1}}},"
+                + "\"template\":{\"spec\":{\"version\":\"%s\"}}}}")
+            .formatted(kubelet));
+    boolean updated =
+        await(
+            "the same %d worker Machines at %s in place, UpToDate, the MachineDeployment not RollingOut"
+                .formatted(uids.size(), kubelet),
+            s -> {
+              List<GenericKubernetesResource> now = workers(s);
+              GenericKubernetesResource md =
+                  hub.genericKubernetesResources(ApiVersions.CAPI, "MachineDeployment")
+                      .inNamespace(NAMESPACE)
+                      .withName(WORKERS)
+                      .get();
+              // The MachineDeployment's own counts too, which clusterctl shows: they follow the
+              // Machines' conditions a moment later.
+              String replicas = String.valueOf(uids.size());
+              return uids(now).equals(uids)
+                  && md != null
+                  && replicas.equals(Fields.string(md, "status", "upToDateReplicas"))
+                  && replicas.equals(Fields.string(md, "status", "availableReplicas"))
+                  && now.stream()
+                      .allMatch(
+                          m ->
+                              kubelet.equals(Fields.string(m, "spec", "version"))
+                                  && Fields.conditionTrue(m, "UpToDate"))
+                  && Fields.conditions(md).stream()
+                      .anyMatch(
+                          c ->
+                              "RollingOut".equals(c.get("type"))
+                                  && "False".equals(c.get("status")));
+            });
+    clusterctl("describe", "cluster", CLUSTER, "-n", NAMESPACE);
+    return updated;
+  }
+
+  private static List<GenericKubernetesResource> workers(ProgressTable.Snapshot s) {
+    return s.machines().stream()
+        .filter(m -> WORKERS.equals(Fields.label(m, "cluster.x-k8s.io/deployment-name")))
+        .toList();
+  }
+
+  /** The kubelet versions of the Machines' Nodes; empty while one has none yet. */
+  private static Set<String> kubeletVersions(List<GenericKubernetesResource> machines) {
+    Set<String> versions = new HashSet<>();
+    for (GenericKubernetesResource m : machines) {
+      String version = Fields.string(m, "status", "nodeInfo", "kubeletVersion");
+      if (version == null) {
+        return Set.of();
+      }
+      versions.add(version);
+    }
+    return versions;
+  }
+
+  private static Map<String, String> uids(List<GenericKubernetesResource> machines) {
+    Map<String, String> uids = new TreeMap<>();
+    machines.forEach(m -> uids.put(m.getMetadata().getName(), m.getMetadata().getUid()));
+    return uids;
+  }
+
   private static long runningWithNode(ProgressTable.Snapshot s) {
     return s.machines().stream()
         .filter(m -> "Running".equals(Fields.string(m, "status", "phase")))
@@ -291,6 +384,27 @@ public final class Demo {
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
       throw new IllegalStateException("kubectl " + String.join(" ", args) + " failed:\n" + output);
+    }
+    output.lines().forEach(line -> view.say("  " + line));
+  }
+
+  /** Runs the real clusterctl against the hub, as a user would; shows the command and output. */
+  private void clusterctl(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(TestPaths.tool("clusterctl").toString());
+    command.addAll(List.of(args));
+    command.add("--kubeconfig=" + kubeconfig);
+    view.say("$ clusterctl " + String.join(" ", args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    Path home = workDir.resolve("clusterctl-home");
+    builder.environment().put("CLUSTERCTL_DISABLE_VERSIONCHECK", "true");
+    builder.environment().put("HOME", home.toString());
+    builder.environment().put("XDG_CONFIG_HOME", home.resolve(".config").toString());
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
+      throw new IllegalStateException(
+          "clusterctl " + String.join(" ", args) + " failed:\n" + output);
     }
     output.lines().forEach(line -> view.say("  " + line));
   }

@@ -78,6 +78,14 @@ class DemoTest {
             "(?m)^(?!.*upgraded to).*quay.io/openshift-release-dev/ocp-release@sha256:[0-9a-f]{64}")
         .containsPattern(
             "upgraded to quay.io/openshift-release-dev/ocp-release@sha256:[0-9a-f]{64}")
+        // The workers OpenShift upgraded in place: their MachineDeployment's version raised, the
+        // same Machines taken to it by Cluster API's in-place update (our control plane's hooks),
+        // and clusterctl shows all three up to date.
+        .containsPattern(
+            "Done in [0-9.]+ s: the same 3 worker Machines at v[0-9.]+ in place, UpToDate, the"
+                + " MachineDeployment not RollingOut")
+        // NAME, REPLICAS, AVAILABLE, READY, UP TO DATE, STATUS.
+        .containsPattern("MachineDeployment demo/demo-worker, v[0-9.]+ +3/3 +3 +3 +3 +True ")
         .contains("every host free again")
         .contains("MACHINE")
         .doesNotContain("Gave up");
