@@ -214,7 +214,7 @@ public final class AssistedServiceAdmission implements AutoCloseable {
   }
 
   private void apply(String yaml) {
-    GenericKubernetesResource object = Serialization.unmarshal(yaml);
+    HasMetadata object = Serialization.unmarshal(yaml);
     registered.add(hub.resource(object).createOr(NonDeletingOperation::update));
   }
 

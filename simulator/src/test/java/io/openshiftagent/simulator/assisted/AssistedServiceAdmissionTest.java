@@ -65,9 +65,8 @@ class AssistedServiceAdmissionTest {
     GenericKubernetesResource created =
         client
             .resource(
-                (GenericKubernetesResource)
-                    Serialization.unmarshal(
-                        """
+                Serialization.unmarshal(
+                    """
                         apiVersion: extensions.hive.openshift.io/v1beta1
                         kind: AgentClusterInstall
                         metadata: {name: none, namespace: %s}
@@ -80,9 +79,10 @@ class AssistedServiceAdmissionTest {
                             clusterNetwork: [{cidr: 10.128.0.0/14, hostPrefix: 23}]
                             serviceNetwork: [172.30.0.0/16]
                         """
-                            .formatted(NAMESPACE)))
+                        .formatted(NAMESPACE),
+                    GenericKubernetesResource.class))
             .create();
-    assertThat(created.get("spec", "networking", "userManagedNetworking"))
+    assertThat((Object) created.get("spec", "networking", "userManagedNetworking"))
         .as("the service's mutating webhook: platform None manages no networking")
         .isEqualTo(true);
 
@@ -118,9 +118,8 @@ class AssistedServiceAdmissionTest {
             () ->
                 hub.client()
                     .resource(
-                        (GenericKubernetesResource)
-                            Serialization.unmarshal(
-                                """
+                        Serialization.unmarshal(
+                            """
                                 apiVersion: agent-install.openshift.io/v1beta1
                                 kind: InfraEnv
                                 metadata: {name: both, namespace: %s}
@@ -129,7 +128,8 @@ class AssistedServiceAdmissionTest {
                                   osImageVersion: "4.20"
                                   pullSecretRef: {name: pull-secret}
                                 """
-                                    .formatted(NAMESPACE, NAMESPACE)))
+                                .formatted(NAMESPACE, NAMESPACE),
+                            GenericKubernetesResource.class))
                     .create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining(
