@@ -126,7 +126,7 @@ public final class AssistedServiceAdmission implements AutoCloseable {
     }
   }
 
-  /** The server's log (its audit events included, as the operator's {@code --audit-log-path=-}). */
+  /** The server's log: each review it refuses, in its words. */
   public Path log() {
     return server.log();
   }
