@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the real assisted-service ($ASSISTED_SERVICE_MODULE, its cmd package) from the Go module proxy, linked
 # against the real libnmstate (crates.io nmstate-clib v$NMSTATE_VERSION, built with cargo), into
-# $ASSISTED_SERVICE_DIR (~/.cache/openshift-agent/assisted-service/<version>/): the binary, the CRDs the service
-# ships (its own, Hive's and the BareMetalHost it watches) and its default hardware requirements. The simulator's
-# AssistedServiceProcess runs it. Also installs what runs beside it (Debian's postgresql and socat) when missing.
+# $ASSISTED_SERVICE_DIR (~/.cache/openshift-agent/assisted-service/<version>/): the binary, its admission server
+# (cmd/webadmission), the CRDs the service ships (its own, Hive's and the BareMetalHost it watches) and its default
+# hardware requirements. The simulator's AssistedServiceProcess and AssistedServiceAdmission run them. Also installs
+# what runs beside the service (Debian's postgresql and socat) when missing.
 # Idempotent; every cache entry is written to a temporary directory first and moved into place.
 source "$(dirname "$0")/lib.sh"
 hold_cache_lock assisted-service
@@ -57,16 +58,14 @@ print(next(p["manifest_path"] for p in meta["packages"] if p["name"] == "nmstate
   log "libnmstate $NMSTATE_VERSION built in $(( $(date +%s) - step ))s"
 fi
 
-# assisted-service: a throw-away consumer module (a module's replace directives only apply when it is the main
-# module), with the service's own replace block, its api/client/models submodules from the proxy instead of
-# ./api..., and one graph-only stub: vbom.ml/util, named by an old go.mod in the graph, which the proxy refuses.
-if [[ ! -x "$ASSISTED_SERVICE_DIR/assisted-service" ]]; then
-  require_go
-  log "building assisted-service ${ASSISTED_SERVICE_MODULE#*@} (about 5 minutes on first run on 2 cores)"
-  step=$(date +%s)
+# assisted-service's packages are built in a throw-away consumer module (a module's replace directives only apply when
+# it is the main module), with the service's own replace block, its api/client/models submodules from the proxy
+# instead of ./api..., and one graph-only stub: vbom.ml/util, named by an old go.mod in the graph, which the proxy
+# refuses. consumer_module PACKAGE makes one in the current directory with PACKAGE's whole graph (go.sum for every
+# module it needs), and checks that the proxy gave the pinned module (the checksum database has no entry for it).
+consumer_module() {
+  local package="$1" module submodules
   module=$(module_dir "$ASSISTED_SERVICE_MODULE")
-  work=$(mktemp -d "$HACK_CACHE/build/assisted-service.XXXXXX")
-  cd "$work"
   go mod init local/assisted-service >/dev/null 2>&1
   go mod edit -go=1.21
   mkdir vbom-stub && printf 'module vbom.ml/util\n\ngo 1.12\n' > vbom-stub/go.mod
@@ -82,17 +81,26 @@ for line in block.strip().splitlines():
     old, new = [s.strip() for s in line.split("=>")]
     if new.startswith("./"):
         if old.endswith("/cmd/agentbasedinstaller"):
-            continue  # not in the cmd package's graph
+            continue  # not in the cmd packages' graphs
         new = old + " " + sys.argv[2]
     print(f"{old}={new.replace(' ', '@')}")
 PY
   while read -r replace; do go mod edit -replace="$replace"; done < replaces
-  # The cmd package and its whole graph (go.sum for every module it needs).
-  GONOSUMDB=github.com/openshift,github.com/metal3-io go get "${ASSISTED_SERVICE_MODULE/@//cmd@}" >/dev/null 2>&1 ||
-    GONOSUMDB=github.com/openshift,github.com/metal3-io go get "${ASSISTED_SERVICE_MODULE/@//cmd@}"
-  # Make sure the proxy gave the pinned module (the checksum database has no entry for it).
+  GONOSUMDB=github.com/openshift,github.com/metal3-io go get "$package@${ASSISTED_SERVICE_MODULE#*@}" >/dev/null 2>&1 ||
+    GONOSUMDB=github.com/openshift,github.com/metal3-io go get "$package@${ASSISTED_SERVICE_MODULE#*@}"
   grep -qF "${ASSISTED_SERVICE_MODULE/@/ } ${PINNED_MODULE_SUMS[$ASSISTED_SERVICE_MODULE]}" go.sum ||
     { log "go.sum of the consumer module does not pin $ASSISTED_SERVICE_MODULE to the expected hash"; exit 1; }
+}
+
+# assisted-service: its cmd package, in a consumer module (above).
+if [[ ! -x "$ASSISTED_SERVICE_DIR/assisted-service" ]]; then
+  require_go
+  log "building assisted-service ${ASSISTED_SERVICE_MODULE#*@} (about 5 minutes on first run on 2 cores)"
+  step=$(date +%s)
+  module=$(module_dir "$ASSISTED_SERVICE_MODULE")
+  work=$(mktemp -d "$HACK_CACHE/build/assisted-service.XXXXXX")
+  cd "$work"
+  consumer_module github.com/openshift/assisted-service/cmd
   log "assisted-service's modules downloaded in $(( $(date +%s) - step ))s"
   mkdir -p out
   # The nmstate Go binding links -lnmstate: the static library, with what a Rust static library needs.
@@ -110,5 +118,22 @@ PY
   mkdir -p "$(dirname "$ASSISTED_SERVICE_DIR")" && rm -rf "$ASSISTED_SERVICE_DIR" && mv out "$ASSISTED_SERVICE_DIR"
   cd / && rm -rf "$work"
   log "assisted-service built in $(( $(date +%s) - step ))s"
+fi
+# Its admission server (cmd/webadmission, the operator's agentinstalladmission Deployment), from the same module
+# version, beside it: the simulator's AssistedServiceAdmission registers it with the hub.
+if [[ ! -x "$ASSISTED_SERVICE_DIR/assisted-service-admission" ]]; then
+  require_go
+  log "building assisted-service's admission server (about 2 minutes on first run on 2 cores)"
+  step=$(date +%s)
+  work=$(mktemp -d "$HACK_CACHE/build/assisted-service-admission.XXXXXX")
+  cd "$work"
+  consumer_module github.com/openshift/assisted-service/cmd/webadmission
+  # It links no nmstate, but is built with cgo as the service is, so that the packages the two share (client-go,
+  # controller-runtime, the service's own) come from Go's build cache: only what the admission server adds compiles.
+  CGO_ENABLED=1 GONOSUMDB=github.com/openshift,github.com/metal3-io go build -p 2 -trimpath -ldflags "-s -w" \
+    -o assisted-service-admission github.com/openshift/assisted-service/cmd/webadmission
+  mv assisted-service-admission "$ASSISTED_SERVICE_DIR/"
+  cd / && rm -rf "$work"
+  log "assisted-service's admission server built in $(( $(date +%s) - step ))s"
 fi
 log "assisted-service ready in $ASSISTED_SERVICE_DIR ($(( $(date +%s) - started ))s)"

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.openshiftagent.simulator.assisted.AssistedServiceAdmission;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import io.openshiftagent.simulator.assisted.DiscoveryAgent;
 import io.openshiftagent.simulator.assisted.ReleaseCatalog;
@@ -375,6 +376,14 @@ public final class World implements AutoCloseable {
             hub.createNamespace("assisted-service"),
             ReleaseCatalog.of(releases));
     running.push(assistedService);
+    // Its own admission webhooks, as the operator deploys them beside it: the hub refuses what a
+    // real hub refuses (e.g. a changed imageSetRef).
+    running.push(
+        AssistedServiceAdmission.start(
+            options.workDir().resolve("assisted-service-admission"),
+            hub.kubeConfigYaml(),
+            hub.client(),
+            assistedService.namespace()));
     workloads.onStart(server -> workloads.ports(server).forEach(assistedService::reachOutside));
   }
 

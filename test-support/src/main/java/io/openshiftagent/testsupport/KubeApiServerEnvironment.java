@@ -103,8 +103,9 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
   }
 
   /**
-   * A hub's flags: every request audited (Metadata level) to {@code dir/audit.log}, and the
-   * owner-reference permission check OpenShift enables.
+   * A hub's flags: every request audited (Metadata level) to {@code dir/audit.log}, the
+   * owner-reference permission check OpenShift enables, and the aggregation layer's front proxy
+   * (its certificates in {@code dir/front-proxy/}).
    */
   static List<String> hubFlags(Path dir) throws IOException {
     Path audit = dir.resolve("audit.log").toAbsolutePath();
@@ -114,6 +115,8 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
     // on the owner's finalizers (what a provider running as its ServiceAccount is granted for it is
     // then checked; cluster-admin clients are not affected).
     flags.addAll(List.of("--enable-admission-plugins", "OwnerReferencesPermissionEnforcement"));
+    // The aggregation layer, which assisted-service's admission server is registered with.
+    flags.addAll(AggregationLayer.apiServerFlags(dir.resolve("front-proxy")));
     return flags;
   }
 

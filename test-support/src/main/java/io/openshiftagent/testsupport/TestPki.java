@@ -143,6 +143,27 @@ public final class TestPki {
   }
 
   /**
+   * A server certificate signed by this CA for 127.0.0.1 and the DNS names {@code dnsNames}, and
+   * its private key, both PEM encoded: for a server a client reaches by a Service's name (the
+   * aggregator checks an APIService's server as {@code <service>.<namespace>.svc}).
+   */
+  public PemKeyPair pemServerCertificate(String commonName, List<String> dnsNames)
+      throws Exception {
+    KeyPair keys = newKeyPair();
+    X509v3CertificateBuilder builder = issuedTo("CN=" + commonName, keys);
+    List<GeneralName> names = new ArrayList<>();
+    names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
+    dnsNames.forEach(name -> names.add(new GeneralName(GeneralName.dNSName, name)));
+    builder.addExtension(
+        Extension.subjectAlternativeName,
+        false,
+        new GeneralNames(names.toArray(GeneralName[]::new)));
+    builder.addExtension(
+        Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+    return new PemKeyPair(pem(sign(builder, caKeys)), pem(keys));
+  }
+
+  /**
    * A client certificate signed by this CA and its private key, both PEM encoded. Kubernetes reads
    * the common name as the user and the organization as the group ({@code system:masters}: a
    * cluster admin).

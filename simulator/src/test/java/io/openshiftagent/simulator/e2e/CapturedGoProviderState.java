@@ -1,16 +1,17 @@
 package io.openshiftagent.simulator.e2e;
 
 import static io.openshiftagent.simulator.Fields.get;
-import static io.openshiftagent.simulator.Fields.string;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.controlplane.names.Names;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.simulator.ApiVersions;
 import java.util.ArrayList;
@@ -44,11 +45,11 @@ import java.util.function.Consumer;
  *   <li>the InfraEnv's spec without our agent labels ({@link #OURS_ALONE_IN_SPEC}).
  * </ul>
  *
- * <p>The Go provider's ClusterImageSet, named after the control plane alone, is made as captured
- * with this world's release, and the AgentClusterInstall's {@code imageSetRef} pointed at it; ours,
- * {@code <namespace>.<control plane>}, is deleted. assisted-service's controller accepts the
- * changed reference (it looks the set up); its admission webhook, not registered in the world,
- * would refuse it: a shortcut to the state, not a step of the switch.
+ * <p>The Go provider's ClusterImageSet, named after the control plane alone, is the one the
+ * AgentClusterInstall names since it was made ({@link GoProviderClusterInstall}: assisted-service's
+ * admission webhook, registered with the world's hub, refuses a changed {@code imageSetRef}); it
+ * gets the captured labels and annotations. Ours, {@code <namespace>.<control plane>}, was never
+ * made.
  *
  * <p>What stays as ours made it: the other spec fields (from the same kind of manifest; the Agents'
  * are those of installed hosts, which assisted-service no longer takes; the differences the capture
@@ -217,44 +218,37 @@ final class CapturedGoProviderState {
   }
 
   /**
-   * The Go provider's ClusterImageSet as captured, with this world's release, named by the
-   * AgentClusterInstall; ours deleted once nothing names it.
+   * The Go provider's ClusterImageSet, which the AgentClusterInstall names since it was made
+   * ({@link GoProviderClusterInstall}), with the labels and annotations captured beside those our
+   * control plane put there (its set from then on); the name ours would have had is never made.
    */
   private void clusterImageSetAndInstall(GenericKubernetesResource captured) {
     ourClusterImageSet =
-        string(
-            cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane),
-            "spec",
-            "imageSetRef",
-            "name");
-    GenericKubernetesResource oursSet =
-        hub.genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-            .withName(ourClusterImageSet)
-            .get();
+        Names.clusterImageSet(
+            Serialization.jsonMapper()
+                .convertValue(
+                    cluster.get(
+                        ApiVersions.CONTROL_PLANE, "OpenshiftAssistedControlPlane", controlPlane),
+                    OpenshiftAssistedControlPlane.class));
     ObjectMeta capturedMeta = captured.getMetadata();
-    GenericKubernetesResource goSet = new GenericKubernetesResource();
-    goSet.setApiVersion(captured.getApiVersion());
-    goSet.setKind(captured.getKind());
-    goSet.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(clusterImageSet())
-            .withLabels(capturedMeta.getLabels())
-            .withAnnotations(capturedMeta.getAnnotations())
-            .build());
-    @SuppressWarnings("unchecked")
-    Map<String, Object> spec = new LinkedHashMap<>((Map<String, Object>) get(captured, "spec"));
-    spec.put("releaseImage", string(oursSet, "spec", "releaseImage"));
-    goSet.setAdditionalProperty("spec", spec);
-    hub.resource(goSet).create();
     rewrite(
-        cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane),
-        aci -> {
-          @SuppressWarnings("unchecked")
-          Map<String, Object> aciSpec = new LinkedHashMap<>((Map<String, Object>) get(aci, "spec"));
-          aciSpec.put("imageSetRef", Map.of("name", clusterImageSet()));
-          aci.setAdditionalProperty("spec", aciSpec);
+        hub.genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
+            .withName(clusterImageSet())
+            .get(),
+        set -> {
+          Map<String, String> labels = new LinkedHashMap<>(set.getMetadata().getLabels());
+          if (capturedMeta.getLabels() != null) {
+            labels.putAll(capturedMeta.getLabels());
+          }
+          set.getMetadata().setLabels(labels);
+          if (capturedMeta.getAnnotations() != null) {
+            Map<String, String> annotations = new LinkedHashMap<>(capturedMeta.getAnnotations());
+            if (set.getMetadata().getAnnotations() != null) {
+              set.getMetadata().getAnnotations().forEach(annotations::putIfAbsent);
+            }
+            set.getMetadata().setAnnotations(annotations);
+          }
         });
-    hub.resource(oursSet).delete();
   }
 
   // ---- writing ----

@@ -3,10 +3,14 @@ package io.openshiftagent.simulator.e2e;
 import static io.openshiftagent.simulator.Fields.conditionTrue;
 import static io.openshiftagent.simulator.Fields.string;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.testsupport.ReleaseRegistry;
@@ -36,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * for: the mirror is down for this cluster alone. The control plane says so on {@code
  * UpgradeCompleted} and {@code ReleaseImageResolved} ({@code RegistryUnreachable}), asks the
  * installed cluster for nothing, and upgrades once the mirror is back.
+ *
+ * <p>Before the upgrade, a user's edit of the AgentClusterInstall's {@code imageSetRef} is refused
+ * by assisted-service's own admission webhook, in its words.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 class DisconnectedInstallTest {
@@ -92,6 +99,7 @@ class DisconnectedInstallTest {
                 "releaseImage"))
         .as("the ClusterImageSet assisted-service installs from")
         .isEqualTo(installed);
+    assertTheServiceRefusesAnotherImageSet(cluster);
     cluster.await(
         "the control plane to report 4.20.0, which the installed cluster knows from the digest",
         () -> "4.20.0".equals(string(cluster.controlPlane(), "status", "distributionVersion")));
@@ -143,6 +151,30 @@ class DisconnectedInstallTest {
         .isEqualTo(upgraded);
     LOG.info(
         "disconnected: installed {} and upgraded to {} through {}", installed, upgraded, mirror);
+  }
+
+  /**
+   * assisted-service's own admission webhook, registered with the hub, refuses a user's edit of the
+   * installed AgentClusterInstall's {@code imageSetRef} in the service's words: a release changes
+   * through the control plane's {@code distributionVersion} (below), never through that reference.
+   */
+  private static void assertTheServiceRefusesAnotherImageSet(ClusterScenario cluster) {
+    var install =
+        cluster
+            .hub()
+            .genericKubernetesResources(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")
+            .inNamespace(cluster.namespace())
+            .withName(CONTROL_PLANE);
+    assertThatThrownBy(
+            () ->
+                install.patch(
+                    PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"spec\":{\"imageSetRef\":{\"name\":\"another-release\"}}}"))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("admission webhook")
+        .hasMessageContaining(
+            "Attempted to change AgentClusterInstall.ImageSetRef which is immutable");
+    LOG.info("disconnected: the hub refused another imageSetRef, in assisted-service's words");
   }
 
   /**

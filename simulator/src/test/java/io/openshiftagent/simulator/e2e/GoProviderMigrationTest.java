@@ -47,11 +47,14 @@ import org.slf4j.LoggerFactory;
  * CapturedGoProviderState} into the state the real Go pair left its single-node cluster in, as
  * {@link GoProviderSingleNodeTest} captured it (its finalizers, labels, annotations, owner
  * references, control-plane and config status, its ClusterImageSet named after the control plane).
- * Our providers keep running meanwhile, as after step 4 of the procedure. Then the Cluster is
- * unpaused (step 5) and the checks of step 6 hold: {@code TakenOver} Events, no {@code
- * /deprovision} finalizer, {@code MachinesUpToDate}, the control plane {@code Available}; and
- * nothing was made again: every object of the namespace keeps its UID, no ClusterImageSet of ours
- * appears, no host is provisioned again (its provisioning state, image and power unchanged).
+ * The AgentClusterInstall names that ClusterImageSet from its creation ({@link
+ * GoProviderClusterInstall}, made while the Cluster is paused before the installation), as the Go
+ * provider makes it: assisted-service's admission webhook refuses a later change of the name. Our
+ * providers keep running meanwhile, as after step 4 of the procedure. Then the Cluster is unpaused
+ * (step 5) and the checks of step 6 hold: {@code TakenOver} Events, no {@code /deprovision}
+ * finalizer, {@code MachinesUpToDate}, the control plane {@code Available}; and nothing was made
+ * again: every object of the namespace keeps its UID, no ClusterImageSet of ours appears, no host
+ * is provisioned again (its provisioning state, image and power unchanged).
  *
  * <p>The control plane is named after its namespace, so that the Go provider's cluster-scoped
  * ClusterImageSet, named after the control plane alone, is told apart from the other classes'
@@ -99,6 +102,10 @@ class GoProviderMigrationTest {
         "/e2e/ha.yaml",
         Map.of("BOOT_MODE", "DiskImage", "WORKERS", "0"),
         GoProviderMigrationTest::asASingleNodeClusterNamedAfterItsNamespace);
+    // The one object of the Go provider's state that cannot be rewritten once made: the hub's
+    // assisted-service admission refuses a changed imageSetRef.
+    GoProviderClusterInstall.create(cluster, controlPlane);
+    setPaused(false);
     cluster.awaitInstalled(1);
   }
 
@@ -241,7 +248,7 @@ class GoProviderMigrationTest {
 
   /**
    * {@code ha.yaml} as a single-node cluster: one control-plane replica, no VIPs (platform None);
-   * the control plane named after the namespace.
+   * the control plane named after the namespace; the Cluster paused.
    */
   @SuppressWarnings("unchecked")
   private static void asASingleNodeClusterNamedAfterItsNamespace(HasMetadata object) {
@@ -260,6 +267,7 @@ class GoProviderMigrationTest {
       Map<String, Object> ref = new HashMap<>((Map<String, Object>) spec.get("controlPlaneRef"));
       ref.put("name", controlPlane);
       spec.put("controlPlaneRef", ref);
+      spec.put("paused", true); // until the Go provider's AgentClusterInstall is made
     }
   }
 
