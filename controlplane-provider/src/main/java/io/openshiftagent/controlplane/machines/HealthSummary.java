@@ -47,8 +47,9 @@ public final class HealthSummary {
   }
 
   /**
-   * EtcdClusterHealthy: what the etcd operator's report says ({@code fromOperator}) when it is not
-   * True, or else the members as the Machines see them.
+   * EtcdClusterHealthy: what the etcd operator's report says ({@code fromOperator}), unless it is
+   * True and a Machine's member is not healthy. A member list that could not be read (Unknown)
+   * leaves the operator's word: it watches every member, the list is our second look.
    */
   public static ConditionUpdate etcd(
       ConditionUpdate fromOperator,
@@ -65,7 +66,7 @@ public final class HealthSummary {
                 conditions.stream().filter(c -> ETCD_MEMBER_HEALTHY.equals(c.type())).toList()));
     ConditionUpdate fromMembers =
         aggregate(ETCD_CLUSTER_HEALTHY, members, provisioning, List.of(), "etcd member");
-    return Conditions.TRUE.equals(fromMembers.status()) ? fromOperator : fromMembers;
+    return Conditions.FALSE.equals(fromMembers.status()) ? fromMembers : fromOperator;
   }
 
   private static ConditionUpdate aggregate(

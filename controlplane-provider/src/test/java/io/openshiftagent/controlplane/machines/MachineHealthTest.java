@@ -253,6 +253,12 @@ class MachineHealthTest {
                 "EtcdClusterHealthy",
                 "NotHealthy",
                 "* Machine m2:\n  * EtcdMemberHealthy: etcd down"));
+    byMachine.put(
+        "m2",
+        List.of(
+            new ConditionUpdate(
+                "EtcdMemberHealthy", "Unknown", "InspectionFailed", "Failed to get etcd members")));
+    assertThat(HealthSummary.etcd(operator, byMachine, Set.of())).isEqualTo(operator);
     byMachine.remove("m2");
     assertThat(HealthSummary.etcd(operator, byMachine, Set.of())).isEqualTo(operator);
   }
