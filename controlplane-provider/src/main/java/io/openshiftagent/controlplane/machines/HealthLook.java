@@ -1,6 +1,9 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ETCD_MEMBER_HEALTHY;
+
 import io.fabric8.kubernetes.api.model.Node;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.external.capi.Machine;
 import io.openshiftagent.controlplane.etcd.EtcdMembers;
 import io.openshiftagent.controlplane.names.ConditionUpdate;
@@ -51,7 +54,7 @@ record HealthLook(
     }
     Set<String> provisioning =
         scope.machines().stream()
-            .filter(m -> m.getSpec() == null || m.getSpec().providerID == null)
+            .filter(m -> !MachineStatus.hasNode(m))
             .map(Metadata::name)
             .collect(Collectors.toSet());
     List<ConditionUpdate> controlPlane = new ArrayList<>();
@@ -63,8 +66,18 @@ record HealthLook(
     return new HealthLook(byMachine, controlPlane);
   }
 
-  /** The conditions of a Machine, none when it was not looked at. */
+  /**
+   * The conditions to write on a Machine: none when it was not looked at, nor while it has never
+   * had a Node (Cluster API's own conditions say it is provisioning, and each Machine of an
+   * installation would be written twice). A Machine that had them says why it has none now.
+   */
   List<ConditionUpdate> of(Machine machine) {
+    boolean reported =
+        machine.getStatus() != null
+            && Conditions.find(machine.getStatus().conditions, ETCD_MEMBER_HEALTHY).isPresent();
+    if (!MachineStatus.hasNode(machine) && !reported) {
+      return List.of();
+    }
     return byMachine.getOrDefault(Metadata.name(machine), List.of());
   }
 

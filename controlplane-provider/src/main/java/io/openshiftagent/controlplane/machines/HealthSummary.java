@@ -22,8 +22,8 @@ import java.util.TreeMap;
  * The control plane's summary of its Machines' health, as KubeadmControlPlane aggregates it: each
  * Machine with a False or Unknown condition is listed with what it says (Machines saying the same
  * grouped, the most first), and the problems of the control plane as a whole (a control-plane Node
- * no Machine holds) follow. False wins over Unknown; an Unknown of a Machine whose host is not
- * provisioned yet (no providerID) is no news. Pure.
+ * no Machine holds) follow. False wins over Unknown; an Unknown of a Machine without a Node yet is
+ * no news (KubeadmControlPlane: without a providerID yet). Pure.
  */
 public final class HealthSummary {
   private HealthSummary() {}
@@ -32,7 +32,7 @@ public final class HealthSummary {
    * ControlPlaneComponentsHealthy from the Machines' pod conditions.
    *
    * @param byMachine each Machine's four conditions, by name
-   * @param provisioning the Machines whose hosts have no providerID yet
+   * @param provisioning the Machines without a Node yet
    * @param errors the control plane's own problems
    */
   public static ConditionUpdate components(
