@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
  * {@code etcdctl member remove}, which only the control-plane provider runs here. The operator's
  * reports ({@link EtcdOperatorWrites}) come from etcd's member list. It looks on every Node event
  * and, while a member is unhealthy, every 2 s as the operator's controllers resync: that member's
- * removal is no Kubernetes event. A deleted installation's etcd stops. Tests stop and start a
- * member's etcd with {@link #setDegraded}. Not played in {@link World.Workloads#SHARED} mode.
+ * removal is no Kubernetes event. It keeps the other static pods ({@link ControlPlaneStaticPods}).
+ * A deleted cluster's etcd stops. Tests stop a member with {@link #setDegraded}. Not played in
+ * {@link World.Workloads#SHARED} mode.
  */
 final class EtcdOperator extends Actor {
   static final String NAMESPACE = "openshift-etcd";
@@ -175,7 +176,7 @@ final class EtcdOperator extends Actor {
       if (closed || members.stopped) {
         return;
       }
-      List<Node> nodes = controlPlaneNodes(workload);
+      List<Node> nodes = workload.nodes().withLabel(CONTROL_PLANE_LABEL).list().getItems();
       Set<String> present =
           nodes.stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
       nodes.forEach(members.kubelet::register);
@@ -200,6 +201,7 @@ final class EtcdOperator extends Actor {
         }
       }
       try {
+        ControlPlaneStaticPods.sync(workload, nodes);
         membership(workload, members, nodes, present);
       } catch (RuntimeException e) {
         log.warn("{} cannot be reconciled yet: {}", members.etcd, e.getMessage());
@@ -284,10 +286,6 @@ final class EtcdOperator extends Actor {
       members.etcd.close();
       members.kubelet.close();
     }
-  }
-
-  private static List<Node> controlPlaneNodes(KubernetesClient workload) {
-    return workload.nodes().withLabel(CONTROL_PLANE_LABEL).list().getItems();
   }
 
   private static boolean isReady(Node node) {

@@ -73,6 +73,25 @@ public final class EtcdMembers {
   }
 
   /**
+   * The names of etcd's members, as {@code etcdctl member list} run in a Ready etcd pod gives them
+   * (a member added but not started has no name yet and is left out).
+   */
+  public List<String> names() {
+    return namesIn(etcdctl(healthyEtcdPod(""), "member", "list", "-w", "json"));
+  }
+
+  static List<String> namesIn(String memberListJson) {
+    List<String> names = new java.util.ArrayList<>();
+    for (JsonNode m : readTree(memberListJson).path("members")) {
+      String name = m.path("name").asText("");
+      if (!name.isEmpty()) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  /**
    * The ID of the member named {@code member} in {@code etcdctl member list -w json}'s output, in
    * the hexadecimal {@code etcdctl member remove} takes. etcd's IDs are unsigned 64-bit numbers
    * printed in decimal, often above 2^63: read as unsigned, never as a long. A member added but not

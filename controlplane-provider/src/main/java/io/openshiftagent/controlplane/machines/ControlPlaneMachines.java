@@ -104,7 +104,7 @@ public final class ControlPlaneMachines {
     OpenshiftAssistedControlPlane cp = scope.cp();
     Optional<PreparedMachines.Parts> prepared = PreparedMachines.matching(cp, memory.prepared());
     deleteLeftovers(scope, prepared);
-    Map<String, String> notUpToDate = keepInStep(scope);
+    Map<String, String> notUpToDate = UpToDate.reasons(scope);
     MachineSteps.Plan plan =
         MachineSteps.plan(
             new MachineSteps.Inputs(
@@ -120,6 +120,9 @@ public final class ControlPlaneMachines {
                 scope.now()));
     WarningsOnChange warnings = new WarningsOnChange(events, cp, memory.warnings());
     EtcdGuard etcd = new EtcdGuard(scope, events, warnings, plan.etcdGuarded());
+    Optional<HealthLook> health =
+        plan.readEtcdHealth() ? Optional.of(HealthLook.take(scope, etcd)) : Optional.empty();
+    keepInStep(scope, notUpToDate, health);
     List<String> departed = beforeTheStep(scope, plan, etcd, warnings);
     MachineStep.Taken taken;
     if (plan.remediation() instanceof Remediation.Remediate remediate) {
@@ -135,26 +138,27 @@ public final class ControlPlaneMachines {
         plan,
         notUpToDate,
         etcd,
+        health,
         taken,
         new MachinesReport.Memory(created ? Optional.empty() : prepared, warnings.notes()));
   }
 
   /**
-   * Marks the Machines that no longer match the spec and keeps the others' propagated fields in
-   * step; returns why each Machine that does not match does not, by name.
+   * Marks the Machines that no longer match the spec ({@code notUpToDate}, why each does not, by
+   * name), keeps the others' propagated fields in step, and sets the health conditions looked at.
    */
-  private Map<String, String> keepInStep(ControlPlaneScope scope) {
-    Map<String, String> notUpToDate = UpToDate.reasons(scope);
+  private void keepInStep(
+      ControlPlaneScope scope, Map<String, String> notUpToDate, Optional<HealthLook> health) {
     for (Machine machine : scope.machines()) {
       if (!MachineSelection.isDeleting(machine)) {
         writes.syncInPlace(
             scope.cp(),
             machine,
             scope.configs().get(configName(machine)),
-            Optional.ofNullable(notUpToDate.get(Metadata.name(machine))));
+            Optional.ofNullable(notUpToDate.get(Metadata.name(machine))),
+            health.map(h -> h.of(machine)).orElse(List.of()));
       }
     }
-    return notUpToDate;
   }
 
   /**
@@ -189,6 +193,7 @@ public final class ControlPlaneMachines {
       MachineSteps.Plan plan,
       Map<String, String> notUpToDate,
       EtcdGuard etcd,
+      Optional<HealthLook> health,
       MachineStep.Taken taken,
       MachinesReport.Memory memory) {
     int desired = scope.cp().getSpec().desiredReplicas();
@@ -208,7 +213,11 @@ public final class ControlPlaneMachines {
       put(conditions, MachineStatus.machinesReady(machines));
     }
     List<ConditionUpdate> decided = new ArrayList<>();
-    etcd.health().ifPresent(decided::add);
+    // EtcdClusterHealthy fed by the members too, when the Machines' health was looked at.
+    health
+        .map(HealthLook::controlPlane)
+        .orElse(etcd.health().stream().toList())
+        .forEach(decided::add);
     decided.addAll(conditions.values());
     return new MachinesReport(
         decided,

@@ -1,6 +1,11 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.API_SERVER_POD_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CONTROLLER_MANAGER_POD_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ETCD_MEMBER_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.MACHINE_UP_TO_DATE;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OWNER_REMEDIATED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCHEDULER_POD_HEALTHY;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,11 +26,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The conditions the control plane answers on its Machines: UpToDate, and OwnerRemediated for their
- * MachineHealthCheck. Each is set with a server-side apply of that one entry of {@code
- * status.conditions} (a list keyed by type) under a field manager of its own, so Cluster API's
- * entries, and whoever else set the same one first (the MachineHealthCheck sets OwnerRemediated),
- * are never touched, and a list changed meanwhile does not fail the write.
+ * The conditions the control plane answers on its Machines: UpToDate and the health conditions
+ * ({@link MachineHealth}), and OwnerRemediated for their MachineHealthCheck. They are set with a
+ * server-side apply of their entries of {@code status.conditions} (a list keyed by type): UpToDate
+ * and health together under one field manager, OwnerRemediated alone under its own, so Cluster
+ * API's entries, and whoever else set the same one first (the MachineHealthCheck sets
+ * OwnerRemediated), are never touched, and a list changed meanwhile does not fail the write.
  *
  * <p>Writes go through the Machine cache, read back from it until their event comes, on condition
  * that the Machine is still the version they were decided on ({@link Writes#throughCache}):
@@ -48,42 +54,82 @@ final class MachineConditions {
     this.cache = cache;
   }
 
+  /**
+   * The conditions applied under the main field manager, always together: an apply leaves out what
+   * its manager applied before only to remove it.
+   */
+  static final List<String> APPLIED_TOGETHER =
+      List.of(
+          MACHINE_UP_TO_DATE,
+          ETCD_MEMBER_HEALTHY,
+          API_SERVER_POD_HEALTHY,
+          CONTROLLER_MANAGER_POD_HEALTHY,
+          SCHEDULER_POD_HEALTHY);
+
   /** Sets the condition, unless it says so already (the cache holds our last write). */
   void set(Machine machine, ConditionUpdate update) {
+    set(machine, List.of(update));
+  }
+
+  /**
+   * Sets the conditions in one write, unless they say so already (the cache holds our last write).
+   * OwnerRemediated goes alone, under its own field manager; the others of {@link
+   * #APPLIED_TOGETHER} are applied with those the Machine has and this does not set, as they are.
+   */
+  void set(Machine machine, List<ConditionUpdate> updates) {
     List<Condition> conditions =
         machine.getStatus() == null ? null : machine.getStatus().conditions;
-    Optional<Condition> current = Conditions.find(conditions, update.type());
-    if (current.isPresent()
-        && update.status().equals(current.get().getStatus())
-        && update.reason().equals(current.get().getReason())
-        && update.message().equals(Objects.requireNonNullElse(current.get().getMessage(), ""))) {
+    if (updates.stream().allMatch(u -> says(conditions, u))) {
       return;
     }
-    Condition condition =
-        Conditions.set(
-                current.map(List::of).orElse(List.of()),
-                update.type(),
-                update.status(),
-                update.reason(),
-                update.message(),
-                machine.getMetadata().getGeneration(),
-                clock.instant())
-            .get(0);
-    String manager =
-        OWNER_REMEDIATED.equals(update.type()) ? fieldManager + "-remediation" : fieldManager;
+    boolean remediation = updates.stream().anyMatch(u -> OWNER_REMEDIATED.equals(u.type()));
+    List<String> types =
+        remediation ? updates.stream().map(ConditionUpdate::type).toList() : APPLIED_TOGETHER;
+    List<Condition> applied = new ArrayList<>();
+    for (String type : types) {
+      Optional<Condition> current = Conditions.find(conditions, type);
+      Optional<ConditionUpdate> update =
+          updates.stream().filter(u -> u.type().equals(type)).findFirst();
+      if (update.isPresent()) {
+        applied.add(condition(machine, current, update.get()));
+      } else {
+        current.ifPresent(applied::add);
+      }
+    }
+    String manager = remediation ? fieldManager + "-remediation" : fieldManager;
     try {
       Writes.throughCache(
           cache,
           machine,
           version ->
-              Writes.applyStatus(
-                  client, machine, Map.of("conditions", List.of(condition)), manager, version));
+              Writes.applyStatus(client, machine, Map.of("conditions", applied), manager, version));
     } catch (KubernetesClientException e) {
       // Gone: nothing to answer. An apply fails on nothing else a reconcile should pass over.
       if (e.getCode() != 404) {
         throw e;
       }
     }
+  }
+
+  private static boolean says(List<Condition> conditions, ConditionUpdate update) {
+    Optional<Condition> current = Conditions.find(conditions, update.type());
+    return current.isPresent()
+        && update.status().equals(current.get().getStatus())
+        && update.reason().equals(current.get().getReason())
+        && update.message().equals(Objects.requireNonNullElse(current.get().getMessage(), ""));
+  }
+
+  private Condition condition(
+      Machine machine, Optional<Condition> current, ConditionUpdate update) {
+    return Conditions.set(
+            current.map(List::of).orElse(List.of()),
+            update.type(),
+            update.status(),
+            update.reason(),
+            update.message(),
+            machine.getMetadata().getGeneration(),
+            clock.instant())
+        .get(0);
   }
 
   /**

@@ -20,6 +20,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Metadata;
 import io.openshiftagent.provider.reconcile.Writes;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,15 +116,17 @@ public final class MachineWrites {
 
   /**
    * Keeps an existing Machine, its config and its infrastructure machine in step with the control
-   * plane, in place ({@link PropagatedFields}, deletion timeouts, the UpToDate condition); a
-   * Machine deleted since the cache saw it is left to its event. A Machine changed meanwhile (a
-   * list we rewrite is bound to its resourceVersion) is done again at the next reconcile.
+   * plane, in place ({@link PropagatedFields}, deletion timeouts, the UpToDate condition and, when
+   * they were looked at, the health conditions, in one write); a Machine deleted since the cache
+   * saw it is left to its event. A Machine changed meanwhile (a list we rewrite is bound to its
+   * resourceVersion) is done again at the next reconcile.
    */
   void syncInPlace(
       OpenshiftAssistedControlPlane cp,
       Machine machine,
       OpenshiftAssistedConfig config,
-      Optional<String> notUpToDate) {
+      Optional<String> notUpToDate,
+      List<ConditionUpdate> health) {
     try {
       if (config != null) {
         OwnedFieldsPatch configPatch =
@@ -151,7 +154,9 @@ public final class MachineWrites {
         }
         machinePatch.applyTo(client, machine);
       }
-      conditions.set(machine, upToDate(notUpToDate));
+      List<ConditionUpdate> updates = new ArrayList<>(health);
+      updates.add(0, upToDate(notUpToDate));
+      conditions.set(machine, updates);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404 && e.getCode() != 409) {
         throw e;

@@ -1,12 +1,16 @@
 package io.openshiftagent.controlplane.machines;
 
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.API_SERVER_POD_HEALTHY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CANNOT_BE_REMEDIATED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.CONTROLLER_MANAGER_POD_HEALTHY;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.ETCD_MEMBER_HEALTHY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.HEALTH_CHECK_SUCCEEDED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.NOT_REMEDIATING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OTHER_MACHINES_UNHEALTHY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.OWNER_REMEDIATED;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATING;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.REMEDIATION_DEFERRED;
+import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SCHEDULER_POD_HEALTHY;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.SINGLE_NODE;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_INSTALLATION;
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.WAITING_FOR_MACHINE_DELETION;
@@ -230,11 +234,16 @@ public final class Remediation {
 
   /**
    * KubeadmControlPlane's order: a Machine a user asked to remediate first, then one that never got
-   * a Node (its provisioning failed), then the oldest.
+   * a Node (its provisioning failed), then one whose etcd member, API server, controller manager or
+   * scheduler is not healthy, in that order ({@link MachineHealth}), then the oldest.
    */
   private static final Comparator<Machine> MOST_BROKEN_FIRST =
       Comparator.comparing((Machine m) -> !Metadata.hasAnnotation(m, REMEDIATE_MACHINE))
           .thenComparing(MachineStatus::hasNode)
+          .thenComparing(m -> MachineStatus.isTrue(m, ETCD_MEMBER_HEALTHY))
+          .thenComparing(m -> MachineStatus.isTrue(m, API_SERVER_POD_HEALTHY))
+          .thenComparing(m -> MachineStatus.isTrue(m, CONTROLLER_MANAGER_POD_HEALTHY))
+          .thenComparing(m -> MachineStatus.isTrue(m, SCHEDULER_POD_HEALTHY))
           .thenComparing(
               m -> m.getMetadata().getCreationTimestamp(),
               Comparator.nullsLast(Comparator.naturalOrder()))

@@ -120,5 +120,22 @@ public final class ControlPlaneConditions {
   public static final String NOT_HEALTHY = "NotHealthy";
   public static final String HEALTH_UNKNOWN = "HealthUnknown";
 
+  /** The control plane's summary of its Machines' component conditions, as KCP's. */
+  public static final String CONTROL_PLANE_COMPONENTS_HEALTHY = "ControlPlaneComponentsHealthy";
+
+  // A control-plane Machine's health, as KubeadmControlPlane sets it (v1beta2 names).
+  public static final String ETCD_MEMBER_HEALTHY = "EtcdMemberHealthy";
+  public static final String API_SERVER_POD_HEALTHY = "APIServerPodHealthy";
+  public static final String CONTROLLER_MANAGER_POD_HEALTHY = "ControllerManagerPodHealthy";
+  public static final String SCHEDULER_POD_HEALTHY = "SchedulerPodHealthy";
+
+  // Their reasons (EtcdMemberHealthy: Healthy, NotHealthy, InspectionFailed, Deleting).
+  public static final String POD_RUNNING = "Running";
+  public static final String POD_PROVISIONING = "Provisioning";
+  public static final String POD_FAILED = "Failed";
+  public static final String POD_DOES_NOT_EXIST = "DoesNotExist";
+  public static final String INSPECTION_FAILED = "InspectionFailed";
+  public static final String MACHINE_HEALTH_DELETING = "Deleting";
+
   private ControlPlaneConditions() {}
 }

@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane.scope;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.openshiftagent.controlplane.names.Names;
@@ -111,6 +112,20 @@ public final class InstalledCluster implements AutoCloseable {
   /** The Node named {@code name}, if the cluster has it. */
   public Optional<Node> node(String name) {
     return read("node/" + name, () -> Optional.ofNullable(client().nodes().withName(name).get()));
+  }
+
+  /** The pods of the given namespaces, by {@code namespace/name}: one list per namespace. */
+  public Map<String, Pod> pods(List<String> namespaces) {
+    return read(
+        "pods " + namespaces,
+        () ->
+            namespaces.stream()
+                .flatMap(ns -> client().pods().inNamespace(ns).list().getItems().stream())
+                .collect(
+                    Collectors.toMap(
+                        p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(),
+                        p -> p,
+                        (a, b) -> a)));
   }
 
   /** The cluster's {@code ClusterVersion/version}, if it has one yet. */

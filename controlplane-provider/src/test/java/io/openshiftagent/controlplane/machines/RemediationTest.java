@@ -323,6 +323,37 @@ class RemediationTest {
   }
 
   @Test
+  void aMachineWhoseEtcdMemberOrComponentsAreUnhealthyGoesBeforeTheOlderOnes() {
+    List<Machine> machines = healthy(5);
+    marked(machines.get(1));
+    marked(machines.get(3));
+    for (Machine m : machines) {
+      for (String type :
+          List.of(
+              "EtcdMemberHealthy",
+              "APIServerPodHealthy",
+              "ControllerManagerPodHealthy",
+              "SchedulerPodHealthy")) {
+        m.getStatus().conditions.add(condition(type, "True"));
+      }
+    }
+    setCondition(machines.get(3), "SchedulerPodHealthy", "False");
+    assertThat(((Remediation.Defer) installed(machines).decide()).machine().getMetadata().getName())
+        .isEqualTo("m3");
+    setCondition(machines.get(1), "APIServerPodHealthy", "Unknown");
+    assertThat(((Remediation.Defer) installed(machines).decide()).machine().getMetadata().getName())
+        .isEqualTo("m1");
+    setCondition(machines.get(3), "EtcdMemberHealthy", "False");
+    assertThat(((Remediation.Defer) installed(machines).decide()).machine().getMetadata().getName())
+        .isEqualTo("m3");
+  }
+
+  private static void setCondition(Machine machine, String type, String status) {
+    machine.getStatus().conditions.removeIf(c -> type.equals(c.getType()));
+    machine.getStatus().conditions.add(condition(type, status));
+  }
+
+  @Test
   void aRemediationRecordsTheMachineTheTimeAndTheRetryCount() {
     Remediation.Remediate remediate =
         (Remediation.Remediate)

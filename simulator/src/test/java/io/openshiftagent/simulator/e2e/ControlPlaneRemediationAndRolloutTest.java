@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -71,6 +72,9 @@ class ControlPlaneRemediationAndRolloutTest {
     cluster.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "DiskImage", "WORKERS", "0"));
     cluster.awaitInstalled(3);
     cluster.await("etcd to have the 3 control-plane hosts as members", () -> membersMatchNodes(3));
+    cluster.await(
+        "the health of etcd's member and of each static pod True on the 3 Machines",
+        () -> machinesHealthy(3));
     printMemberList("installed");
   }
 
@@ -160,8 +164,13 @@ class ControlPlaneRemediationAndRolloutTest {
     assertThat(string(cluster.controlPlane(), "status", "lastRemediation", "machine"))
         .isEqualTo(name(second));
     cluster.await(
-        "etcd reported healthy with 3 members and the quorum guard back on",
-        () -> conditionTrue(cluster.controlPlane(), "EtcdClusterHealthy") && !quorumGuardOff());
+        "etcd and the components reported healthy, on the control plane and its 3 Machines, and"
+            + " the quorum guard back on",
+        () ->
+            conditionTrue(cluster.controlPlane(), "EtcdClusterHealthy")
+                && conditionTrue(cluster.controlPlane(), "ControlPlaneComponentsHealthy")
+                && machinesHealthy(3)
+                && !quorumGuardOff());
   }
 
   @Test
@@ -226,6 +235,16 @@ class ControlPlaneRemediationAndRolloutTest {
     cluster.await(
         "the control plane to report etcd unhealthy",
         () -> "NotHealthy".equals(reason(cluster.controlPlane(), "EtcdClusterHealthy")));
+    // The degraded member's Machine says so; the others' members stay healthy.
+    GenericKubernetesResource degradedMachine = machines.get(1);
+    cluster.await(
+        "EtcdMemberHealthy False on the Machine of the stopped member",
+        () -> "NotHealthy".equals(reason(machine(name(degradedMachine)), "EtcdMemberHealthy")));
+    assertThat(
+            (String) condition(machine(name(degradedMachine)), "EtcdMemberHealthy").get("message"))
+        .contains(degraded);
+    assertThat(machines.stream().filter(m -> m != degradedMachine))
+        .allMatch(m -> conditionTrue(machine(name(m)), "EtcdMemberHealthy"));
 
     setReplicas(3);
     cluster.await(
@@ -247,6 +266,9 @@ class ControlPlaneRemediationAndRolloutTest {
     assertThat(members()).doesNotContain(node(victim)).contains(degraded);
     assertThat(removed()).last().isEqualTo(node(victim));
     assertRemovedByTheProvider(ids.get(node(victim)));
+    cluster.await(
+        "EtcdMemberHealthy True again on the Machine of the restarted member",
+        () -> machinesHealthy(3));
     printMemberList("after the scale-down");
   }
 
@@ -349,6 +371,24 @@ class ControlPlaneRemediationAndRolloutTest {
             .filter(n -> n != null)
             .collect(Collectors.toSet());
     return nodes.size() == count && Set.copyOf(members()).equals(nodes);
+  }
+
+  /**
+   * {@code count} control-plane Machines, each reporting its etcd member and its API server,
+   * controller manager and scheduler static pods healthy.
+   */
+  private static boolean machinesHealthy(int count) {
+    List<GenericKubernetesResource> machines = cluster.controlPlaneMachines();
+    return machines.size() == count
+        && machines.stream()
+            .allMatch(
+                m ->
+                    Stream.of(
+                            "EtcdMemberHealthy",
+                            "APIServerPodHealthy",
+                            "ControllerManagerPodHealthy",
+                            "SchedulerPodHealthy")
+                        .allMatch(type -> conditionTrue(m, type)));
   }
 
   /** The control-plane Machines made since {@code original} existed. */
