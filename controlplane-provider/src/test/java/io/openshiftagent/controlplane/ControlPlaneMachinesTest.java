@@ -475,14 +475,13 @@ class ControlPlaneMachinesTest {
     eventually(() -> assertThat(configs(c)).hasSize(3));
     Set<String> stale =
         configs(c).stream().map(cfg -> cfg.getMetadata().getName()).collect(Collectors.toSet());
-    // A patch, as kubectl edit sends: the controller writes the status meanwhile.
+    // A merge patch without a resourceVersion, as kubectl patch sends: the controller writes the
+    // status meanwhile, which a patch bound to the version read would conflict with.
     c.resource(OpenshiftAssistedControlPlane.class, "cp")
-        .edit(
-            cp -> {
-              cp.getSpec().openshiftAssistedConfigSpec.sshAuthorizedKey =
-                  "ssh-ed25519 BBBB changed";
-              return cp;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"openshiftAssistedConfigSpec\":"
+                + "{\"sshAuthorizedKey\":\"ssh-ed25519 BBBB changed\"}}}");
 
     c.capi.setInfrastructureProvisioned();
     eventually(

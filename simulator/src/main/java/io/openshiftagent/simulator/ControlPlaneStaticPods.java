@@ -5,9 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,21 +103,12 @@ final class ControlPlaneStaticPods {
             .endSpec()
             .build();
     workload.pods().inNamespace(namespace).resource(pod).create();
-    String now = Fields.now();
-    List<Map<String, String>> conditions =
-        List.of("PodScheduled", "Initialized", "ContainersReady", "Ready").stream()
-            .map(type -> Map.of("type", type, "status", "True", "lastTransitionTime", now))
-            .toList();
-    workload
-        .pods()
-        .inNamespace(namespace)
-        .withName(name)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "status",
-                    Map.of("phase", "Running", "hostIP", "127.0.0.1", "conditions", conditions))));
+    Map<String, Boolean> conditions = new LinkedHashMap<>();
+    for (String type : List.of("PodScheduled", "Initialized", "ContainersReady", "Ready")) {
+      conditions.put(type, true);
+    }
+    WorkloadStatus.merge(
+        workload.pods().inNamespace(namespace).withName(name),
+        WorkloadStatus.runningPod(conditions));
   }
 }

@@ -8,8 +8,6 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -145,20 +143,7 @@ final class KubeControllerManager extends RestartableProcess implements WorldPro
   @Override
   public int status(String path) {
     String served = path.equals("/readyz") ? "/healthz" : path;
-    try {
-      return HTTPS
-          .send(
-              HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + healthPort() + served))
-                  .timeout(Duration.ofSeconds(5))
-                  .build(),
-              HttpResponse.BodyHandlers.discarding())
-          .statusCode();
-    } catch (IOException notListening) {
-      return 0;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 0;
-    }
+    return statusOf(HTTPS, URI.create("https://127.0.0.1:" + healthPort() + served));
   }
 
   private static SSLContext trustingAnyCertificate() {

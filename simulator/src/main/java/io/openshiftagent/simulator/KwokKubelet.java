@@ -8,9 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.FreePorts;
 import io.openshiftagent.testsupport.TestPaths;
@@ -126,20 +123,13 @@ final class KwokKubelet implements AutoCloseable {
     String name = node.getMetadata().getName();
     List<NodeAddress> addresses =
         List.of(new NodeAddress(name, "Hostname"), new NodeAddress("127.0.0.1", "InternalIP"));
-    workload
-        .nodes()
-        .withName(name)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "status",
-                    Map.of(
-                        "addresses",
-                        addresses,
-                        "daemonEndpoints",
-                        Map.of("kubeletEndpoint", Map.of("Port", port))))));
+    WorkloadStatus.merge(
+        workload.nodes().withName(name),
+        Map.of(
+            "addresses",
+            addresses,
+            "daemonEndpoints",
+            Map.of("kubeletEndpoint", Map.of("Port", port))));
   }
 
   /**
@@ -201,31 +191,9 @@ final class KwokKubelet implements AutoCloseable {
                       .build())
               .create();
     }
-    String now = Fields.now();
-    workload
-        .pods()
-        .inNamespace(NAMESPACE)
-        .withName(name)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "status",
-                    Map.of(
-                        "phase",
-                        "Running",
-                        "hostIP",
-                        "127.0.0.1",
-                        "conditions",
-                        List.of(
-                            Map.of(
-                                "type",
-                                "Ready",
-                                "status",
-                                ready ? "True" : "False",
-                                "lastTransitionTime",
-                                now))))));
+    WorkloadStatus.merge(
+        workload.pods().inNamespace(NAMESPACE).withName(name),
+        WorkloadStatus.runningPod(Map.of("Ready", ready)));
   }
 
   /**

@@ -1,7 +1,9 @@
 package io.openshiftagent.testsupport;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfig;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubeapitest.KubeAPITestException;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -48,14 +50,41 @@ public final class KubeApiServerEnvironment implements ApiServer, AutoCloseable 
     }
     auditLog = audit;
     long started = System.nanoTime();
-    server = new KubeAPIServer(config.build());
-    server.start();
+    server = startWithFreshPorts(config.build());
     kubeConfigYaml = server.getKubeConfigYaml();
     client = newClient();
     LOG.info(
         "kube-apiserver {} ready in {} ms",
         TestPaths.KUBERNETES_VERSION,
         (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /**
+   * kube-api-test picks its API server's and etcd's ports itself, in the kernel's ephemeral range,
+   * where another process's connection can take one before the server binds it; the server then
+   * exits at once. Such a start is tried again on new ports, twice at most.
+   */
+  private static KubeAPIServer startWithFreshPorts(KubeAPIServerConfig config) {
+    for (int attempt = 1; ; attempt++) {
+      KubeAPIServer started = new KubeAPIServer(config);
+      try {
+        started.start();
+        return started;
+      } catch (KubeAPITestException e) {
+        try {
+          started.stop();
+        } catch (RuntimeException alreadyStopped) {
+          e.addSuppressed(alreadyStopped);
+        }
+        if (attempt == 3) {
+          throw e;
+        }
+        LOG.warn(
+            "kube-apiserver did not start (attempt {} of 3), starting it again: {}",
+            attempt,
+            e.getMessage());
+      }
+    }
   }
 
   /**

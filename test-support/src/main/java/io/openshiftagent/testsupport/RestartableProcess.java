@@ -158,9 +158,24 @@ public abstract class RestartableProcess implements AutoCloseable {
 
   /** The HTTP status of a probe path ({@code /healthz}, {@code /readyz}), 0 when unreachable. */
   public int status(String path) {
+    return statusOf(HTTP, URI.create("http://127.0.0.1:" + healthPort + path));
+  }
+
+  /**
+   * The status of a GET of {@code uri} through {@code client} (a process that serves its probes
+   * over HTTPS brings a client that trusts it), 0 when nothing answers.
+   */
+  protected static int statusOf(HttpClient client, URI uri) {
     try {
-      return get(healthPort, path).statusCode();
+      return client
+          .send(
+              HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
     } catch (IOException notListening) {
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return 0;
     }
   }

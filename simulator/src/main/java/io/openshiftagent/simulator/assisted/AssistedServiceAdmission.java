@@ -11,8 +11,6 @@ import io.openshiftagent.testsupport.TestPki;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -282,20 +280,7 @@ public final class AssistedServiceAdmission implements AutoCloseable {
 
     @Override
     public int status(String path) {
-      try {
-        return https
-            .send(
-                HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + healthPort() + path))
-                    .timeout(Duration.ofSeconds(5))
-                    .build(),
-                HttpResponse.BodyHandlers.discarding())
-            .statusCode();
-      } catch (IOException notListening) {
-        return 0;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 0;
-      }
+      return statusOf(https, URI.create("https://127.0.0.1:" + healthPort() + path));
     }
   }
 }
