@@ -88,12 +88,16 @@ final class ControlPlaneCleanup {
     }
     List<Machine> owned = Secondaries.machines(cp, context);
     if (!owned.isEmpty()) {
+      // Every hook goes before the first deletion: a Machine held by it keeps its Metal3Machine,
+      // which can take the host another deleted Machine released and boot it into its own
+      // InfraEnv while that host's Agent still exists. assisted-service then keeps a second record
+      // of the host that no Agent names, and never lets that InfraEnv go (docs/reliability.md).
+      machines.releaseHooks(owned);
       Set<String> unseen = DeletionsInFlight.unseen(deletedMachines, owned);
       Set<String> deleted = new HashSet<>(unseen);
       owned.stream()
           .filter(m -> !Metadata.isDeleting(m) && !unseen.contains(m.getMetadata().getUid()))
           .forEach(m -> deleted.add(machines.delete(m)));
-      machines.releaseHooks(owned);
       markDeleting(
           context,
           cp,

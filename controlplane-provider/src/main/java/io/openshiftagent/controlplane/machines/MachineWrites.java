@@ -168,12 +168,11 @@ public final class MachineWrites {
   }
 
   /**
-   * Releases our pre-terminate hook on every deleted Machine: the whole control plane goes, etcd
-   * with it.
+   * Releases our pre-terminate hook on each of the Machines, deleted or about to be: the whole
+   * control plane goes, etcd with it.
    */
   public void releaseHooks(List<Machine> machines) {
     machines.stream()
-        .filter(Metadata::isDeleting)
         .filter(m -> Metadata.hasAnnotation(m, PropagatedFields.PRE_TERMINATE_HOOK))
         .forEach(this::releaseHook);
   }

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>It stops the world's one service, so it has a world of its own.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+// Its turn among the classes with a hub of their own (OwnHubAdmission, docs/testing.md).
 @Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AssistedServiceFaultsTest {
@@ -135,11 +135,14 @@ class AssistedServiceFaultsTest {
         "deletion under faults: 4 clusters held by assisted-service after {} s",
         (System.nanoTime() - started) / 1_000_000_000);
 
-    // Both providers SIGKILLed while the control plane deletes, then started again.
+    // Both providers SIGKILLed while the control plane deletes, once it deleted its Machines and
+    // released their hooks (a kill before that is docs/reliability.md's limit), then started again.
     deleteCluster(killed);
     killed.await(
-        "the control plane reporting its deletion",
-        () -> Fields.conditionTrue(controlPlane(killed), "Deleting"));
+        "the control plane reporting its deletion, its Machines deleted and free of its hook",
+        () ->
+            Fields.conditionTrue(controlPlane(killed), "Deleting")
+                && DeletionUnderFaults.machinesDeletedWithoutOurHook(killed));
     world.world().killProvider(ProviderJar.BOOTSTRAP);
     world.world().killProvider(ProviderJar.CONTROLPLANE);
     assertThat(controlPlane(killed))

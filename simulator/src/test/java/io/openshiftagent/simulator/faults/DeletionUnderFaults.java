@@ -27,6 +27,10 @@ final class DeletionUnderFaults {
 
   static final String CLUSTER = "test-multinode";
 
+  /** Cluster API's pre-terminate hook annotations; the control plane's is one of them. */
+  private static final String PRE_TERMINATE_HOOK =
+      "pre-terminate.delete.hook.machine.cluster.x-k8s.io";
+
   /**
    * assisted-service's finalizer on each kind, by resource (as kubectl names them): what the
    * service removes once it has deregistered the object, and what docs/operations.md has the
@@ -73,6 +77,19 @@ final class DeletionUnderFaults {
                 && heldByTheService(scenario, ApiVersions.HIVE_EXTENSION, "AgentClusterInstall")
                 && scenario.list(ApiVersions.HIVE, "ClusterDeployment").size() == 1
                 && heldByTheService(scenario, ApiVersions.HIVE, "ClusterDeployment"));
+  }
+
+  /**
+   * Every control-plane Machine left is being deleted and no longer carries the control plane's
+   * pre-terminate hook.
+   */
+  static boolean machinesDeletedWithoutOurHook(ClusterScenario scenario) {
+    return scenario.list(ApiVersions.CAPI, "Machine").stream()
+        .allMatch(
+            m ->
+                m.getMetadata().getDeletionTimestamp() != null
+                    && m.getMetadata().getAnnotations().keySet().stream()
+                        .noneMatch(a -> a.startsWith(PRE_TERMINATE_HOOK)));
   }
 
   private static boolean heldByTheService(
