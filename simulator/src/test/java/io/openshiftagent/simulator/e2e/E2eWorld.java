@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code new E2eWorld(options -> ...)}: a world of its own, on a hub of its own, for a class
  *       that needs other options or stops the world's processes; started before the class's first
  *       test and stopped after its last. Nothing is shared, so it takes no lock; it carries
- *       {@code @Tag(HUB_OF_ITS_OWN)}, by which such a class waits for its turn ({@link
- *       OwnHubAdmission}).
+ *       {@code @Tag(HUB_OF_ITS_OWN)}, by which the build runs such classes together after the
+ *       others.
  * </ul>
  *
  * Both are checked: a class without the right annotations fails at once.

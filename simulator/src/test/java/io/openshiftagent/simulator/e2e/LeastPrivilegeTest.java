@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * a write outside those namespaces.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Its turn among the classes with a hub of their own (OwnHubAdmission, docs/testing.md).
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
 @Order(5)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);

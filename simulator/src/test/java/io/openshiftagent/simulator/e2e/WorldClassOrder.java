@@ -11,12 +11,16 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 /**
  * The order in which the classes start (junit-platform.properties): those without a world first
  * (they overlap with everything), then those that share the world (side by side), then those that
- * need a world alone ({@link E2eWorld}), then those with a hub of their own, which wait for their
- * turn ({@link OwnHubAdmission}). A class that needs the world alone waits for every class started
- * before it, and holds back every class started after it: started last, it waits once. Within a
- * rank, a class with a lower {@link Order} comes first: JUnit's pool starts the first classes of
- * the list on other threads at once, so a long class given {@code @Order(1)} does not begin late
- * and end its run alone.
+ * need a world alone ({@link E2eWorld}). A class that needs the world alone waits for every class
+ * started before it, and holds back every class started after it: started last, it waits once.
+ * Within a rank, a class with a lower {@link Order} comes first: JUnit's pool starts the first
+ * classes of the list on other threads at once, so a long class given {@code @Order(1)} does not
+ * begin late and end its run alone.
+ *
+ * <p>The classes with a world of their own run on two threads (simulator/pom.xml): the thread that
+ * lists them runs the list from its end backwards, the other from its start forwards (JUnit forks
+ * them in order and joins them in reverse; the idle thread steals the oldest). Their {@link Order}
+ * therefore makes two lanes of about equal length (docs/testing.md, "How long it takes").
  */
 public final class WorldClassOrder implements ClassOrderer {
   @Override
@@ -31,9 +35,6 @@ public final class WorldClassOrder implements ClassOrderer {
   }
 
   private static int rank(ClassDescriptor descriptor) {
-    if (OwnHubAdmission.hubOfItsOwn(descriptor.getTestClass())) {
-      return 3;
-    }
     return descriptor
         .findAnnotation(ResourceLock.class)
         .filter(lock -> E2eWorld.WORLD.equals(lock.value()))

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>It stops the world's one service, so it has a world of its own.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Its turn among the classes with a hub of their own (OwnHubAdmission, docs/testing.md).
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
 @Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AssistedServiceFaultsTest {

@@ -54,9 +54,9 @@ import org.slf4j.LoggerFactory;
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
 // Its 60 provider restarts are JVM starts: beside the shared world's classes each took over a
 // minute, beside DeletionAtAnyStageTest's clusters 12 s, beside a class that mostly waits 2-3 s.
-// So it takes the turn after LeaderFailoverTest (waiting for Leases to expire), which starts
-// beside the shared world's last classes (OwnHubAdmission); by then they have ended.
-@Order(3)
+// So it starts after AssistedServiceFaultsTest, in the lane opposite DeletionAtAnyStageTest, which
+// has ended by then; LeaderFailoverTest (waiting for Leases to expire) runs beside it.
+@Order(2)
 class CrashAnywhereTest {
   private static final Logger LOG = LoggerFactory.getLogger(CrashAnywhereTest.class);
 

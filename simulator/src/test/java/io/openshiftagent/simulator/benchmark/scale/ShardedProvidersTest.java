@@ -32,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * benchmark's stand-ins ({@link ScaleWorld}): what is shown is how the providers divide the hub,
  * which the stand-ins do not decide.
  */
+// With the other worlds of their own, after the shared world's classes.
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Its turn among the classes with a hub of their own (OwnHubAdmission, docs/testing.md).
-@Order(6)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(3)
 class ShardedProvidersTest {
   private static final Map<Integer, String> SHARD_OF =
       Map.of(1, "shard-a", 2, "shard-a", 3, "shard-b", 4, "shard-b");
