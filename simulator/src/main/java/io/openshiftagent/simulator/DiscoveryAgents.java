@@ -201,7 +201,11 @@ final class DiscoveryAgents extends Actor implements HostBoots {
         bareMetalHost == null ? null : running.get(bareMetalHost.getMetadata().getUid());
     if (agent != null) {
       agent.refit(agent.machine().withFaults(wrong));
-      log.info("host {}/{}: its machine now has {} wrong with it", namespace, host, wrong);
+      if (wrong.isEmpty()) {
+        log.info("host {}/{}: its machine is put right", namespace, host);
+      } else {
+        log.info("host {}/{}: its machine now has {} wrong with it", namespace, host, wrong);
+      }
     }
   }
 
