@@ -51,6 +51,9 @@ final class DiscoveryAgents extends Actor implements HostBoots {
   /** Namespaces whose hosts hang before their operating system starts (a fault tests inject). */
   private final Set<String> hangingBoots = ConcurrentHashMap.newKeySet();
 
+  /** What is wrong with a host's machine, by namespace/name (a fault tests inject). */
+  private final Map<String, Set<Machine.Fault>> faults = new ConcurrentHashMap<>();
+
   /** Hosts whose live ISO is not served yet (logged once), by BareMetalHost UID. */
   private final Set<String> waitingForIso = ConcurrentHashMap.newKeySet();
 
@@ -128,7 +131,7 @@ final class DiscoveryAgents extends Actor implements HostBoots {
             segment.gateway(),
             16,
             64L << 30,
-            480_000_000_000L);
+            faults.getOrDefault(key(host), Set.of()));
     DiscoveryAgent previous =
         running.put(
             host.getMetadata().getUid(),
@@ -184,6 +187,26 @@ final class DiscoveryAgents extends Actor implements HostBoots {
   /** Starts or stops NTP on the network of {@code namespace}'s hosts. */
   void serveNtp(String namespace, boolean serve) {
     lab.segment(namespace).serveNtp(serve);
+  }
+
+  /**
+   * From now on the machine of BareMetalHost {@code namespace/host} has {@code wrong} wrong with it
+   * (none: it is put right): when it boots, or at once if its agent runs, which then reports it.
+   */
+  void hostFaults(String namespace, String host, Set<Machine.Fault> wrong) {
+    faults.put(namespace + "/" + host, Set.copyOf(wrong));
+    GenericKubernetesResource bareMetalHost =
+        resource(ApiVersions.METAL3, "BareMetalHost", namespace, host).get();
+    DiscoveryAgent agent =
+        bareMetalHost == null ? null : running.get(bareMetalHost.getMetadata().getUid());
+    if (agent != null) {
+      agent.refit(agent.machine().withFaults(wrong));
+      if (wrong.isEmpty()) {
+        log.info("host {}/{}: its machine is put right", namespace, host);
+      } else {
+        log.info("host {}/{}: its machine now has {} wrong with it", namespace, host, wrong);
+      }
+    }
   }
 
   /** The machine's hardware UUID, which its discovery agent registers as the host id. */

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.openshiftagent.simulator.assisted.AssistedServiceAdmission;
 import io.openshiftagent.simulator.assisted.AssistedServiceProcess;
 import io.openshiftagent.simulator.assisted.DiscoveryAgent;
+import io.openshiftagent.simulator.assisted.Machine;
 import io.openshiftagent.simulator.assisted.ReleaseCatalog;
 import io.openshiftagent.testsupport.ApiServer;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -710,6 +712,16 @@ public final class World implements AutoCloseable {
    */
   public void serveNtp(String namespace, boolean serve) {
     agents.serveNtp(namespace, serve);
+  }
+
+  /**
+   * From now on the machine of BareMetalHost {@code namespace/host} has {@code faults} wrong with
+   * it (a disk too small, no default route): from its boot, or at once if it runs, its discovery
+   * agent reports its inventory so. An empty set puts it right, as a user who replaced the disk or
+   * fixed the network would (a fault tests inject).
+   */
+  public void hostFaults(String namespace, String host, Set<Machine.Fault> faults) {
+    agents.hostFaults(namespace, host, faults);
   }
 
   /** The management cluster: a cluster-admin client, shared; do not close it. */

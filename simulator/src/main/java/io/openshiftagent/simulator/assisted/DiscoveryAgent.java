@@ -72,9 +72,10 @@ public final class DiscoveryAgent implements AutoCloseable {
     default void rebooted(DiscoveryAgent agent, JsonNode request) {}
   }
 
-  private final Machine machine;
+  private final NetworkSegment network;
   private final AgentIgnition ignition;
-  private final StepAnswers answers;
+  private volatile Machine machine;
+  private volatile StepAnswers answers;
   private final ServiceApi api;
   private final ScheduledExecutorService scheduler;
   private final Pacing pacing;
@@ -91,6 +92,7 @@ public final class DiscoveryAgent implements AutoCloseable {
       Pacing pacing,
       Installation installation) {
     this.machine = machine;
+    this.network = network;
     this.ignition = ignition;
     this.answers = new StepAnswers(machine, network);
     this.api =
@@ -110,6 +112,19 @@ public final class DiscoveryAgent implements AutoCloseable {
 
   public AgentIgnition ignition() {
     return ignition;
+  }
+
+  /**
+   * The machine was put right, or broken, while it runs (a disk fitted, a gateway given): from the
+   * next inventory step on the agent reports it as it is now, as the real agent does.
+   */
+  public void refit(Machine refitted) {
+    if (!refitted.hostId().equals(machine.hostId())) {
+      throw new IllegalArgumentException("another machine: " + refitted.hostId());
+    }
+    network.attach(refitted);
+    answers = new StepAnswers(refitted, network);
+    machine = refitted;
   }
 
   /** The agent starts (as its systemd unit does once the machine has booted). */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -14,11 +15,12 @@ import java.util.UUID;
  * and meet assisted-service's default requirements for every role; the agent reports them as they
  * are, and the service's validations judge them. Of its disks (an SSD, a larger HDD and an NVMe
  * SSD, each eligible), assisted-service installs on the HDD unless told otherwise: it prefers
- * non-NVMe disks, then HDDs, then the smallest, leaving the faster ones for workloads.
+ * non-NVMe disks, then HDDs, then the smallest, leaving the faster ones for workloads. A machine
+ * may come with {@link Fault}s, which the service's validations catch as they would on a real one.
  *
  * @param hostId the host id the agent registers with (its hardware UUID)
  * @param ipv4 its address on the segment, with prefix length (e.g. 192.168.222.10/24)
- * @param diskBytes the size of its SSD, {@code sda}
+ * @param faults what is wrong with it; none for a machine as it should be
  */
 public record Machine(
     UUID hostId,
@@ -28,9 +30,27 @@ public record Machine(
     String gateway,
     int cpus,
     long memoryBytes,
-    long diskBytes) {
+    Set<Fault> faults) {
 
   static final String NIC = "eno1";
+
+  /**
+   * What a lab may get wrong on a machine, and put right while it runs (tests inject it): its
+   * inventory says so, and assisted-service's validations judge it.
+   */
+  public enum Fault {
+    /**
+     * Its data disks are missing: its only disk is a 64 GB SSD, below the 100 GB assisted-service
+     * wants of a disk to install on (default_hw_requirements.json), so no disk is eligible.
+     */
+    SMALL_DISK,
+    /** Its address comes without a gateway: its inventory has no default route. */
+    NO_DEFAULT_ROUTE
+  }
+
+  public Machine {
+    faults = Set.copyOf(faults);
+  }
 
   /** 16 CPUs, 64 GiB, a 480 GB SSD, a 2.4 TB HDD, a 960 GB NVMe SSD: enough for any role. */
   public static Machine server(String name, String macAddress, String ipv4, String gateway) {
@@ -42,7 +62,12 @@ public record Machine(
         gateway,
         16,
         64L << 30,
-        480_000_000_000L);
+        Set.of());
+  }
+
+  /** The same machine, with {@code faults} as what is wrong with it now. */
+  public Machine withFaults(Set<Fault> faults) {
+    return new Machine(hostId, hostname, macAddress, ipv4, gateway, cpus, memoryBytes, faults);
   }
 
   /** The address without prefix length. */
@@ -77,19 +102,25 @@ public record Machine(
     String hex = hostId.toString().replace("-", "");
     String ssdWwn = "0x" + hex.substring(0, 16);
     String hddWwn = "0x5000c500" + hex.substring(16, 24);
-    return List.of(
+    boolean small = faults.contains(Fault.SMALL_DISK);
+    Disk ssd =
         new Disk(
             "/dev/disk/by-id/wwn-" + ssdWwn,
             "sda",
             "SSD",
-            diskBytes,
-            "SAMSUNG MZ7LH480",
+            small ? 64_023_257_088L : 480_000_000_000L,
+            small ? "SATADOM-SL 3ME3" : "SAMSUNG MZ7LH480",
             "ATA",
             hex.substring(0, 8).toUpperCase(Locale.ROOT),
             ssdWwn,
             "0:0:0:0",
             "/dev/disk/by-path/pci-0000:00:17.0-ata-1",
-            2),
+            2);
+    if (small) {
+      return List.of(ssd);
+    }
+    return List.of(
+        ssd,
         new Disk(
             "/dev/disk/by-id/wwn-" + hddWwn,
             "sdb",
@@ -169,18 +200,20 @@ public record Machine(
     inventory.put("interfaces", List.of(nic));
     inventory.put(
         "routes",
-        List.of(
-            Map.of(
-                "destination",
-                "0.0.0.0",
-                "gateway",
-                gateway,
-                "interface",
-                NIC,
-                "family",
-                2,
-                "metric",
-                100)));
+        faults.contains(Fault.NO_DEFAULT_ROUTE)
+            ? List.of()
+            : List.of(
+                Map.of(
+                    "destination",
+                    "0.0.0.0",
+                    "gateway",
+                    gateway,
+                    "interface",
+                    NIC,
+                    "family",
+                    2,
+                    "metric",
+                    100)));
     inventory.put(
         "system_vendor",
         Map.of(

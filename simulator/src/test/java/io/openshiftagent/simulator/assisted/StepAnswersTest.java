@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The agent's answers are what its machine and network would show: nothing is always true. */
@@ -53,6 +54,27 @@ class StepAnswersTest {
                 .at("/remote_hosts/0/l2_connectivity/0/successful")
                 .asBoolean())
         .isFalse();
+  }
+
+  @Test
+  void theInventoryIsTheMachineAsItIsNow() throws Exception {
+    JsonNode sound = answer("inventory", "");
+    assertThat(sound.path("disks")).hasSize(3);
+    assertThat(sound.at("/routes/0/destination").asText()).isEqualTo("0.0.0.0");
+
+    JsonNode wrong =
+        Serialization.jsonMapper()
+            .readTree(
+                new StepAnswers(
+                        self.withFaults(
+                            Set.of(Machine.Fault.SMALL_DISK, Machine.Fault.NO_DEFAULT_ROUTE)),
+                        network)
+                    .answer("inventory", List.of())
+                    .output());
+    assertThat(wrong.path("disks")).hasSize(1);
+    assertThat(wrong.at("/disks/0/size_bytes").asLong()).isLessThan(100_000_000_000L);
+    assertThat(wrong.path("routes")).isEmpty();
+    assertThat(wrong.path("interfaces")).isEqualTo(sound.path("interfaces"));
   }
 
   @Test

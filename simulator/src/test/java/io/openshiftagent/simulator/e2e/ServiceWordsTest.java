@@ -8,11 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.assisted.Machine.Fault;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -189,13 +192,119 @@ class ServiceWordsTest {
    * service's validation of its clock. Beyond the grace each config, and through it each Machine,
    * names the failing validation in the service's words, with a Warning Event, and the control
    * plane's Available names each Machine held back; once NTP answers again the validation passes
-   * and no config names it any more.
+   * and no config names it any more. Two of the hosts also come wrong, a disk too small and no
+   * default route, which their Machines name too until the hosts are put right.
    */
   @Test
   void vipsOutsideTheHostsNetworkAreTheUsersToFix() {
     ClusterScenario cluster = world.scenario("e2e-vips-outside", "test-multinode");
     world.world().serveNtp(cluster.namespace(), false);
     cluster.enrolHosts(3);
+    // Two of the three machines come wrong: one without its data disks, one whose network gives
+    // it no gateway. The others' network validations cannot fail for one host alone here: with
+    // the VIPs outside the hosts' network the machine network is undefined, and the service
+    // leaves belongs-to-machine-cidr and belongs-to-majority-group pending on every host.
+    List<String> hosts =
+        cluster.list(ApiVersions.METAL3, "BareMetalHost").stream()
+            .map(ClusterScenario::name)
+            .sorted()
+            .toList();
+    world.world().hostFaults(cluster.namespace(), hosts.get(0), Set.of(Fault.SMALL_DISK));
+    world.world().hostFaults(cluster.namespace(), hosts.get(1), Set.of(Fault.NO_DEFAULT_ROUTE));
+    try (HostWordsWatch disk = HostWordsWatch.start(cluster, hosts.get(0), NO_ELIGIBLE_DISK);
+        HostWordsWatch route = HostWordsWatch.start(cluster, hosts.get(1), NO_DEFAULT_ROUTE)) {
+      hostsWithoutNtp(cluster);
+      hostsThatCameWrong(cluster, hosts, disk, route);
+    }
+    world.world().serveNtp(cluster.namespace(), true);
+    cluster.await(
+        "no config to name the NTP validation once NTP answers",
+        () ->
+            configs(cluster).stream()
+                .noneMatch(c -> String.valueOf(ready(c).get("message")).contains(NTP_FAILING)));
+  }
+
+  /** The Agent's message is on the Machine past the grace, and within seconds of the service. */
+  private static final Duration WITHIN = Duration.ofSeconds(10);
+
+  /**
+   * How long a host fails its validations before it is reported (docs/bootstrap.md, "Why a host is
+   * stuck").
+   */
+  private static final Duration GRACE = Duration.ofSeconds(60);
+
+  /**
+   * The host without its data disks, and the one without a default route: each Machine names what
+   * is wrong with its host besides NTP, in the service's words, no later than {@link #WITHIN} after
+   * the service said it (past the grace, which started when the host began failing); the third
+   * host's names neither. Put right (the disks fitted, the gateway given), the host reports it with
+   * its next inventory, and its Machine stops naming it within seconds of the service, still naming
+   * NTP.
+   */
+  private static void hostsThatCameWrong(
+      ClusterScenario cluster, List<String> hosts, HostWordsWatch disk, HostWordsWatch route) {
+    cluster.await(
+        "the Machines of the hosts that came wrong to name what is wrong",
+        () -> disk.machineSaid() != null && route.machineSaid() != null);
+    for (HostWordsWatch watch : List.of(disk, route)) {
+      Instant reportable = later(watch.serviceSaid(), watch.failingSince().plus(GRACE));
+      LOG.info(
+          "host {}: the service said it at {} (failing since {}), the Machine at {}: {}",
+          watch.host(),
+          watch.serviceSaid(),
+          watch.failingSince(),
+          watch.machineSaid(),
+          watch.machineMessage());
+      assertThat(Duration.between(reportable, watch.machineSaid()))
+          .as(
+              "the Machine of %s names it within seconds of the service, past the grace",
+              watch.host())
+          .isLessThan(WITHIN);
+      assertThat(watch.machineMessage())
+          .as("a host that fails two validations names both")
+          .contains(NTP_FAILING);
+    }
+    assertThat(
+            cluster.controlPlaneMachines().stream()
+                .map(m -> String.valueOf(condition(m, "BootstrapConfigReady").get("message")))
+                .filter(m -> m.startsWith("host " + hosts.get(2) + " (")))
+        .as("the third host's Machine names NTP only")
+        .singleElement()
+        .satisfies(
+            m ->
+                assertThat(m)
+                    .contains(NTP_FAILING)
+                    .doesNotContain(NO_ELIGIBLE_DISK, NO_DEFAULT_ROUTE));
+
+    world.world().hostFaults(cluster.namespace(), disk.host(), Set.of());
+    world.world().hostFaults(cluster.namespace(), route.host(), Set.of());
+    cluster.await(
+        "the Machines of the hosts put right to stop naming what was wrong",
+        () -> disk.machineStopped() != null && route.machineStopped() != null);
+    for (HostWordsWatch watch : List.of(disk, route)) {
+      LOG.info(
+          "host {} put right: the service stopped saying it at {}, the Machine at {}: {}",
+          watch.host(),
+          watch.serviceStopped(),
+          watch.machineStopped(),
+          watch.machineMessage());
+      assertThat(watch.serviceStopped()).isNotNull();
+      assertThat(Duration.between(watch.serviceStopped(), watch.machineStopped()))
+          .as("the Machine of %s stops naming it within seconds of the service", watch.host())
+          .isLessThan(WITHIN);
+      assertThat(watch.machineMessage()).contains(NTP_FAILING);
+    }
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  /**
+   * Each Machine names the NTP validation; the control plane's Available names each Machine held
+   * back; a Warning Event on each config.
+   */
+  private static void hostsWithoutNtp(ClusterScenario cluster) {
     cluster.apply(
         "/e2e/ha.yaml",
         Map.of("BOOT_MODE", "LiveISO", "WORKERS", "0"),
@@ -267,19 +376,20 @@ class ServiceWordsTest {
         .as("a Warning Event on each config")
         .containsExactlyInAnyOrderElementsOf(
             configs(cluster).stream().map(ClusterScenario::name).toList());
-
-    world.world().serveNtp(cluster.namespace(), true);
-    cluster.await(
-        "no config to name the NTP validation once NTP answers",
-        () ->
-            configs(cluster).stream()
-                .noneMatch(c -> String.valueOf(ready(c).get("message")).contains(NTP_FAILING)));
   }
 
   private static final String HOST_VALIDATIONS_FAILING = "HostValidationsFailing";
 
   /** assisted-service's words for a host whose clock follows no NTP source. */
   private static final String NTP_FAILING = "Host couldn't synchronize with any NTP server";
+
+  /** Its words for a host without a disk it may install on (has-min-valid-disks). */
+  private static final String NO_ELIGIBLE_DISK =
+      "No eligible disks were found, please check specific disks to see why they are not eligible";
+
+  /** Its words for a host whose inventory has no default route (has-default-route). */
+  private static final String NO_DEFAULT_ROUTE =
+      "Host has not yet been configured with a default route.";
 
   @Test
   void aUserManagedLoadBalancerIsTheServicesToo() throws Exception {
