@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads of nested fields of untyped objects, and the small values every actor writes. Public: the
@@ -68,6 +69,17 @@ public final class Fields {
         .map(c -> String.valueOf(c.get("status")))
         .findFirst()
         .orElse(null);
+  }
+
+  /** The condition {@code type}, if the object has it. */
+  public static Optional<Map<String, Object>> findCondition(
+      GenericKubernetesResource object, String type) {
+    return conditions(object).stream().filter(c -> type.equals(c.get("type"))).findFirst();
+  }
+
+  /** A field of the condition {@code type} (its reason, message...), or null. */
+  public static String conditionField(GenericKubernetesResource object, String type, String field) {
+    return findCondition(object, type).map(c -> (String) c.get(field)).orElse(null);
   }
 
   /** Whether the object has the condition {@code type} with status True. */

@@ -614,7 +614,9 @@ public final class World implements AutoCloseable {
    * would otherwise wait for its old Lease to expire); several, or one with leader election, elect
    * one in {@code leases}, and a replica that exits by itself (a leader that could not renew) is
    * started again as the kubelet restarts a Deployment's container. Each has its pod name,
-   * directory and log; the image's JVM options within the chart's container limits; a GC log.
+   * directory and log; the image's JVM options within the chart's container limits; a GC log; the
+   * jar's classes from the archive the providers share ({@link
+   * ProviderProcess.Builder#sharedClassData}), which only makes them start sooner.
    */
   private ProviderProcess startReplica(
       ProviderJar jar,
@@ -627,7 +629,8 @@ public final class World implements AutoCloseable {
         ProviderProcess.builder(jar, kubeconfig, dir)
             .env("JAVA_TOOL_OPTIONS", jar.imageJavaToolOptions() + " " + CONTAINER_LIMITS)
             .env("POD_NAME", pod)
-            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime");
+            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime")
+            .sharedClassData();
     if (leases == null) {
       builder.flag("--leader-elect=false");
     } else {

@@ -35,8 +35,7 @@ class InstalledEtcdTest {
   static void start() throws Exception {
     workload =
         KubeApiServerEnvironment.startIndependent(
-            List.of(TestPaths.workloadCrds()),
-            List.of("--kubelet-preferred-address-types", "InternalIP"));
+            List.of(TestPaths.workloadCrds()), WorkloadClusters.API_SERVER_FLAGS);
     Path dir = Files.createTempDirectory(Path.of("target"), "installed-etcd-").toAbsolutePath();
     etcd = new InstalledEtcd(dir.resolve("etcd"), "installed-etcd-test");
     KubernetesClient client = workload.client();

@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,6 +25,9 @@ public final class ProviderProcess extends RestartableProcess {
 
   private final ProviderJar jar;
   private final int metricsPort;
+
+  /** Done once the class-data archive this process writes at exit, if any, is kept or dropped. */
+  private CompletableFuture<Void> classDataKept = CompletableFuture.completedFuture(null);
 
   private ProviderProcess(
       ProviderJar jar,
@@ -51,6 +58,7 @@ public final class ProviderProcess extends RestartableProcess {
     private final List<String> jvmOptions = new ArrayList<>();
     private final List<String> flags = new ArrayList<>();
     private final Map<String, String> environment = new LinkedHashMap<>();
+    private boolean sharedClassData;
 
     private Builder(ProviderJar jar, String kubeconfigYaml, Path dir) {
       this.jar = jar;
@@ -75,6 +83,15 @@ public final class ProviderProcess extends RestartableProcess {
       return this;
     }
 
+    /**
+     * Loads the jar's classes from the archive the test JVM shares between its providers ({@link
+     * ClassDataArchive}): the same provider, starting on less CPU.
+     */
+    public Builder sharedClassData() {
+      sharedClassData = true;
+      return this;
+    }
+
     public ProviderProcess start() {
       try {
         Files.createDirectories(dir);
@@ -85,6 +102,11 @@ public final class ProviderProcess extends RestartableProcess {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        ClassDataArchive.Start classData =
+            sharedClassData
+                ? ClassDataArchive.of(jar.path()).next()
+                : new ClassDataArchive.Start(List.of(), null);
+        command.addAll(classData.jvmOptions());
         command.addAll(
             List.of(
                 "-jar",
@@ -98,10 +120,31 @@ public final class ProviderProcess extends RestartableProcess {
             new ProviderProcess(
                 jar, command, environment, dir.resolve("provider.log"), healthPort, metricsPort);
         provider.launch();
+        if (classData.writes() != null) {
+          ClassDataArchive archive = ClassDataArchive.of(jar.path());
+          provider.classDataKept =
+              ProcessHandle.of(provider.pid())
+                  .map(ProcessHandle::onExit)
+                  .orElse(CompletableFuture.completedFuture(null))
+                  .thenRun(() -> archive.exited(classData.writes(), environment));
+        }
         return provider;
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start " + jar.command, e);
       }
+    }
+  }
+
+  /** Stops the process, and keeps the class-data archive it wrote before the test JVM may exit. */
+  @Override
+  public void close() {
+    super.close();
+    try {
+      classDataKept.get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException notKept) {
+      // Only a slower start for the providers after it.
     }
   }
 

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -205,23 +204,11 @@ class DemoTest {
   }
 
   private static String reason(GenericKubernetesResource object, String type) {
-    return condition(object, type, "reason");
+    return Fields.conditionField(object, type, "reason");
   }
 
   private static String message(GenericKubernetesResource object, String type) {
-    return condition(object, type, "message");
-  }
-
-  private static String condition(GenericKubernetesResource object, String type, String field) {
-    if (object == null
-        || !(Fields.get(object, "status", "conditions") instanceof List<?> conditions)) {
-      return null;
-    }
-    return conditions.stream()
-        .filter(c -> c instanceof Map<?, ?> m && type.equals(m.get("type")))
-        .map(c -> (String) ((Map<?, ?>) c).get(field))
-        .findFirst()
-        .orElse(null);
+    return Fields.conditionField(object, type, "message");
   }
 
   /** The manifest's documents but those of {@code kinds}. */

@@ -462,17 +462,22 @@ public final class ClusterScenario {
     return await(what, TIMEOUT, done);
   }
 
-  /** Waits until {@code done}, for at most {@code timeout}; returns how long it took. */
+  /**
+   * Waits until {@code done}, for at most {@code timeout}; returns how long it took. It looks again
+   * after 250 ms, then less and less often, at most every 2 s: each look is several reads of the
+   * hub, which a dozen classes share, and most waits are for an installation that takes minutes.
+   */
   public Duration await(String what, Duration timeout, BooleanSupplier done) {
     long started = System.nanoTime();
     long deadline = started + timeout.toNanos();
+    long pause = 250;
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + timeout + " waiting for " + what);
       }
       try {
-        // Each look is several reads of the hub, which a dozen classes share.
-        Thread.sleep(500);
+        Thread.sleep(pause);
+        pause = Math.min(2_000, pause * 3 / 2);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for " + what, e);
@@ -718,10 +723,8 @@ public final class ClusterScenario {
 
   /** A condition in short, {@code status/reason}; null when absent. */
   private static String condition(GenericKubernetesResource object, String type) {
-    return conditions(object).stream()
-        .filter(c -> type.equals(c.get("type")))
+    return Fields.findCondition(object, type)
         .map(c -> c.get("status") + "/" + c.get("reason"))
-        .findFirst()
         .orElse(null);
   }
 

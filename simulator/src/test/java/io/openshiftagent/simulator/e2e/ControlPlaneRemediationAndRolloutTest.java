@@ -431,12 +431,7 @@ class ControlPlaneRemediationAndRolloutTest {
   }
 
   private static Map<String, Object> condition(GenericKubernetesResource object, String type) {
-    return object == null
-        ? null
-        : Fields.conditions(object).stream()
-            .filter(c -> type.equals(c.get("type")))
-            .findFirst()
-            .orElse(null);
+    return Fields.findCondition(object, type).orElse(null);
   }
 
   private static String reason(GenericKubernetesResource object, String type) {

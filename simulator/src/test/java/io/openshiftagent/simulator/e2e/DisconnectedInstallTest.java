@@ -250,9 +250,7 @@ class DisconnectedInstallTest {
   }
 
   private static Map<String, Object> condition(GenericKubernetesResource cp, String type) {
-    return Fields.conditions(cp).stream()
-        .filter(c -> type.equals(c.get("type")))
-        .findFirst()
+    return Fields.findCondition(cp, type)
         .orElseThrow(() -> new AssertionError("no " + type + " condition"));
   }
 }

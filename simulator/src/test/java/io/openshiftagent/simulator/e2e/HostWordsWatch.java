@@ -1,6 +1,6 @@
 package io.openshiftagent.simulator.e2e;
 
-import static io.openshiftagent.simulator.Fields.conditions;
+import static io.openshiftagent.simulator.Fields.findCondition;
 import static io.openshiftagent.simulator.Fields.string;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -84,7 +84,7 @@ final class HostWordsWatch implements AutoCloseable {
                 host.equals(string(a, "spec", "hostname"))
                     || host.equals(string(a, "status", "inventory", "hostname")))
         .findFirst()
-        .flatMap(a -> condition(a, "Validated"));
+        .flatMap(a -> findCondition(a, "Validated"));
   }
 
   /**
@@ -94,7 +94,7 @@ final class HostWordsWatch implements AutoCloseable {
   private Optional<String> currentMachineMessage() {
     for (GenericKubernetesResource m : cluster.controlPlaneMachines()) {
       Optional<String> message =
-          condition(m, "BootstrapConfigReady").map(c -> String.valueOf(c.get("message")));
+          findCondition(m, "BootstrapConfigReady").map(c -> String.valueOf(c.get("message")));
       String name = ClusterScenario.name(m);
       if (name.equals(machine)
           || machine == null
@@ -104,11 +104,6 @@ final class HostWordsWatch implements AutoCloseable {
       }
     }
     return Optional.empty();
-  }
-
-  private static Optional<Map<String, Object>> condition(
-      GenericKubernetesResource object, String type) {
-    return conditions(object).stream().filter(c -> type.equals(c.get("type"))).findFirst();
   }
 
   String host() {

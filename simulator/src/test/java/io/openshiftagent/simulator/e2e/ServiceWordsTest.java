@@ -1,6 +1,6 @@
 package io.openshiftagent.simulator.e2e;
 
-import static io.openshiftagent.simulator.Fields.conditions;
+import static io.openshiftagent.simulator.Fields.findCondition;
 import static io.openshiftagent.simulator.Fields.string;
 import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -452,10 +452,7 @@ class ServiceWordsTest {
   }
 
   private static Map<String, Object> condition(GenericKubernetesResource object, String type) {
-    return conditions(object).stream()
-        .filter(c -> type.equals(c.get("type")))
-        .findFirst()
-        .orElse(Map.of());
+    return findCondition(object, type).orElse(Map.of());
   }
 
   private static Consumer<HasMetadata> onControlPlane(Consumer<GenericKubernetesResource> edit) {

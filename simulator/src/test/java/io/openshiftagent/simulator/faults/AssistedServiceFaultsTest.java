@@ -1,6 +1,6 @@
 package io.openshiftagent.simulator.faults;
 
-import static io.openshiftagent.simulator.Fields.conditions;
+import static io.openshiftagent.simulator.Fields.conditionField;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>It stops the world's one service, so it has a world of its own.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+// Where it starts among the worlds of their own, three lanes of about equal length
+// (WorldClassOrder).
 @Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AssistedServiceFaultsTest {
@@ -115,7 +116,7 @@ class AssistedServiceFaultsTest {
     assertThat(uids(cluster, "Agent")).as("the Agents, by name and UID").isEqualTo(agents);
     assertThat(configs(cluster))
         .allSatisfy(
-            c -> assertThat(condition(c, "DataSecretAvailable", "status")).isEqualTo("True"));
+            c -> assertThat(conditionField(c, "DataSecretAvailable", "status")).isEqualTo("True"));
   }
 
   @Test
@@ -259,10 +260,10 @@ class AssistedServiceFaultsTest {
   }
 
   private static boolean reportsUnreachable(GenericKubernetesResource config) {
-    String message = condition(config, "DataSecretAvailable", "message");
-    return "False".equals(condition(config, "DataSecretAvailable", "status"))
+    String message = conditionField(config, "DataSecretAvailable", "message");
+    return "False".equals(conditionField(config, "DataSecretAvailable", "status"))
         && "DiscoveryIgnitionDownloadFailed"
-            .equals(condition(config, "DataSecretAvailable", "reason"))
+            .equals(conditionField(config, "DataSecretAvailable", "reason"))
         && message != null
         && message.contains("Unreachable: ");
   }
@@ -274,13 +275,5 @@ class AssistedServiceFaultsTest {
   private static Map<String, String> uids(ClusterScenario cluster, String kind) {
     return cluster.list(ApiVersions.AGENT_INSTALL, kind).stream()
         .collect(Collectors.toMap(ClusterScenario::name, o -> o.getMetadata().getUid()));
-  }
-
-  private static String condition(GenericKubernetesResource object, String type, String field) {
-    return conditions(object).stream()
-        .filter(c -> type.equals(c.get("type")))
-        .map(c -> (String) c.get(field))
-        .findFirst()
-        .orElse(null);
   }
 }
