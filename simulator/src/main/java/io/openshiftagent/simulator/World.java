@@ -109,6 +109,9 @@ public final class World implements AutoCloseable {
    *     ({@link GoProviders}), or null for ours; its CRDs replace ours, so only on a hub of its
    *     own. It runs as its release installs it, watching every namespace: not with {@code
    *     watchedNamespaces}
+   * @param sharedClassData whether the providers load the jar's classes from the archive the test
+   *     JVM shares between them ({@link ProviderProcess.Builder#sharedClassData}): they start on
+   *     less CPU; the benchmarks measure them as the image runs them, without
    */
   public record Options(
       SimulatedDurations durations,
@@ -121,7 +124,8 @@ public final class World implements AutoCloseable {
       boolean hubOfItsOwn,
       List<String> watchedNamespaces,
       boolean restartableHub,
-      Path goProvider) {
+      Path goProvider,
+      boolean sharedClassData) {
 
     /**
      * One API server per installed cluster; the installed clusters looked at every 5 s; each
@@ -141,7 +145,8 @@ public final class World implements AutoCloseable {
           false,
           List.of(),
           false,
-          null);
+          null,
+          true);
     }
 
     public Options withWorkloads(Workloads value) {
@@ -192,6 +197,10 @@ public final class World implements AutoCloseable {
           });
     }
 
+    public Options withSharedClassData(boolean value) {
+      return edit(o -> o.sharedClassData = value);
+    }
+
     public Options withProviderReplicas(int value) {
       return edit(o -> o.providerReplicas = value);
     }
@@ -216,6 +225,7 @@ public final class World implements AutoCloseable {
       List<String> watchedNamespaces;
       boolean restartableHub;
       Path goProvider;
+      boolean sharedClassData;
 
       Draft(Options from) {
         durations = from.durations;
@@ -229,6 +239,7 @@ public final class World implements AutoCloseable {
         watchedNamespaces = from.watchedNamespaces;
         restartableHub = from.restartableHub;
         goProvider = from.goProvider;
+        sharedClassData = from.sharedClassData;
       }
 
       Options options() {
@@ -243,7 +254,8 @@ public final class World implements AutoCloseable {
             hubOfItsOwn,
             watchedNamespaces,
             restartableHub,
-            goProvider);
+            goProvider,
+            sharedClassData);
       }
     }
   }
@@ -615,8 +627,8 @@ public final class World implements AutoCloseable {
    * one in {@code leases}, and a replica that exits by itself (a leader that could not renew) is
    * started again as the kubelet restarts a Deployment's container. Each has its pod name,
    * directory and log; the image's JVM options within the chart's container limits; a GC log; the
-   * jar's classes from the archive the providers share ({@link
-   * ProviderProcess.Builder#sharedClassData}), which only makes them start sooner.
+   * jar's classes from the archive the providers share, unless {@link Options#sharedClassData()} is
+   * off.
    */
   private ProviderProcess startReplica(
       ProviderJar jar,
@@ -629,8 +641,10 @@ public final class World implements AutoCloseable {
         ProviderProcess.builder(jar, kubeconfig, dir)
             .env("JAVA_TOOL_OPTIONS", jar.imageJavaToolOptions() + " " + CONTAINER_LIMITS)
             .env("POD_NAME", pod)
-            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime")
-            .sharedClassData();
+            .jvmOption("-Xlog:gc*:file=" + dir.resolve("gc.log") + ":uptime");
+    if (options.sharedClassData()) {
+      builder.sharedClassData();
+    }
     if (leases == null) {
       builder.flag("--leader-elect=false");
     } else {

@@ -16,11 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A class-data archive (AppCDS) of a provider jar, shared by the provider JVMs the tests start. A
- * JVM that maps it loads the jar's classes from it: a provider then uses about a third less CPU to
- * start (docs/testing.md), and the suite starts about a hundred. The first JVM of a test JVM that
- * starts without one writes one when it exits; a JVM that must map it checks it before it is put
- * where the others look. Named after the jar's size and time and the Java runtime, so that a
- * rebuilt jar gets a new one. The container images ship none.
+ * JVM that maps it loads the jar's classes from it, and starts on less CPU: the suite starts about
+ * a hundred providers. The first JVM of a test JVM that starts without one writes one when it
+ * exits; a JVM that must map it checks it before it is put where the others look. Named after the
+ * jar's size and time and the Java runtime, so that a rebuilt jar gets a new one. The container
+ * images ship none.
  */
 final class ClassDataArchive {
   private static final Logger LOG = LoggerFactory.getLogger(ClassDataArchive.class);

@@ -96,7 +96,9 @@ public final class Benchmark {
         World.Options.of(SimulatedDurations.zero(), workDir)
             .withWorkloads(World.Workloads.SHARED)
             // The production default: the benchmark counts the requests a real deployment makes.
-            .withWorkloadPollInterval(Duration.ofMinutes(1));
+            .withWorkloadPollInterval(Duration.ofMinutes(1))
+            // Started as the image starts them, without a class-data archive.
+            .withSharedClassData(false);
     try (World world = World.start(options);
         Timeline timeline = new Timeline(world.hubEnvironment())) {
       System.out.printf(

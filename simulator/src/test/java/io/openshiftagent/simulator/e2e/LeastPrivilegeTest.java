@@ -49,9 +49,8 @@ import org.slf4j.LoggerFactory;
  * a write outside those namespaces.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, three lanes of about equal length
-// (WorldClassOrder).
-@Order(3)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(5)
 class LeastPrivilegeTest {
   private static final Logger LOG = LoggerFactory.getLogger(LeastPrivilegeTest.class);
 

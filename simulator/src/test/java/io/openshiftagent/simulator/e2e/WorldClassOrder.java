@@ -17,11 +17,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * classes of the list on other threads at once, so a long class given {@code @Order(1)} does not
  * begin late and end its run alone.
  *
- * <p>The classes with a world of their own run on three threads (simulator/pom.xml): the thread
- * that lists them runs the list from its end backwards, the others from its start forwards (JUnit
- * forks them in order and joins them in reverse; an idle thread steals the oldest). Their {@link
- * Order} therefore makes three lanes of about equal length (docs/testing.md, "How long it takes"):
- * the two longest first, one each, and the two at the end on the listing thread.
+ * <p>The classes with a world of their own run on two threads (simulator/pom.xml): the thread that
+ * lists them runs the list from its end backwards, the other from its start forwards (JUnit forks
+ * them in order and joins them in reverse; the idle thread steals the oldest). Their {@link Order}
+ * therefore makes two lanes of about equal length (docs/testing.md, "How long it takes").
  */
 public final class WorldClassOrder implements ClassOrderer {
   @Override

@@ -43,8 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>It stops the world's one service, so it has a world of its own.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, three lanes of about equal length
-// (WorldClassOrder).
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
 @Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AssistedServiceFaultsTest {

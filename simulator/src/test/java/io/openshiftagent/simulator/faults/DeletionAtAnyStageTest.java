@@ -49,8 +49,7 @@ import org.slf4j.LoggerFactory;
  * what existed when the deletion was requested and how long the deletion took.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, three lanes of about equal length
-// (WorldClassOrder).
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
 @Order(6)
 class DeletionAtAnyStageTest {
   private static final Logger LOG = LoggerFactory.getLogger(DeletionAtAnyStageTest.class);

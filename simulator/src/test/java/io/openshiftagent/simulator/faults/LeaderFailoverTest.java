@@ -31,9 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * after the new one led.
  */
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, three lanes of about equal length
-// (WorldClassOrder).
-@Order(5)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(4)
 class LeaderFailoverTest {
   /** The providers' default Lease names, as the chart leaves them. */
   private static final Map<ProviderJar, String> LEASES =

@@ -34,9 +34,8 @@ import org.junit.jupiter.api.Test;
  */
 // With the other worlds of their own, after the shared world's classes.
 @Tag(E2eWorld.HUB_OF_ITS_OWN)
-// Where it starts among the worlds of their own, three lanes of about equal length
-// (WorldClassOrder).
-@Order(4)
+// Where it starts among the worlds of their own, two lanes of about equal length (WorldClassOrder).
+@Order(3)
 class ShardedProvidersTest {
   private static final Map<Integer, String> SHARD_OF =
       Map.of(1, "shard-a", 2, "shard-a", 3, "shard-b", 4, "shard-b");
