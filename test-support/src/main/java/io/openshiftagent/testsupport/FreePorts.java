@@ -4,10 +4,16 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,8 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * found free is released before the process binds it; in the ephemeral range the kernel may give it
  * meanwhile to any socket bound to port 0 or to an outgoing connection, of any process (an etcd
  * started by another test JVM then failed with its port taken). Below that range only another
- * caller of this class competes: each JVM starts at a random place in the range and goes up, and
- * hands out a port at most once.
+ * caller of this class competes: each JVM starts at a random place in the range and goes up, hands
+ * out a port at most once, and first takes a lock on a file named after it ({@link #CLAIMS}), held
+ * until the JVM exits, so that two test JVMs never hand out the same port (a provider the delivery
+ * tests started found its probe port taken by a process of the end-to-end tests' JVM).
  */
 public final class FreePorts {
   /** The lowest port handed out: above the well-known and most registered services' ports. */
@@ -28,16 +36,42 @@ public final class FreePorts {
   private static final AtomicInteger NEXT =
       new AtomicInteger(ThreadLocalRandom.current().nextInt(END - LOWEST));
 
+  /** Where each JVM locks a file per port it hands out; the kernel drops the locks at its exit. */
+  static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "openshift-agent-ports");
+
+  private static final List<FileLock> HELD = new CopyOnWriteArrayList<>();
+
   private FreePorts() {}
 
   public static int next() {
     for (int tries = 0; tries < END - LOWEST; tries++) {
       int port = LOWEST + Math.floorMod(NEXT.getAndIncrement(), END - LOWEST);
-      if (!GIVEN.contains(port) && free(port) && GIVEN.add(port)) {
+      if (!GIVEN.contains(port) && free(port) && claimed(port) && GIVEN.add(port)) {
         return port;
       }
     }
     throw new IllegalStateException("no free port in " + LOWEST + "-" + (END - 1));
+  }
+
+  /** Whether this JVM now holds the port's lock: no other test JVM holds it or will hand it out. */
+  static boolean claimed(int port) {
+    try {
+      Files.createDirectories(CLAIMS);
+      FileChannel file =
+          FileChannel.open(
+              CLAIMS.resolve(Integer.toString(port)),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE);
+      FileLock lock = file.tryLock();
+      if (lock == null) {
+        file.close();
+        return false;
+      }
+      HELD.add(lock);
+      return true;
+    } catch (IOException | OverlappingFileLockException notOurs) {
+      return false;
+    }
   }
 
   /** Whether nothing listens on the port, on any address. */
