@@ -145,9 +145,10 @@ public final class E2eWorld
   }
 
   /**
-   * Checks that no secret of the class's clusters reached a log, an Event or a condition; deletes
-   * the clusters the tests left, so that other classes' worlds (on the same hub) do not reconcile
-   * them; then stops a world of its own.
+   * Checks that no secret of the class's clusters reached a log, an Event or a condition; on the
+   * shared world, deletes the clusters the tests left, so that the classes after it do not share
+   * the hub with them; stops a world of its own with its hub, clusters and all (the deletion of a
+   * cluster is what the deletion tests show).
    */
   @Override
   public void afterAll(ExtensionContext context) {
@@ -155,20 +156,26 @@ public final class E2eWorld
       if (world != null) {
         assertNoSecretLeaked();
       }
-      for (ClusterScenario scenario : scenarios) {
-        if (scenario.cluster() != null) {
-          try {
-            scenario.deleteCluster();
-          } catch (AssertionError e) {
-            handleTestExecutionException(context, e);
-          }
-        }
+      if (options == null) {
+        deleteTheClustersLeft(context);
       }
     } catch (Throwable e) {
       throw e instanceof Error error ? error : new AssertionError(e);
     } finally {
       if (world != null && options != null) {
         world.close();
+      }
+    }
+  }
+
+  private void deleteTheClustersLeft(ExtensionContext context) throws Throwable {
+    for (ClusterScenario scenario : scenarios) {
+      if (scenario.cluster() != null) {
+        try {
+          scenario.deleteCluster();
+        } catch (AssertionError e) {
+          handleTestExecutionException(context, e);
+        }
       }
     }
   }
