@@ -49,7 +49,7 @@ def record(directory):
                 key = (pid, fields[19])  # a pid is reused: told apart by its start time
                 if key not in seen:
                     with open(f'/proc/{pid}/cmdline', 'rb') as f:
-                        command = f.read().replace(b'\0', b' ').decode(errors='replace')
+                        command = re.sub(r'\s', ' ', f.read().replace(b'\0', b' ').decode(errors='replace'))
                     # What ran before the recording began is not the run's.
                     seen[key] = [ticks, command, ticks if first_sweep else 0]
                 else:
@@ -76,7 +76,7 @@ def report(directory):
     with open(os.path.join(directory, 'procs.tsv'), errors='replace') as lines:
         for line in lines:
             parts = line.rstrip('\n').split('\t', 2)
-            if len(parts) == 3:
+            if len(parts) == 3 and parts[1].isdigit():
                 name = program(parts[2])
                 ticks[name] += int(parts[1])
                 processes[name] += 1
