@@ -64,11 +64,7 @@ public final class Fields {
 
   /** The status of the condition {@code type}, or null when the object has no such condition. */
   public static String conditionStatus(GenericKubernetesResource object, String type) {
-    return conditions(object).stream()
-        .filter(c -> type.equals(c.get("type")))
-        .map(c -> String.valueOf(c.get("status")))
-        .findFirst()
-        .orElse(null);
+    return findCondition(object, type).map(c -> String.valueOf(c.get("status"))).orElse(null);
   }
 
   /** The condition {@code type}, if the object has it. */

@@ -24,8 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * started by another test JVM then failed with its port taken). Below that range only another
  * caller of this class competes: each JVM starts at a random place in the range and goes up, hands
  * out a port at most once, and first takes a lock on a file named after it ({@link #CLAIMS}), held
- * until the JVM exits, so that two test JVMs never hand out the same port (a provider the delivery
- * tests started found its probe port taken by a process of the end-to-end tests' JVM).
+ * until the JVM exits, so that two test JVMs running side by side never hand out the same port.
  */
 public final class FreePorts {
   /** The lowest port handed out: above the well-known and most registered services' ports. */

@@ -102,10 +102,9 @@ public final class ProviderProcess extends RestartableProcess {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        ClassDataArchive archive = sharedClassData ? ClassDataArchive.of(jar.path()) : null;
         ClassDataArchive.Start classData =
-            sharedClassData
-                ? ClassDataArchive.of(jar.path()).next()
-                : new ClassDataArchive.Start(List.of(), null);
+            archive != null ? archive.next() : new ClassDataArchive.Start(List.of(), null);
         command.addAll(classData.jvmOptions());
         command.addAll(
             List.of(
@@ -121,7 +120,6 @@ public final class ProviderProcess extends RestartableProcess {
                 jar, command, environment, dir.resolve("provider.log"), healthPort, metricsPort);
         provider.launch();
         if (classData.writes() != null) {
-          ClassDataArchive archive = ClassDataArchive.of(jar.path());
           provider.classDataKept =
               ProcessHandle.of(provider.pid())
                   .map(ProcessHandle::onExit)
