@@ -14,6 +14,7 @@ import io.openshiftagent.simulator.Fields;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,10 +43,11 @@ import org.slf4j.LoggerFactory;
  * simulated etcd operator, members removed by the control-plane provider's {@code etcdctl member
  * remove} exec'd through the cluster's kube-apiserver): a MachineHealthCheck's unhealthy Machine
  * replaced while a second failure waits; a RollingUpdate of every Machine one by one; an unsafe
- * scale-down refused while an etcd member is down, done once it runs again. Each step starts where
- * the previous one left the cluster, which stays Available throughout, and etcd commits a write
- * every second throughout ({@link EtcdQuorumWatch}). Each step prints {@code etcdctl member list}
- * before and after.
+ * scale-down refused while an etcd member is down, done once it runs again, and meanwhile an API
+ * server that crash-loops, named on its Machine and the control plane until it runs again. Each
+ * step starts where the previous one left the cluster, which stays Available throughout, and etcd
+ * commits a write every second throughout ({@link EtcdQuorumWatch}). Each step prints {@code
+ * etcdctl member list} before and after.
  */
 @ResourceLock(value = E2eWorld.WORLD, mode = ResourceAccessMode.READ)
 // Among the longest classes on the shared world: started first, so that the phase does not end on
@@ -220,7 +222,7 @@ class ControlPlaneRemediationAndRolloutTest {
 
   @Test
   @Order(3)
-  void anUnsafeScaleDownWaitsForEtcdAndProceedsOnceHealthy() {
+  void anUnsafeScaleDownWaitsForEtcdWhileEachUnhealthyMemberOrPodIsNamedOnItsMachine() {
     setReplicas(4);
     cluster.awaitInstalled(4);
     cluster.await("etcd to have the 4 control-plane hosts as members", () -> membersMatchNodes(4));
@@ -256,6 +258,37 @@ class ControlPlaneRemediationAndRolloutTest {
         .contains(degraded);
     assertThat(isDeleting(victim)).isFalse();
     assertThat(cluster.controlPlaneMachines()).hasSize(4);
+
+    // While it waits, a third host's API server crash-loops: its Machine and the control plane name
+    // it until it runs again, and no Machine is replaced for it (the MachineHealthCheck looks at
+    // the Node alone).
+    GenericKubernetesResource crashing = machines.get(2);
+    setApiServerCrashLooping(node(crashing), true);
+    cluster.await(
+        "APIServerPodHealthy False on the Machine whose API server crash-loops, and"
+            + " ControlPlaneComponentsHealthy False on the control plane, naming it",
+        () ->
+            "Failed".equals(reason(machine(name(crashing)), "APIServerPodHealthy"))
+                && String.valueOf(message(cluster.controlPlane(), "ControlPlaneComponentsHealthy"))
+                    .contains(name(crashing)));
+    assertThat(message(machine(name(crashing)), "APIServerPodHealthy"))
+        .contains("CrashLoopBackOff");
+    assertThat(reason(cluster.controlPlane(), "ControlPlaneComponentsHealthy"))
+        .isEqualTo("NotHealthy");
+    assertThat(message(cluster.controlPlane(), "ControlPlaneComponentsHealthy"))
+        .contains("CrashLoopBackOff");
+    assertThat(conditionTrue(machine(name(crashing)), "ControllerManagerPodHealthy")).isTrue();
+    assertThat(conditionTrue(machine(name(crashing)), "SchedulerPodHealthy")).isTrue();
+    assertThat(machines.stream().filter(m -> m != crashing))
+        .allMatch(m -> conditionTrue(machine(name(m)), "APIServerPodHealthy"));
+    setApiServerCrashLooping(node(crashing), false);
+    cluster.await(
+        "APIServerPodHealthy and ControlPlaneComponentsHealthy True again once it runs",
+        () ->
+            conditionTrue(machine(name(crashing)), "APIServerPodHealthy")
+                && conditionTrue(cluster.controlPlane(), "ControlPlaneComponentsHealthy"));
+    assertThat(cluster.controlPlaneMachines().stream().map(ClusterScenario::name))
+        .containsExactlyInAnyOrderElementsOf(machines.stream().map(ClusterScenario::name).toList());
 
     world.world().setEtcdMemberDegraded(cluster.namespace(), CONTROL_PLANE, degraded, false);
     cluster.await(
@@ -298,6 +331,66 @@ class ControlPlaneRemediationAndRolloutTest {
         .patch(
             PatchContext.of(PatchType.STRATEGIC_MERGE),
             Serialization.asJson(Map.of("status", Map.of("conditions", List.of(condition)))));
+  }
+
+  /**
+   * The kubelet's word on the API server's static pod on {@code node}: its container exited with an
+   * error and waits in back-off before its next start, or it runs again.
+   */
+  private static void setApiServerCrashLooping(String node, boolean crashLooping) {
+    String now = Fields.now();
+    Map<String, Object> container = new LinkedHashMap<>();
+    container.put("name", "kube-apiserver");
+    container.put("image", "quay.io/openshift-release-dev/ocp-v4.0-art-dev:hyperkube");
+    container.put("imageID", "");
+    container.put("ready", !crashLooping);
+    container.put("restartCount", 3);
+    container.put(
+        "state",
+        crashLooping
+            ? Map.of(
+                "waiting",
+                Map.of(
+                    "reason",
+                    "CrashLoopBackOff",
+                    "message",
+                    "back-off 40s restarting failed container=kube-apiserver"))
+            : Map.of("running", Map.of("startedAt", now)));
+    container.put(
+        "lastState",
+        Map.of(
+            "terminated",
+            Map.of("exitCode", 1, "reason", "Error", "startedAt", now, "finishedAt", now)));
+    List<Map<String, Object>> conditions =
+        Stream.of("PodScheduled", "Initialized", "ContainersReady", "Ready")
+            .map(
+                type ->
+                    Map.<String, Object>of(
+                        "type",
+                        type,
+                        "status",
+                        crashLooping && type.endsWith("Ready") ? "False" : "True",
+                        "lastTransitionTime",
+                        now))
+            .toList();
+    cluster
+        .workload()
+        .pods()
+        .inNamespace("openshift-kube-apiserver")
+        .withName("kube-apiserver-" + node)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of(
+                    "status",
+                    Map.of(
+                        "phase",
+                        "Running",
+                        "conditions",
+                        conditions,
+                        "containerStatuses",
+                        List.of(container)))));
   }
 
   private static void setReplicas(int replicas) {
@@ -432,6 +525,11 @@ class ControlPlaneRemediationAndRolloutTest {
 
   private static Map<String, Object> condition(GenericKubernetesResource object, String type) {
     return Fields.findCondition(object, type).orElse(null);
+  }
+
+  private static String message(GenericKubernetesResource object, String type) {
+    Map<String, Object> condition = condition(object, type);
+    return condition == null ? null : (String) condition.get("message");
   }
 
   private static String reason(GenericKubernetesResource object, String type) {
