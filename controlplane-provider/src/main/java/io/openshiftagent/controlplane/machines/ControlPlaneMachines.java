@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,6 +112,7 @@ public final class ControlPlaneMachines {
                 cp,
                 scope.machines(),
                 DeletionsInFlight.deleting(scope.machines(), scope.deletionsUnseen()),
+                memory.looked(),
                 notUpToDate,
                 NeverBooted.hosts(scope.machines(), scope.configs()),
                 RemediationData.from(
@@ -140,7 +142,12 @@ public final class ControlPlaneMachines {
         etcd,
         health,
         taken,
-        new MachinesReport.Memory(created ? Optional.empty() : prepared, warnings.notes()));
+        new MachinesReport.Memory(
+            created ? Optional.empty() : prepared,
+            warnings.notes(),
+            health.isPresent()
+                ? scope.machines().stream().map(Metadata::name).collect(Collectors.toSet())
+                : memory.looked()));
   }
 
   /**

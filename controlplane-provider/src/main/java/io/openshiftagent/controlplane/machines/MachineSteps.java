@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * What the Machines phase does in one reconcile, and in which order, decided from values alone: the
@@ -39,11 +40,13 @@ final class MachineSteps {
    * @param notUpToDate why each Machine that does not match the spec does not, by name
    * @param recorded the remediation recorded on the control plane, if any
    * @param neverBooted the names of the Machines whose hosts never booted ({@link NeverBooted})
+   * @param looked the names of the Machines whose health the last look read
    */
   record Inputs(
       OpenshiftAssistedControlPlane cp,
       List<Machine> machines,
       List<String> deleting,
+      Set<String> looked,
       Map<String, String> notUpToDate,
       Set<String> neverBooted,
       Optional<RemediationData> recorded,
@@ -125,7 +128,11 @@ final class MachineSteps {
                                 m -> !in.notUpToDate().containsKey(Metadata.name(m)))));
     return new Plan(
         guarded,
-        guarded && (lifecycle.lookDue() || !in.deleting().isEmpty() || current != desired),
+        guarded
+            && (lifecycle.lookDue()
+                || !in.deleting().isEmpty()
+                || current != desired
+                || goneSinceTheLook(in)),
         PreTerminateHook.due(in.machines()),
         guarded && (lifecycle.lookDue() || current < desired),
         inProgress,
@@ -134,5 +141,14 @@ final class MachineSteps {
         replacing,
         remediation,
         step);
+  }
+
+  /**
+   * Whether a Machine the last look read is gone: the control plane's health conditions would name
+   * it until the next look.
+   */
+  private static boolean goneSinceTheLook(Inputs in) {
+    Set<String> names = in.machines().stream().map(Metadata::name).collect(Collectors.toSet());
+    return !names.containsAll(in.looked());
   }
 }

@@ -66,12 +66,14 @@ public record MachinesReport(
    *
    * @param prepared the parts made for its first Machines while its infrastructure was awaited
    * @param warnings the last note of each lasting Warning, by reason
+   * @param looked the names of the Machines whose health the last look read
    */
-  public record Memory(Optional<PreparedMachines.Parts> prepared, Map<String, String> warnings) {
-    public static final Memory NONE = new Memory(Optional.empty(), Map.of());
+  public record Memory(
+      Optional<PreparedMachines.Parts> prepared, Map<String, String> warnings, Set<String> looked) {
+    public static final Memory NONE = new Memory(Optional.empty(), Map.of(), Set.of());
 
     public Memory withPrepared(Optional<PreparedMachines.Parts> parts) {
-      return new Memory(parts, warnings);
+      return new Memory(parts, warnings, looked);
     }
   }
 }

@@ -42,6 +42,7 @@ class MachineStepsTest {
     final int desired;
     final List<Machine> machines = new ArrayList<>();
     final List<String> deleting = new ArrayList<>();
+    final Set<String> looked = new HashSet<>();
     final Map<String, String> notUpToDate = new LinkedHashMap<>();
     final Set<String> neverBooted = new HashSet<>();
     RolloutSpec rollout;
@@ -82,6 +83,7 @@ class MachineStepsTest {
                   cp,
                   machines,
                   deleting,
+                  looked,
                   notUpToDate,
                   neverBooted,
                   recorded,
@@ -102,6 +104,11 @@ class MachineStepsTest {
 
   static Consumer<Scene> lookDue() {
     return s -> s.lookDue = true;
+  }
+
+  /** The last look at the Machines' health read these. */
+  static Consumer<Scene> looked(String... names) {
+    return s -> s.looked.addAll(List.of(names));
   }
 
   static Consumer<Scene> started() {
@@ -195,6 +202,21 @@ class MachineStepsTest {
             3,
             "etcd=- departed=- hook=- remediation=none step=steady",
             installed()),
+        row(
+            "the Machines the last look read, between looks: nothing read",
+            3,
+            3,
+            "etcd=- departed=- hook=- remediation=none step=steady",
+            installed(),
+            looked("m0", "m1", "m2")),
+        row(
+            "a Machine the last look read is gone: read again, so that the control plane's health"
+                + " stops naming it",
+            3,
+            3,
+            "etcd=read departed=- hook=- remediation=none step=steady",
+            installed(),
+            looked("m0", "m1", "m2", "m3")),
         row(
             "the periodic look reads etcd and removes the members of departed hosts",
             3,
