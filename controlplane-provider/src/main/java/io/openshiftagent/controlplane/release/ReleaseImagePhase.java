@@ -2,11 +2,15 @@ package io.openshiftagent.controlplane.release;
 
 import static io.openshiftagent.controlplane.names.ControlPlaneConditions.RELEASE_IMAGE_RESOLVED;
 
+import io.openshiftagent.api.common.Conditions;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus.ReleaseImage;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.DaemonThreads;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -103,7 +107,7 @@ public final class ReleaseImagePhase {
     CompletableFuture<Resolved> lookup =
         CompletableFuture.supplyAsync(() -> resolve(scope, unwritten, Optional.empty()), lookups);
     lookup.whenComplete((resolved, failure) -> lookedUp.run());
-    return resolving(inputs, unwritten, lookup);
+    return resolving(scope, unwritten, lookup);
   }
 
   /** A lookup made ahead: its outcome once done (a failure is thrown as it was), else under way. */
@@ -111,20 +115,42 @@ public final class ReleaseImagePhase {
       ControlPlaneScope scope,
       Optional<ReleaseImage> unwritten,
       CompletableFuture<Resolved> ahead) {
-    return ahead.isDone()
-        ? Futures.join(ahead)
-        : resolving(ReleaseInputs.of(scope), unwritten, ahead);
+    return ahead.isDone() ? Futures.join(ahead) : resolving(scope, unwritten, ahead);
   }
 
+  /**
+   * A lookup under way: {@link #RESOLVING}, unless the stored status already says why the release
+   * of this spec cannot be resolved. That answer stands while the registries are asked again: the
+   * user sees what to fix, not a condition that flips at every retry.
+   */
   private static Resolved resolving(
-      ReleaseInputs inputs, Optional<ReleaseImage> unwritten, CompletableFuture<Resolved> lookup) {
-    return new Resolved(
-        new ReleaseImageResolution.Wait(
-            RESOLVING,
-            "asking the registries for " + inputs.requested() + "'s digest",
-            null,
-            false),
-        unwritten,
-        Optional.of(lookup));
+      ControlPlaneScope scope,
+      Optional<ReleaseImage> unwritten,
+      CompletableFuture<Resolved> lookup) {
+    ReleaseImageResolution.Wait asking =
+        storedFailure(scope.cp())
+            .orElseGet(
+                () ->
+                    new ReleaseImageResolution.Wait(
+                        RESOLVING,
+                        "asking the registries for "
+                            + ReleaseInputs.of(scope).requested()
+                            + "'s digest",
+                        null,
+                        false));
+    return new Resolved(asking, unwritten, Optional.of(lookup));
+  }
+
+  /** The stored {@code ReleaseImageResolved} failure, if the status was written for this spec. */
+  static Optional<ReleaseImageResolution.Wait> storedFailure(OpenshiftAssistedControlPlane cp) {
+    OpenshiftAssistedControlPlaneStatus stored = cp.getStatus();
+    if (stored == null
+        || !Objects.equals(stored.observedGeneration, cp.getMetadata().getGeneration())) {
+      return Optional.empty();
+    }
+    return Conditions.find(stored.conditions, RELEASE_IMAGE_RESOLVED)
+        .filter(c -> Conditions.FALSE.equals(c.getStatus()))
+        .filter(c -> !RESOLVING.equals(c.getReason()))
+        .map(c -> new ReleaseImageResolution.Wait(c.getReason(), c.getMessage(), null, false));
   }
 }

@@ -22,8 +22,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -183,10 +185,16 @@ class DemoTest {
                 .replace("distributionVersion: " + USER_RELEASE, "distributionVersion: 4.18.50"),
             Set.of("BareMetalHost", "MachineDeployment")));
     kubectl("apply", "-n", typo.namespace(), "-f", typoFile.toString());
+    // The reason and the message of one read: as one write left them.
+    AtomicReference<Map<String, Object>> notFound = new AtomicReference<>();
     typo.await(
         "ReleaseImageResolved False, ReleaseImageNotFound",
-        () -> "ReleaseImageNotFound".equals(reason(typo.controlPlane(), "ReleaseImageResolved")));
-    assertThat(message(typo.controlPlane(), "ReleaseImageResolved"))
+        () -> {
+          notFound.set(
+              Fields.findCondition(typo.controlPlane(), "ReleaseImageResolved").orElse(Map.of()));
+          return "ReleaseImageNotFound".equals(notFound.get().get("reason"));
+        });
+    assertThat((String) notFound.get().get("message"))
         .contains("quay.io/openshift-release-dev/ocp-release:4.18.50-x86_64")
         .contains("mirror " + ReleaseRegistry.shared().host());
     typo.deleteCluster();
@@ -201,14 +209,6 @@ class DemoTest {
                 n -> "r1".equals(n.getMetadata().getLabels().get("topology.kubernetes.io/zone")))
             .toList();
     assertThat(zoned).as("worker Nodes labelled as kubeletExtraLabels asks").hasSize(workers);
-  }
-
-  private static String reason(GenericKubernetesResource object, String type) {
-    return Fields.conditionField(object, type, "reason");
-  }
-
-  private static String message(GenericKubernetesResource object, String type) {
-    return Fields.conditionField(object, type, "message");
   }
 
   /** The manifest's documents but those of {@code kinds}. */
