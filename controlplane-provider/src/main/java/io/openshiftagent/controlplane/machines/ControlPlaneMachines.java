@@ -18,7 +18,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,9 +144,7 @@ public final class ControlPlaneMachines {
         new MachinesReport.Memory(
             created ? Optional.empty() : prepared,
             warnings.notes(),
-            health.isPresent()
-                ? scope.machines().stream().map(Metadata::name).collect(Collectors.toSet())
-                : memory.looked()));
+            health.map(h -> Set.copyOf(h.byMachine().keySet())).orElse(memory.looked())));
   }
 
   /**

@@ -4,13 +4,11 @@ import static io.openshiftagent.controlplane.names.ControlPlaneConditions.RELEAS
 
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
-import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus.ReleaseImage;
 import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import io.openshiftagent.provider.reconcile.DaemonThreads;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.Futures;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -107,7 +105,7 @@ public final class ReleaseImagePhase {
     CompletableFuture<Resolved> lookup =
         CompletableFuture.supplyAsync(() -> resolve(scope, unwritten, Optional.empty()), lookups);
     lookup.whenComplete((resolved, failure) -> lookedUp.run());
-    return resolving(scope, unwritten, lookup);
+    return resolving(inputs, unwritten, lookup);
   }
 
   /** A lookup made ahead: its outcome once done (a failure is thrown as it was), else under way. */
@@ -115,7 +113,9 @@ public final class ReleaseImagePhase {
       ControlPlaneScope scope,
       Optional<ReleaseImage> unwritten,
       CompletableFuture<Resolved> ahead) {
-    return ahead.isDone() ? Futures.join(ahead) : resolving(scope, unwritten, ahead);
+    return ahead.isDone()
+        ? Futures.join(ahead)
+        : resolving(ReleaseInputs.of(scope), unwritten, ahead);
   }
 
   /**
@@ -124,18 +124,14 @@ public final class ReleaseImagePhase {
    * user sees what to fix, not a condition that flips at every retry.
    */
   private static Resolved resolving(
-      ControlPlaneScope scope,
-      Optional<ReleaseImage> unwritten,
-      CompletableFuture<Resolved> lookup) {
+      ReleaseInputs inputs, Optional<ReleaseImage> unwritten, CompletableFuture<Resolved> lookup) {
     ReleaseImageResolution.Wait asking =
-        storedFailure(scope.cp())
+        storedFailure(inputs.cp())
             .orElseGet(
                 () ->
                     new ReleaseImageResolution.Wait(
                         RESOLVING,
-                        "asking the registries for "
-                            + ReleaseInputs.of(scope).requested()
-                            + "'s digest",
+                        "asking the registries for " + inputs.requested() + "'s digest",
                         null,
                         false));
     return new Resolved(asking, unwritten, Optional.of(lookup));
@@ -143,12 +139,10 @@ public final class ReleaseImagePhase {
 
   /** The stored {@code ReleaseImageResolved} failure, if the status was written for this spec. */
   static Optional<ReleaseImageResolution.Wait> storedFailure(OpenshiftAssistedControlPlane cp) {
-    OpenshiftAssistedControlPlaneStatus stored = cp.getStatus();
-    if (stored == null
-        || !Objects.equals(stored.observedGeneration, cp.getMetadata().getGeneration())) {
+    if (!ControlPlaneScope.statusObservesSpec(cp)) {
       return Optional.empty();
     }
-    return Conditions.find(stored.conditions, RELEASE_IMAGE_RESOLVED)
+    return Conditions.find(cp.getStatus().conditions, RELEASE_IMAGE_RESOLVED)
         .filter(c -> Conditions.FALSE.equals(c.getStatus()))
         .filter(c -> !RESOLVING.equals(c.getReason()))
         .map(c -> new ReleaseImageResolution.Wait(c.getReason(), c.getMessage(), null, false));

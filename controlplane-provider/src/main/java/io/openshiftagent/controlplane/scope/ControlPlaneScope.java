@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -162,6 +163,12 @@ public final class ControlPlaneScope implements AutoCloseable {
   /** The time this reconcile decides at. */
   public Instant now() {
     return now;
+  }
+
+  /** Whether the stored status was written for the spec as it is (its generation observed). */
+  public static boolean statusObservesSpec(OpenshiftAssistedControlPlane cp) {
+    return cp.getStatus() != null
+        && Objects.equals(cp.getStatus().observedGeneration, cp.getMetadata().getGeneration());
   }
 
   /** The status as stored (a fresh one when there is none yet). */

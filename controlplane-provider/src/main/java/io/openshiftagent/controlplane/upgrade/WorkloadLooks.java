@@ -1,6 +1,7 @@
 package io.openshiftagent.controlplane.upgrade;
 
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
+import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -27,10 +28,7 @@ public final class WorkloadLooks {
    * @param last this process's last look at the control plane's cluster
    */
   public static boolean due(OpenshiftAssistedControlPlane cp, Optional<Look> last, Instant now) {
-    boolean specChanged =
-        cp.getStatus() == null
-            || !cp.getMetadata().getGeneration().equals(cp.getStatus().observedGeneration);
-    return specChanged
+    return !ControlPlaneScope.statusObservesSpec(cp)
         || last.isEmpty()
         || !now.isBefore(last.get().at().plus(last.get().interval().dividedBy(2)));
   }
