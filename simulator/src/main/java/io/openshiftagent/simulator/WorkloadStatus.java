@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /** The status a kubelet reports for the objects of an installed cluster's Nodes, merged in. */
-final class WorkloadStatus {
+public final class WorkloadStatus {
   private WorkloadStatus() {}
 
   /** Merges {@code status} into the object's status subresource. */
-  static void merge(Resource<?> object, Map<String, ?> status) {
+  public static void merge(Resource<?> object, Map<String, ?> status) {
     object
         .subresource("status")
         .patch(
@@ -21,7 +21,7 @@ final class WorkloadStatus {
   }
 
   /** A pod running on a simulated Node (its host on loopback), with these conditions now. */
-  static Map<String, Object> runningPod(Map<String, Boolean> conditions) {
+  public static Map<String, Object> runningPod(Map<String, Boolean> conditions) {
     String now = Fields.now();
     List<Map<String, String>> listed =
         conditions.entrySet().stream()

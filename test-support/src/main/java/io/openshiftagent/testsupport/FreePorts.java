@@ -54,22 +54,33 @@ public final class FreePorts {
 
   /** Whether this JVM now holds the port's lock: no other test JVM holds it or will hand it out. */
   static boolean claimed(int port) {
+    FileChannel file = null;
     try {
       Files.createDirectories(CLAIMS);
-      FileChannel file =
+      file =
           FileChannel.open(
               CLAIMS.resolve(Integer.toString(port)),
               StandardOpenOption.CREATE,
               StandardOpenOption.WRITE);
       FileLock lock = file.tryLock();
-      if (lock == null) {
-        file.close();
-        return false;
+      if (lock != null) {
+        HELD.add(lock);
+        return true;
       }
-      HELD.add(lock);
-      return true;
     } catch (IOException | OverlappingFileLockException notOurs) {
-      return false;
+      // another JVM's, or this one's already
+    }
+    closeQuietly(file);
+    return false;
+  }
+
+  private static void closeQuietly(FileChannel file) {
+    if (file != null) {
+      try {
+        file.close();
+      } catch (IOException ignored) {
+        // nothing held through it
+      }
     }
   }
 

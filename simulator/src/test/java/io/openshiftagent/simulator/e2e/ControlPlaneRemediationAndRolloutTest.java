@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
+import io.openshiftagent.simulator.WorkloadStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -361,36 +362,19 @@ class ControlPlaneRemediationAndRolloutTest {
         Map.of(
             "terminated",
             Map.of("exitCode", 1, "reason", "Error", "startedAt", now, "finishedAt", now)));
-    List<Map<String, Object>> conditions =
-        Stream.of("PodScheduled", "Initialized", "ContainersReady", "Ready")
-            .map(
-                type ->
-                    Map.<String, Object>of(
-                        "type",
-                        type,
-                        "status",
-                        crashLooping && type.endsWith("Ready") ? "False" : "True",
-                        "lastTransitionTime",
-                        now))
-            .toList();
-    cluster
-        .workload()
-        .pods()
-        .inNamespace("openshift-kube-apiserver")
-        .withName("kube-apiserver-" + node)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "status",
-                    Map.of(
-                        "phase",
-                        "Running",
-                        "conditions",
-                        conditions,
-                        "containerStatuses",
-                        List.of(container)))));
+    Map<String, Boolean> conditions = new LinkedHashMap<>();
+    for (String type : List.of("PodScheduled", "Initialized", "ContainersReady", "Ready")) {
+      conditions.put(type, !(crashLooping && type.endsWith("Ready")));
+    }
+    Map<String, Object> status = new LinkedHashMap<>(WorkloadStatus.runningPod(conditions));
+    status.put("containerStatuses", List.of(container));
+    WorkloadStatus.merge(
+        cluster
+            .workload()
+            .pods()
+            .inNamespace("openshift-kube-apiserver")
+            .withName("kube-apiserver-" + node),
+        status);
   }
 
   private static void setReplicas(int replicas) {
