@@ -29,11 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creating control-plane Machines, each of three objects under one name: its config and its
- * infrastructure clone at once, then the Machine (Cluster API reads both as soon as it sees it). A
- * crash before the Machine leaves a config without its Machine, which marks the leftovers ({@link
- * ControlPlaneMachines}), or a clone alone: no Machine owns it, so its provider gives it no host,
- * and it goes with the control plane.
+ * Creating control-plane Machines, each of three objects under one name: its config, then its
+ * infrastructure clone, then the Machine (Cluster API reads both parts as soon as it sees it). A
+ * crash before the Machine leaves a config without its Machine, with or without its clone, which
+ * marks the leftovers ({@link ControlPlaneMachines}) that go.
  */
 final class MachineCreation {
   private static final Logger LOG = LoggerFactory.getLogger(MachineCreation.class);
@@ -142,26 +141,33 @@ final class MachineCreation {
         .forEach(part -> client.resource(part.made()).delete());
   }
 
-  /** Creates a Machine's config and infrastructure clone at once. */
+  /**
+   * Creates a Machine's config, then its infrastructure clone: a clone never exists without its
+   * config, so the configs alone mark what an interrupted creation left ({@link
+   * ControlPlaneMachines}). The clone is not made when the config could not be.
+   */
   private CompletableFuture<List<Part>> parts(
       ControlPlaneScope scope, GenericKubernetesResource template, String name) {
     OpenshiftAssistedConfig desiredConfig = MachineFactory.config(scope, name);
     GenericKubernetesResource desiredClone =
         MachineFactory.infrastructureMachine(scope, template, name);
-    CompletableFuture<Part> config =
-        CompletableFuture.supplyAsync(
-                () -> (HasMetadata) client.resource(desiredConfig).create(), creators)
-            .handle(Part::new);
-    CompletableFuture<Part> clone =
-        CompletableFuture.supplyAsync(
-                () -> {
-                  GenericKubernetesResource made = client.resource(desiredClone).create();
-                  infrastructure.remember(made);
-                  return (HasMetadata) made;
-                },
-                creators)
-            .handle(Part::new);
-    return config.thenCombine(clone, List::of);
+    return CompletableFuture.supplyAsync(
+            () -> (HasMetadata) client.resource(desiredConfig).create(), creators)
+        .handle(Part::new)
+        .thenApplyAsync(
+            config ->
+                config.failure() != null ? List.of(config) : List.of(config, clone(desiredClone)),
+            creators);
+  }
+
+  private Part clone(GenericKubernetesResource desired) {
+    try {
+      GenericKubernetesResource made = client.resource(desired).create();
+      infrastructure.remember(made);
+      return new Part(made, null);
+    } catch (RuntimeException e) {
+      return new Part(null, e);
+    }
   }
 
   /**

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
@@ -21,11 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * Creating a Machine whose name exists already, on a real API server: the conflict a retried POST
- * meets when its first attempt was stored is simulated by storing that Machine first.
+ * meets when its first attempt was stored is simulated by storing that Machine first; and a config
+ * that cannot be made, after which no infrastructure clone is left without it.
  */
 @WithKubeApiServer
 class MachineCreationTest {
@@ -70,6 +77,59 @@ class MachineCreationTest {
     // Deleted (the bootstrap provider's finalizer may hold the config a while).
     assertThat(deleted(s.world.get(OpenshiftAssistedConfig.class, name))).isTrue();
     assertThat(deleted(s.metal3Machine(name))).isTrue();
+  }
+
+  @Test
+  void aConfigThatCannotBeMadeLeavesNoCloneAndTheConfigOfTheNameAsItIs(KubeApiServerEnvironment env)
+      throws InterruptedException {
+    Setup s = new Setup(env, "no-config");
+    Machine planned = s.plan();
+    String name = planned.getMetadata().getName();
+    OpenshiftAssistedConfig foreign = new OpenshiftAssistedConfig();
+    foreign.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(s.world.ns)
+            .build());
+    foreign = s.client.resource(foreign).create();
+    BlockingQueue<String> added = new LinkedBlockingQueue<>();
+    try (Watch watch =
+        s.client
+            .genericKubernetesResources(METAL3_MACHINE, "Metal3Machine")
+            .inNamespace(s.world.ns)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, GenericKubernetesResource resource) {
+                    if (action == Action.ADDED) {
+                      added.add(resource.getMetadata().getName());
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      MachineCreation.Created created =
+          s.creation().create(s.scope, s.template, List.of(planned), Set.of());
+
+      assertThat(created.machines()).isEmpty();
+      assertThat(created.failures()).singleElement().asString().contains("already exists");
+      // A marker made after the creation: the watch delivers in order, so a clone made by the
+      // creation would have come first.
+      GenericKubernetesResource marker = new GenericKubernetesResource();
+      marker.setApiVersion(METAL3_MACHINE);
+      marker.setKind("Metal3Machine");
+      marker.setMetadata(
+          new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+              .withName("marker")
+              .withNamespace(s.world.ns)
+              .build());
+      s.client.resource(marker).create();
+      assertThat(added.poll(30, TimeUnit.SECONDS)).isEqualTo("marker");
+    }
+    assertThat(s.world.get(Machine.class, name)).isNull();
+    assertThat(s.world.get(OpenshiftAssistedConfig.class, name).getMetadata().getUid())
+        .isEqualTo(foreign.getMetadata().getUid());
   }
 
   private static boolean deleted(io.fabric8.kubernetes.api.model.HasMetadata object) {
