@@ -145,8 +145,13 @@ public final class MachineStatus {
         .toList();
   }
 
+  /** The names of the Machines not Ready, sorted: the same Machines make the same message. */
   public static List<String> notReady(List<Machine> machines) {
-    return machines.stream().filter(m -> !isReady(m)).map(m -> m.getMetadata().getName()).toList();
+    return machines.stream()
+        .filter(m -> !isReady(m))
+        .map(m -> m.getMetadata().getName())
+        .sorted()
+        .toList();
   }
 
   public static boolean isReady(Machine machine) {

@@ -54,6 +54,11 @@ class MachineStatusTest {
             MachineStatus.machinesReady(List.of(ready("a"), provisioning("b"), provisioning("c"))))
         .isEqualTo(
             ConditionUpdate.isFalse("MachinesReady", "NotReady", "Machines not Ready: [b, c]"));
+    // In any order the Machines come (created, or from the cache): one message, no status write.
+    assertThat(
+            MachineStatus.machinesReady(List.of(provisioning("c"), ready("a"), provisioning("b"))))
+        .isEqualTo(
+            ConditionUpdate.isFalse("MachinesReady", "NotReady", "Machines not Ready: [b, c]"));
   }
 
   @Test
