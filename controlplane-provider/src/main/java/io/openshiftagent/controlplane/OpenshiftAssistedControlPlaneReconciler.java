@@ -188,7 +188,8 @@ public class OpenshiftAssistedControlPlaneReconciler
             .reconcile(cp, scope.clusterInstall(), remembered.installStay, scope.now());
     remembered.installStay = installStart.stay();
     Optional<Upgrades.Looked> upgrade = Optional.empty();
-    if (initialized && lookDue) {
+    // Before assisted-service reports the API server serving, a look would only fail.
+    if (initialized && lookDue && scope.installedClusterServes()) {
       upgrade = phases.upgrades().reconcile(scope, release.outcome());
       boolean settled =
           lifecycle.upgrading().isEmpty()

@@ -111,9 +111,14 @@ class InstallationAndUpgradeTest {
                 .isTrue());
     assertThat(c.awaitCondition("cp", "Initialized", "Initialized").getStatus()).isEqualTo("True");
     assertThat(c.condition("cp", "Available").orElseThrow().getStatus()).isEqualTo("False");
+    // The kubeconfig is published as the installation begins: the installed cluster is not looked
+    // at before assisted-service says its API server serves (written with Initialized otherwise).
+    assertThat(c.condition("cp", "UpgradeCompleted")).isEmpty();
+    assertThat(c.controlPlane("cp").getStatus().version).isNull();
 
     c.assisted.setInstallerState("cp", "finalizing", "Finalizing cluster installation");
     assertThat(c.awaitCondition("cp", "Available", "Available").getStatus()).isEqualTo("True");
+    eventually(() -> assertThat(c.condition("cp", "UpgradeCompleted")).isPresent());
 
     c.assisted.setInstallerState("cp", "error", "Host master-1 failed to reboot");
     Condition failed = c.awaitCondition("cp", "Available", "InstallationFailed");

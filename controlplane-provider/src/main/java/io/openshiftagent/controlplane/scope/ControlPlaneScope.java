@@ -188,6 +188,15 @@ public final class ControlPlaneScope implements AutoCloseable {
   }
 
   /**
+   * Whether the installed cluster's API server serves, as assisted-service tells: from the
+   * installation's {@code finalizing} on (the kubeconfig is published long before), or when no
+   * AgentClusterInstall is there to tell.
+   */
+  public boolean installedClusterServes() {
+    return clusterInstall.isEmpty() || InstallerStates.API_AVAILABLE.contains(installerState());
+  }
+
+  /**
    * Whether assisted-service has begun installing: from then on most of the AgentClusterInstall is
    * frozen.
    */
