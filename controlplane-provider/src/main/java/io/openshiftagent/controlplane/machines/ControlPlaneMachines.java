@@ -52,7 +52,9 @@ public final class ControlPlaneMachines {
       Executor writers) {
     this.writes = writes;
     this.events = events;
-    this.creation = new MachineCreation(client, infrastructure, events, onCreated, writers);
+    this.creation =
+        new MachineCreation(
+            client, infrastructure, events, onCreated.andThen(writes::createdUpToDate), writers);
     this.step = new MachineStep(writes, creation);
   }
 

@@ -190,6 +190,20 @@ public final class MachineWrites {
     }
   }
 
+  /**
+   * Marks a Machine just made from the spec up to date, as it is created: before Cluster API's
+   * Machine controller first writes its status, so that the write seldom meets another. A failure
+   * is left to the next reconcile, which sets the condition as for every Machine.
+   */
+  void createdUpToDate(Machine machine) {
+    try {
+      conditions.set(machine, upToDate(Optional.empty()));
+    } catch (KubernetesClientException e) {
+      LOG.debug(
+          "{}: UpToDate left to the next reconcile: {}", Metadata.name(machine), e.getMessage());
+    }
+  }
+
   /** Sets the Machine's OwnerRemediated condition, our answer to its MachineHealthCheck. */
   void ownerRemediated(Machine machine, ConditionUpdate update) {
     conditions.set(machine, update);

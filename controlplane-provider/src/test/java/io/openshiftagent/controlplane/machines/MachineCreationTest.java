@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.openshiftagent.api.bootstrap.v1alpha2.OpenshiftAssistedConfig;
+import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.external.ExternalKinds;
 import io.openshiftagent.api.external.capi.Machine;
@@ -18,6 +19,7 @@ import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.testing.TestWorld;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,6 +59,46 @@ class MachineCreationTest {
     assertThat(s.world.get(Machine.class, name)).isNotNull();
     assertThat(s.world.get(OpenshiftAssistedConfig.class, name)).isNotNull();
     assertThat(s.metal3Machine(name)).isNotNull();
+  }
+
+  @Test
+  void aMachineMadeFromTheSpecIsMarkedUpToDateAsItIsCreated(KubeApiServerEnvironment env) {
+    Setup s = new Setup(env, "up-to-date");
+    MachineWrites writes =
+        new MachineWrites(
+            s.client,
+            s.infrastructure,
+            new EventRecorder(s.client, "test", "machine-creation-test"),
+            Clock.systemUTC(),
+            new MachineWrites.MachineCache() {
+              @Override
+              public void created(Machine machine) {}
+
+              @Override
+              public Machine write(Machine object, UnaryOperator<Machine> write) {
+                return write.apply(object);
+              }
+            },
+            "machine-creation-test");
+    Machine planned = s.plan();
+
+    MachineCreation.Created created =
+        new MachineCreation(
+                s.client,
+                s.infrastructure,
+                new EventRecorder(s.client, "test", "machine-creation-test"),
+                writes::createdUpToDate,
+                Runnable::run)
+            .create(s.scope, s.template, List.of(planned), Set.of());
+
+    assertThat(created.failures()).isEmpty();
+    Machine stored = s.world.get(Machine.class, planned.getMetadata().getName());
+    assertThat(Conditions.find(stored.getStatus().conditions, "UpToDate"))
+        .hasValueSatisfying(
+            c -> {
+              assertThat(c.getStatus()).isEqualTo("True");
+              assertThat(c.getReason()).isEqualTo("UpToDate");
+            });
   }
 
   @Test
