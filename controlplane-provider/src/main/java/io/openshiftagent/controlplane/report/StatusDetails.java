@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.common.Conditions;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus;
 import io.openshiftagent.controlplane.names.ControlPlaneConditions;
+import io.openshiftagent.controlplane.release.ReleaseImagePhase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -118,8 +119,8 @@ public final class StatusDetails {
   }
 
   /**
-   * Not paused, not being deleted, and every other condition but Available True (a release image
-   * that cannot be resolved is a problem to show at once).
+   * Not paused, not being deleted, and every other condition but Available True, or the release
+   * image still being asked for (one that cannot be resolved is a problem to show at once).
    */
   private static boolean noProblem(OpenshiftAssistedControlPlaneStatus status) {
     if (status == null || status.conditions == null) {
@@ -134,6 +135,9 @@ public final class StatusDetails {
                       ControlPlaneConditions.NOT_PAUSED.equals(c.getReason());
                   case ControlPlaneConditions.DELETING ->
                       ControlPlaneConditions.NOT_DELETING.equals(c.getReason());
+                  case ControlPlaneConditions.RELEASE_IMAGE_RESOLVED ->
+                      Conditions.TRUE.equals(c.getStatus())
+                          || ReleaseImagePhase.RESOLVING.equals(c.getReason());
                   default -> Conditions.TRUE.equals(c.getStatus());
                 });
   }

@@ -34,6 +34,7 @@ class StatusDetailsTest {
     "preflightWaitToWait, true",
     "preflightWaitWithTheReleaseResolved, true",
     "preflightWaitWithTheReleaseResolvedBefore, true",
+    "preflightWaitWhileTheReleaseIsAskedFor, true",
     "preflightWaitAndAReleaseProblem, false",
     "preflightWaitToPaused, false",
     "preflightWaitToProblem, false",
@@ -112,6 +113,13 @@ class StatusDetailsTest {
                           1L,
                           T0);
                   stored.releaseImage = new OpenshiftAssistedControlPlaneStatus.ReleaseImage();
+                }
+                case "preflightWaitWhileTheReleaseIsAskedFor" -> {
+                  s.conditions = available("False", "WaitingForControlPlaneEndpoint", "-");
+                  s.conditions =
+                      Conditions.set(
+                          s.conditions, "ReleaseImageResolved", "False", "Resolving", "", 1L, T0);
+                  stored.conditions = available("False", "WaitingForCluster", "-");
                 }
                 case "preflightWaitAndAReleaseProblem" -> {
                   s.conditions = available("False", "WaitingForInfrastructure", "-");
