@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +68,15 @@ final class MachineCreation {
   private record Creation(Machine machine, String failure) {}
 
   /** One of a Machine's parts: made, or why not. */
-  private record Part(HasMetadata made, Throwable failure) {}
+  private record Part(HasMetadata made, Throwable failure) {
+    static Part of(Supplier<HasMetadata> create) {
+      try {
+        return new Part(create.get(), null);
+      } catch (RuntimeException e) {
+        return new Part(null, e);
+      }
+    }
+  }
 
   /**
    * Creates the planned Machines, in parallel (installing hosts wait for all).
@@ -152,22 +161,21 @@ final class MachineCreation {
     GenericKubernetesResource desiredClone =
         MachineFactory.infrastructureMachine(scope, template, name);
     return CompletableFuture.supplyAsync(
-            () -> (HasMetadata) client.resource(desiredConfig).create(), creators)
-        .handle(Part::new)
-        .thenApplyAsync(
-            config ->
-                config.failure() != null ? List.of(config) : List.of(config, clone(desiredClone)),
-            creators);
-  }
-
-  private Part clone(GenericKubernetesResource desired) {
-    try {
-      GenericKubernetesResource made = client.resource(desired).create();
-      infrastructure.remember(made);
-      return new Part(made, null);
-    } catch (RuntimeException e) {
-      return new Part(null, e);
-    }
+        () -> {
+          Part config = Part.of(() -> client.resource(desiredConfig).create());
+          if (config.failure() != null) {
+            return List.of(config);
+          }
+          return List.of(
+              config,
+              Part.of(
+                  () -> {
+                    GenericKubernetesResource made = client.resource(desiredClone).create();
+                    infrastructure.remember(made);
+                    return made;
+                  }));
+        },
+        creators);
   }
 
   /**
