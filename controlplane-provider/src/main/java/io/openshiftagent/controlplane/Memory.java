@@ -2,7 +2,7 @@ package io.openshiftagent.controlplane;
 
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlaneStatus.ReleaseImage;
-import io.openshiftagent.controlplane.cluster.ClusterImageSets;
+import io.openshiftagent.controlplane.cluster.ClusterObjects;
 import io.openshiftagent.controlplane.cluster.PublishedKubeconfig;
 import io.openshiftagent.controlplane.cluster.StalledInstallStart;
 import io.openshiftagent.controlplane.machines.MachinesReport;
@@ -40,8 +40,8 @@ final class Memory {
      */
     Optional<CompletableFuture<ReleaseImagePhase.Resolved>> releaseLookup = Optional.empty();
 
-    /** The ClusterImageSet made, or being made, for its release. */
-    Optional<ClusterImageSets.Making> imageSet = Optional.empty();
+    /** What is made ahead of its infrastructure: the ClusterImageSet, the ClusterDeployment. */
+    ClusterObjects.Ahead clusterObjects = ClusterObjects.Ahead.NONE;
 
     /** A stay of its AgentClusterInstall in {@code ready} that assisted-service may miss. */
     Optional<StalledInstallStart.Stay> installStay = Optional.empty();

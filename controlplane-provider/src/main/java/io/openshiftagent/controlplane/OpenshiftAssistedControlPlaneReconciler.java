@@ -164,7 +164,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     remembered.unwrittenRelease = release.unwritten();
     remembered.releaseLookup = release.lookup();
     ClusterObjects.Started cluster =
-        phases.clusterObjects().describe(observed, release.outcome(), remembered.imageSet);
+        phases.clusterObjects().describe(observed, release.outcome(), remembered.clusterObjects);
     // A release just resolved may be the upgrade the last look could not request yet.
     boolean lookDue =
         WorkloadLooks.due(cp, remembered.lastWorkloadLook, observed.now())
@@ -180,7 +180,7 @@ public class OpenshiftAssistedControlPlaneReconciler
     remembered.machines = machineReport.memory();
     remembered.deleted(machineReport.deleted());
     ClusterObjects.Described described = cluster.await();
-    remembered.imageSet = described.imageSet();
+    remembered.clusterObjects = described.ahead();
     scope = described.created().map(scope::withClusterInstall).orElse(scope);
     StalledInstallStart.Looked installStart =
         phases

@@ -10,9 +10,10 @@ import io.openshiftagent.controlplane.scope.ControlPlaneScope;
 /**
  * What a control plane makes while its Cluster's infrastructure is awaited, none of which depends
  * on it: the configs and infrastructure clones of its first Machines, its release image (resolved
- * and reported) and the ClusterImageSet that names it. All of it is made in the background, so that
- * the reconcile the provisioned infrastructure brings never queues behind it: that reconcile makes
- * the AgentClusterInstall and the Machines without waiting for a registry or those parts.
+ * and reported), the ClusterImageSet that names it, and the ClusterDeployment. All of it is made in
+ * the background, so that the reconcile the provisioned infrastructure brings never queues behind
+ * it: that reconcile makes the AgentClusterInstall and the Machines without waiting for a registry
+ * or those parts.
  */
 final class Preparation {
   private final Phases phases;
@@ -45,8 +46,8 @@ final class Preparation {
                 () -> lookedUp.propagateEvent(id));
     remembered.unwrittenRelease = release.unwritten();
     remembered.releaseLookup = release.lookup();
-    remembered.imageSet =
-        phases.clusterObjects().prepare(scope, release.outcome(), remembered.imageSet);
+    remembered.clusterObjects =
+        phases.clusterObjects().prepare(scope, release.outcome(), remembered.clusterObjects);
     return release.outcome();
   }
 }

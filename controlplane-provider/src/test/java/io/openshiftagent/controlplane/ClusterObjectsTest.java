@@ -61,15 +61,25 @@ class ClusterObjectsTest {
     c.awaitCondition("cp", "Available", "WaitingForControlPlaneEndpoint");
     c.capi.setEndpoint();
     c.awaitCondition("cp", "Available", "WaitingForInfrastructure");
-    // The release's ClusterImageSet names nothing of the infrastructure: it is made meanwhile.
+    // The release's ClusterImageSet and the ClusterDeployment name nothing of the
+    // infrastructure: they are made meanwhile. The AgentClusterInstall, which starts
+    // assisted-service's work, waits.
     eventually(
-        () ->
-            assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get())
-                .isNotNull());
+        () -> {
+          assertThat(client.resources(ClusterImageSet.class).withName(c.ns + ".cp").get())
+              .isNotNull();
+          assertThat(c.clusterDeployment("cp")).isNotNull();
+        });
+    String deploymentUid = c.clusterDeployment("cp").getMetadata().getUid();
     assertThat(c.clusterInstall("cp")).isNull();
     c.capi.setInfrastructureProvisioned();
     eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
     assertThat(c.clusterInstall("cp").getSpec().imageSetRef.getName()).isEqualTo(c.ns + ".cp");
+    assertThat(c.clusterDeployment("cp").getMetadata().getUid())
+        .as("the ClusterDeployment made ahead, not another")
+        .isEqualTo(deploymentUid);
+    assertThat(c.clusterDeployment("cp").getSpec().clusterInstallRef.name)
+        .isEqualTo(c.clusterInstall("cp").getMetadata().getName());
     assertThat(c.controlPlane("cp").getMetadata().getFinalizers())
         .containsExactly("openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io/finalizer");
   }

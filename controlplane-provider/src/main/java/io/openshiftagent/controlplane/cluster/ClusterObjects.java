@@ -49,14 +49,30 @@ public final class ClusterObjects {
   }
 
   /**
+   * What is made ahead of the Cluster's infrastructure, in the background: the ClusterImageSet of
+   * the release, and a new cluster's ClusterDeployment while its creation is under way.
+   */
+  public record Ahead(
+      Optional<ClusterImageSets.Making> imageSet, Optional<CompletableFuture<Void>> deployment) {
+    public static final Ahead NONE = new Ahead(Optional.empty(), Optional.empty());
+
+    Ahead withImageSet(Optional<ClusterImageSets.Making> set) {
+      return new Ahead(set, deployment);
+    }
+
+    /** The ClusterDeployment's creation, while it is under way. */
+    Optional<CompletableFuture<Void>> deploymentUnderWay() {
+      return deployment.filter(made -> !made.isDone());
+    }
+  }
+
+  /**
    * What the objects say: the AgentClusterInstall made now (the phases after it, and the report,
-   * know it before the cache does), the {@code ClusterInstallConfigured} condition, and the
-   * ClusterImageSet being made.
+   * know it before the cache does), the {@code ClusterInstallConfigured} condition, and what is
+   * still being made.
    */
   public record Described(
-      Optional<AgentClusterInstall> created,
-      ConditionUpdate configured,
-      Optional<ClusterImageSets.Making> imageSet) {}
+      Optional<AgentClusterInstall> created, ConditionUpdate configured, Ahead ahead) {}
 
   /**
    * The writes made: the scope as the writes made at once left it, and those still under way. A new
@@ -74,68 +90,75 @@ public final class ClusterObjects {
    * Brings the objects in step with the spec.
    *
    * @param release the release image to install, or why there is none yet: then the ClusterImageSet
-   *     is neither made nor changed, and the ClusterDeployment and AgentClusterInstall are not made
-   *     (assisted-service could not install without it), but kept in step if they exist
-   * @param imageSet the set this process is making or made for the control plane
+   *     is neither made nor changed, and the AgentClusterInstall is not made (assisted-service
+   *     could not install without it), but kept in step if it exists
+   * @param ahead what this process is making or made ahead for the control plane
    */
   public Started describe(
-      ControlPlaneScope scope,
-      ReleaseImageResolution.Outcome release,
-      Optional<ClusterImageSets.Making> imageSet) {
+      ControlPlaneScope scope, ReleaseImageResolution.Outcome release, Ahead ahead) {
     try {
-      Started started = describeCluster(scope, release, imageSet);
+      Started started = describeCluster(scope, release, ahead);
       return new Started(
           started.scope(),
           () -> {
             try {
               return started.await();
             } catch (KubernetesClientException e) {
-              return new Described(Optional.empty(), ClusterInstallConfigured.refused(e), imageSet);
+              return new Described(Optional.empty(), ClusterInstallConfigured.refused(e), ahead);
             } catch (ClusterObjectWrites.NotOurs e) {
-              return new Described(
-                  Optional.empty(), ClusterInstallConfigured.inTheWay(e), imageSet);
+              return new Described(Optional.empty(), ClusterInstallConfigured.inTheWay(e), ahead);
             }
           });
     } catch (KubernetesClientException e) {
       Described refused =
-          new Described(Optional.empty(), ClusterInstallConfigured.refused(e), imageSet);
+          new Described(Optional.empty(), ClusterInstallConfigured.refused(e), ahead);
       return new Started(scope, () -> refused);
     } catch (ClusterObjectWrites.NotOurs e) {
       Described inTheWay =
-          new Described(Optional.empty(), ClusterInstallConfigured.inTheWay(e), imageSet);
+          new Described(Optional.empty(), ClusterInstallConfigured.inTheWay(e), ahead);
       return new Started(scope, () -> inTheWay);
     }
   }
 
   /**
-   * What can be made before the Cluster's infrastructure is provisioned: the ClusterImageSet of a
-   * resolved release (it names nothing of the infrastructure), in the background, so that the
-   * reconcile the provisioned infrastructure brings does not wait behind this one. That reconcile
-   * waits for it instead, before the AgentClusterInstall names it; a refusal is reported there.
+   * What can be made before the Cluster's infrastructure is provisioned, since it names nothing of
+   * it: the ClusterImageSet of a resolved release and a new cluster's ClusterDeployment. Both are
+   * made in the background, so that the reconcile the provisioned infrastructure brings does not
+   * wait behind this one; that reconcile waits for them instead, before the AgentClusterInstall
+   * names them, and reports a refusal. Neither starts an installation: assisted-service begins with
+   * the AgentClusterInstall.
    *
-   * @return the set being made, or {@code imageSet} as it was
+   * @return what is being made, or {@code ahead} as it was
    */
-  public Optional<ClusterImageSets.Making> prepare(
-      ControlPlaneScope scope,
-      ReleaseImageResolution.Outcome release,
-      Optional<ClusterImageSets.Making> imageSet) {
+  public Ahead prepare(
+      ControlPlaneScope scope, ReleaseImageResolution.Outcome release, Ahead ahead) {
+    Optional<ClusterImageSets.Making> set = ahead.imageSet();
     if (release instanceof ReleaseImageResolution.Use use) {
-      return Optional.of(imageSets.ensure(scope, use.image(), writers, imageSet));
+      set = Optional.of(imageSets.ensure(scope, use.image(), writers, set));
     }
-    return imageSet;
+    boolean deploymentMadeOrUnderWay =
+        scope.clusterDeployment().isPresent()
+            || ahead.deployment().filter(made -> !made.isCompletedExceptionally()).isPresent();
+    if (deploymentMadeOrUnderWay) {
+      return ahead.withImageSet(set);
+    }
+    return new Ahead(
+        set,
+        Optional.of(
+            CompletableFuture.runAsync(
+                () -> writes.createClusterDeployment(scope, writes.desiredDeployment(scope)),
+                writers)));
   }
 
   private Started describeCluster(
-      ControlPlaneScope scope,
-      ReleaseImageResolution.Outcome release,
-      Optional<ClusterImageSets.Making> known) {
+      ControlPlaneScope scope, ReleaseImageResolution.Outcome release, Ahead ahead) {
     OpenshiftAssistedControlPlane cp = scope.cp();
-    Optional<ClusterImageSets.Making> making = known;
+    Optional<ClusterImageSets.Making> making = ahead.imageSet();
     String imageSet;
     // What the AgentClusterInstall waits for before it names the set.
     CompletableFuture<String> imageSetMade = CompletableFuture.completedFuture(null);
     if (release instanceof ReleaseImageResolution.Use use) {
-      making = Optional.of(imageSets.ensure(scope, use.image(), writers, known));
+      making = Optional.of(imageSets.ensure(scope, use.image(), writers, making));
       imageSet = making.get().name();
       imageSetMade = making.get().done();
     } else if (scope.clusterInstall().isPresent()) {
@@ -144,9 +167,8 @@ public final class ClusterObjects {
       ReleaseImageResolution.Wait wait = (ReleaseImageResolution.Wait) release;
       return done(
           scope,
-          Optional.empty(),
           ClusterInstallConfigured.isFalse(wait.reason(), wait.message()),
-          making);
+          ahead.withImageSet(making));
     }
     String registryConfigMap = null;
     if (cp.getSpec().config.imageRegistryRef != null) {
@@ -154,9 +176,8 @@ public final class ClusterObjects {
       if (problem.isPresent()) {
         return done(
             scope,
-            Optional.empty(),
             ClusterInstallConfigured.isFalse(IMAGE_REGISTRY_CONFIG_INVALID, problem.get()),
-            making);
+            ahead.withImageSet(making));
       }
       registryConfigMap = Names.registryConfigMap(cp);
     }
@@ -168,9 +189,8 @@ public final class ClusterObjects {
     if (overrides instanceof InstallConfigOverrides.Invalid invalid) {
       return done(
           scope,
-          Optional.empty(),
           ClusterInstallConfigured.isFalse(INSTALL_CONFIG_OVERRIDE_INVALID, invalid.message()),
-          making);
+          ahead.withImageSet(making));
     }
     Optional<String> overridesJson = ((InstallConfigOverrides.Valid) overrides).json();
     AgentClusterInstallSpec desired =
@@ -180,38 +200,62 @@ public final class ClusterObjects {
             DayOneWorkers.count(cp, scope.machineDeployments(), scope.workerConfigTemplates()),
             imageSet,
             registryConfigMap);
-    Optional<ClusterImageSets.Making> set = making;
-    if (scope.clusterInstall().isEmpty() && scope.clusterDeployment().isEmpty()) {
+    if (scope.clusterInstall().isEmpty()) {
       // A new cluster: made while the Machines are. The ClusterDeployment first: assisted-service
       // refuses an AgentClusterInstall whose ClusterDeployment it cannot find (SpecSynced False,
       // InputError, "ClusterDeployment ... not found") when both are created at once. The
       // AgentClusterInstall waits for its ClusterImageSet too.
-      ClusterDeploymentChanges.Desired deployment = writes.desiredDeployment(scope);
+      CompletableFuture<List<String>> deployed = deployment(scope, ahead);
       CompletableFuture<AgentClusterInstall> install =
-          CompletableFuture.runAsync(
-                  () -> writes.createClusterDeployment(scope, deployment), writers)
-              .thenCombine(imageSetMade, (deployed, made) -> made)
-              .thenApply(made -> writes.createClusterInstall(scope, desired, overridesJson));
-      ConditionUpdate configured = ClusterInstallConfigured.of(scope, release, List.of());
+          deployed
+              .thenCombine(imageSetMade, (frozen, set) -> set)
+              .thenApply(set -> writes.createClusterInstall(scope, desired, overridesJson));
+      Ahead after = new Ahead(making, Optional.empty());
       return new Started(
-          scope, () -> new Described(Optional.of(Futures.join(install)), configured, set));
+          scope,
+          () ->
+              new Described(
+                  Optional.of(Futures.join(install)),
+                  ClusterInstallConfigured.of(scope, release, Futures.join(deployed)),
+                  after));
     }
     Futures.join(imageSetMade);
-    ClusterDeploymentChanges.Desired deployment = writes.desiredDeployment(scope);
     List<String> frozen = List.of();
     if (scope.clusterDeployment().isEmpty()) {
-      writes.createClusterDeployment(scope, deployment);
+      writes.createClusterDeployment(scope, writes.desiredDeployment(scope));
     } else {
-      frozen = writes.updateClusterDeployment(scope, scope.clusterDeployment().get(), deployment);
+      frozen =
+          writes.updateClusterDeployment(
+              scope, scope.clusterDeployment().get(), writes.desiredDeployment(scope));
     }
-    Optional<AgentClusterInstall> created = Optional.empty();
-    if (scope.clusterInstall().isEmpty()) {
-      created = Optional.of(writes.createClusterInstall(scope, desired, overridesJson));
-    } else if (!scope.installationStarted()) {
+    if (!scope.installationStarted()) {
       writes.updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
-    ControlPlaneScope written = created.map(scope::withClusterInstall).orElse(scope);
-    return done(written, created, ClusterInstallConfigured.of(written, release, frozen), making);
+    return done(
+        scope, ClusterInstallConfigured.of(scope, release, frozen), ahead.withImageSet(making));
+  }
+
+  /**
+   * The ClusterDeployment a new AgentClusterInstall waits for: the one made ahead while that is
+   * under way, else made or brought in step now.
+   *
+   * @return what the spec asks that an installed cluster's ClusterDeployment can no longer take
+   */
+  private CompletableFuture<List<String>> deployment(ControlPlaneScope scope, Ahead ahead) {
+    Optional<CompletableFuture<Void>> underWay = ahead.deploymentUnderWay();
+    if (underWay.isPresent() && scope.clusterDeployment().isEmpty()) {
+      return underWay.get().thenApply(made -> List.of());
+    }
+    return CompletableFuture.supplyAsync(
+        () -> {
+          ClusterDeploymentChanges.Desired desired = writes.desiredDeployment(scope);
+          if (scope.clusterDeployment().isEmpty()) {
+            writes.createClusterDeployment(scope, desired);
+            return List.of();
+          }
+          return writes.updateClusterDeployment(scope, scope.clusterDeployment().get(), desired);
+        },
+        writers);
   }
 
   /**
@@ -230,12 +274,9 @@ public final class ClusterObjects {
         .findFirst();
   }
 
-  private static Started done(
-      ControlPlaneScope scope,
-      Optional<AgentClusterInstall> created,
-      ConditionUpdate configured,
-      Optional<ClusterImageSets.Making> set) {
-    Described described = new Described(created, configured, set);
+  /** Nothing made now that the cache may not show yet. */
+  private static Started done(ControlPlaneScope scope, ConditionUpdate configured, Ahead ahead) {
+    Described described = new Described(Optional.empty(), configured, ahead);
     return new Started(scope, () -> described);
   }
 }
