@@ -24,10 +24,13 @@ import io.openshiftagent.controlplane.cluster.MirrorRegistryManifestsTest;
 import io.openshiftagent.provider.reconcile.EventRecorder;
 import io.openshiftagent.provider.reconcile.OwnerReferences;
 import io.openshiftagent.provider.testing.TestWorld;
+import io.openshiftagent.testsupport.AuditLog;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.KubeApiServerEnvironment;
 import io.openshiftagent.testsupport.WithKubeApiServer;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Deletion of a control plane, and an operator restart in the middle of creating one. */
@@ -293,6 +296,42 @@ class DeletionAndRestartTest {
     } finally {
       second.stop();
     }
+  }
+
+  @Test
+  void aRestartedProviderReadsTheClusterImageSetItsInstallNamesInsteadOfCreatingIt(
+      KubeApiServerEnvironment env) {
+    TestWorld c = new TestWorld(env.client(), env.createNamespace("set-restart"), "capi-set");
+    Fixtures.prepared(c).capi.createCluster("cp", false, true, true);
+    Operator first = startedProvider(env);
+    try {
+      c.providers.createControlPlane(Fixtures.controlPlane(c.ns, "cp", 1));
+      eventually(() -> assertThat(c.clusterInstall("cp")).isNotNull());
+      c.awaitObserved("cp");
+    } finally {
+      first.stop();
+    }
+    String set = c.clusterInstall("cp").getSpec().imageSetRef.getName();
+    Instant restarted = Instant.now();
+
+    Operator second = startedProvider(env);
+    try {
+      // The set is read once the restarted provider reconciles the control plane; as it names the
+      // release already, nothing is written to it: no create refused as a conflict, no patch.
+      eventually(() -> assertThat(verbsOn(env, set, restarted)).contains("get"));
+      assertThat(verbsOn(env, set, restarted)).containsOnly("get");
+    } finally {
+      second.stop();
+    }
+  }
+
+  /** The requests to the ClusterImageSet {@code name} received from {@code since} on, by verb. */
+  private static List<String> verbsOn(KubeApiServerEnvironment env, String name, Instant since) {
+    return AuditLog.read(env.auditLog().orElseThrow()).stream()
+        .filter(r -> !r.received().isBefore(since))
+        .filter(r -> "clusterimagesets".equals(r.resource()) && name.equals(r.name()))
+        .map(AuditLog.Request::verb)
+        .toList();
   }
 
   /**

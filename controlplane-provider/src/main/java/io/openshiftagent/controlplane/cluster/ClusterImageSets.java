@@ -75,10 +75,15 @@ public final class ClusterImageSets {
     ClusterImageSet set = new ClusterImageSet();
     set.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(labels(scope)).build());
     set.setSpec(new ClusterImageSet.Spec(releaseImage));
-    // Created without a look first: a new cluster's is missing. One that exists (a restart, an
-    // upgrade, the Go provider's) is read only then.
-    if (Writes.create(client, set).isEmpty()) {
-      scope.clusterImageSet(name).ifPresent(existing -> update(scope, existing, releaseImage));
+    // A new cluster's is missing: created without a look first. One its AgentClusterInstall may
+    // name already (a restart, an upgrade, the Go provider's) is read first: a restarted provider
+    // then writes nothing for a set that is as it should be.
+    Optional<ClusterImageSet> existing =
+        scope.clusterInstall().isPresent() ? scope.clusterImageSet(name) : Optional.empty();
+    if (existing.isPresent()) {
+      update(scope, existing.get(), releaseImage);
+    } else if (Writes.create(client, set).isEmpty()) {
+      scope.clusterImageSet(name).ifPresent(made -> update(scope, made, releaseImage));
     }
   }
 
