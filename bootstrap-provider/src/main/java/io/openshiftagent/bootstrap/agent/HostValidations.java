@@ -1,5 +1,8 @@
 package io.openshiftagent.bootstrap.agent;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,6 +40,15 @@ final class HostValidations {
 
   /** The Agent's condition where assisted-service sums up its host's validations. */
   static final String VALIDATED = "Validated";
+
+  /** assisted-service's results of each of the host's validations, grouped (JSON). */
+  static final String VALIDATIONS_INFO_ANNOTATION =
+      "agent.agent-install.openshift.io/validations-info";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A validation's results that keep a host from installing. */
+  private static final Set<String> NOT_PASSING = Set.of("failure", "pending", "error");
 
   /** Its reasons for failing validations: failing, or waiting for the user's input. */
   static final Set<String> FAILING_REASONS = Set.of("ValidationsFailing", "ValidationsUserPending");
@@ -82,7 +94,8 @@ final class HostValidations {
     Optional<Condition> validated = validated(agent);
     if (validated.isEmpty()
         || !"False".equals(validated.get().getStatus())
-        || !FAILING_REASONS.contains(validated.get().getReason())) {
+        || !FAILING_REASONS.contains(validated.get().getReason())
+        || latestResultsPass(agent)) {
       return new Passing();
     }
     Instant since = since(validated.get()).orElse(now);
@@ -128,6 +141,35 @@ final class HostValidations {
     return verdict instanceof FailingBriefly briefly
         ? Optional.of(briefly.remaining())
         : Optional.empty();
+  }
+
+  /**
+   * Whether assisted-service's latest results, in the annotation it writes on the Agent before its
+   * status, have nothing failing, pending or in error. The service may fail to write the status
+   * after the annotation (a conflict) and try again only a minute later: a Validated condition
+   * failing meanwhile is then out of date, and the host is not stuck.
+   */
+  static boolean latestResultsPass(Agent agent) {
+    String results = Metadata.annotation(agent, VALIDATIONS_INFO_ANNOTATION);
+    if (results == null) {
+      return false;
+    }
+    try {
+      JsonNode groups = JSON.readTree(results);
+      if (!groups.isObject() || groups.isEmpty()) {
+        return false;
+      }
+      for (JsonNode group : groups) {
+        for (JsonNode validation : group) {
+          if (NOT_PASSING.contains(validation.path("status").asText())) {
+            return false;
+          }
+        }
+      }
+      return true;
+    } catch (JsonProcessingException e) {
+      return false;
+    }
   }
 
   /** The Agent's Validated condition; the cache keeps it while the host has not installed. */

@@ -9,6 +9,7 @@ import io.openshiftagent.api.external.assisted.AgentStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,17 +24,22 @@ class HostValidationsTest {
       delimiter = '|',
       textBlock =
           """
-          # case                                  | approved | stage                 | status  | reason                 | failing for (graces) | verdict
-          failing beyond the grace               | true     |                       | False   | ValidationsFailing     | 1.5                  | Failing
-          waiting for the user beyond the grace  | true     |                       | False   | ValidationsUserPending | 10                   | Failing
-          failing exactly the grace              | true     |                       | False   | ValidationsFailing     | 1                    | Failing
-          failing briefly, as a host registering | true     |                       | False   | ValidationsFailing     | 0.25                 | FailingBriefly
-          passing                                | true     |                       | True    | ValidationsPassing     | 10                   | Passing
-          not known yet                          | true     |                       | Unknown | ValidationsUnknown     | 10                   | Passing
-          binding                                | true     |                       | False   | Binding                | 10                   | Passing
-          not approved: not the config's host    | false    |                       | False   | ValidationsFailing     | 10                   | NotTheConfigsHost
-          installing: past its validations       | true     | Writing image to disk | False   | ValidationsFailing     | 10                   | Passing
-          no condition                           | true     |                       |         |                        | 0                    | Passing
+          # case                                          | approved | stage                 | status  | reason                 | failing for (graces) | latest results | verdict
+          failing beyond the grace                        | true     |                       | False   | ValidationsFailing     | 1.5                  |                | Failing
+          waiting for the user beyond the grace           | true     |                       | False   | ValidationsUserPending | 10                   |                | Failing
+          failing exactly the grace                       | true     |                       | False   | ValidationsFailing     | 1                    |                | Failing
+          failing briefly, as a host registering          | true     |                       | False   | ValidationsFailing     | 0.25                 |                | FailingBriefly
+          passing                                         | true     |                       | True    | ValidationsPassing     | 10                   |                | Passing
+          not known yet                                   | true     |                       | Unknown | ValidationsUnknown     | 10                   |                | Passing
+          binding                                         | true     |                       | False   | Binding                | 10                   |                | Passing
+          not approved: not the config's host             | false    |                       | False   | ValidationsFailing     | 10                   |                | NotTheConfigsHost
+          installing: past its validations                | true     | Writing image to disk | False   | ValidationsFailing     | 10                   |                | Passing
+          no condition                                    | true     |                       |         |                        | 0                    |                | Passing
+          failing, and so the service's latest results    | true     |                       | False   | ValidationsFailing     | 1.5                  | failure        | Failing
+          waiting for the user, as the latest results say | true     |                       | False   | ValidationsUserPending | 10                   | pending        | Failing
+          failing, with latest results in error           | true     |                       | False   | ValidationsFailing     | 1.5                  | error          | Failing
+          failing, latest results unreadable              | true     |                       | False   | ValidationsFailing     | 1.5                  | {not json      | Failing
+          failing as a status the service did not update  | true     |                       | False   | ValidationsFailing     | 1.5                  | success        | Passing
           """)
   void judgesOnlyAnApprovedHostBeforeItsInstallationFailingForLongerThanTheGrace(
       String name,
@@ -42,12 +48,19 @@ class HostValidationsTest {
       String status,
       String reason,
       double failingForGraces,
+      String latestResults,
       String verdict) {
     Agent agent = new Agent();
     agent.getMetadata().setName("a");
     agent.setSpec(new AgentSpec());
     agent.getSpec().approved = approved;
     agent.getSpec().hostname = "host-0";
+    if (latestResults != null) {
+      agent
+          .getMetadata()
+          .setAnnotations(
+              Map.of(HostValidations.VALIDATIONS_INFO_ANNOTATION, validationsInfo(latestResults)));
+    }
     agent.setStatus(new AgentStatus());
     if (stage != null) {
       agent.getStatus().progress = new AgentStatus.Progress();
@@ -83,6 +96,24 @@ class HostValidationsTest {
     if (judged instanceof HostValidations.FailingBriefly briefly) {
       assertThat(briefly.remaining()).isEqualTo(HostValidations.GRACE.minus(failingFor));
     }
+  }
+
+  /**
+   * The annotation as assisted-service writes it: the host's validations by group, one of them with
+   * the status {@code last} (or {@code last} itself when it is not a status: unreadable).
+   */
+  private static String validationsInfo(String last) {
+    if (last.startsWith("{")) {
+      return last;
+    }
+    return "{\"hardware\":[{\"id\":\"has-inventory\",\"status\":\"success\","
+        + "\"message\":\"Valid inventory exists for the host\"}],"
+        + "\"network\":[{\"id\":\"ntp-synced\",\"status\":\"success\",\"message\":\"ok\"},"
+        + "{\"id\":\"belongs-to-majority-group\",\"status\":\""
+        + last
+        + "\",\"message\":\"m\"},"
+        + "{\"id\":\"api-domain-name-resolved-correctly\",\"status\":\"disabled\","
+        + "\"message\":\"m\"}]}";
   }
 
   @org.junit.jupiter.api.Test
