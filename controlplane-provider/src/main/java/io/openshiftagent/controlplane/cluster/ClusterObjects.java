@@ -143,11 +143,7 @@ public final class ClusterObjects {
       return ahead.withImageSet(set);
     }
     return new Ahead(
-        set,
-        Optional.of(
-            CompletableFuture.runAsync(
-                () -> writes.createClusterDeployment(scope, writes.desiredDeployment(scope)),
-                writers)));
+        set, Optional.of(CompletableFuture.runAsync(() -> ensureDeployment(scope), writers)));
   }
 
   private Started describeCluster(
@@ -220,14 +216,7 @@ public final class ClusterObjects {
                   after));
     }
     Futures.join(imageSetMade);
-    List<String> frozen = List.of();
-    if (scope.clusterDeployment().isEmpty()) {
-      writes.createClusterDeployment(scope, writes.desiredDeployment(scope));
-    } else {
-      frozen =
-          writes.updateClusterDeployment(
-              scope, scope.clusterDeployment().get(), writes.desiredDeployment(scope));
-    }
+    List<String> frozen = ensureDeployment(scope);
     if (!scope.installationStarted()) {
       writes.updateClusterInstall(scope.clusterInstall().get(), desired, overridesJson);
     }
@@ -246,16 +235,21 @@ public final class ClusterObjects {
     if (underWay.isPresent() && scope.clusterDeployment().isEmpty()) {
       return underWay.get().thenApply(made -> List.of());
     }
-    return CompletableFuture.supplyAsync(
-        () -> {
-          ClusterDeploymentChanges.Desired desired = writes.desiredDeployment(scope);
-          if (scope.clusterDeployment().isEmpty()) {
-            writes.createClusterDeployment(scope, desired);
-            return List.of();
-          }
-          return writes.updateClusterDeployment(scope, scope.clusterDeployment().get(), desired);
-        },
-        writers);
+    return CompletableFuture.supplyAsync(() -> ensureDeployment(scope), writers);
+  }
+
+  /**
+   * Creates the ClusterDeployment, or brings the one there in step with the spec.
+   *
+   * @return what the spec asks that an installed cluster's ClusterDeployment can no longer take
+   */
+  private List<String> ensureDeployment(ControlPlaneScope scope) {
+    ClusterDeploymentChanges.Desired desired = writes.desiredDeployment(scope);
+    if (scope.clusterDeployment().isEmpty()) {
+      writes.createClusterDeployment(scope, desired);
+      return List.of();
+    }
+    return writes.updateClusterDeployment(scope, scope.clusterDeployment().get(), desired);
   }
 
   /**
