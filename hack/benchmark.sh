@@ -4,6 +4,10 @@
 #     N HA LiveISO clusters (3 control-plane + M workers each) through the local world with zero simulated
 #     durations: per-cluster times, the time our providers add per stage, API requests and CPU time per Machine
 #     (and how both change from the sizes run before), memory, start-up times and PASS/FAIL per target.
+#   ./hack/benchmark.sh --go-provider CHECKOUT [--clusters N] [--workers M]
+#     The same clusters through the Go provider's pair (built from a git clone of its repository, as
+#     hack/build-go-provider.sh does) in its disk-image mode, then ours in that mode and in LiveISO, each on a fresh
+#     world: each run's report, then both pairs' figures side by side with their ratios.
 #   ./hack/benchmark.sh --scale N [--sno] [--installing K] [--pace fast|real] [--window-minutes W]
 #     Hub scale: our two providers alone with N single-node clusters (at most K installing, default 500), the real
 #     hub API server and stand-ins of Cluster API, Metal3 and assisted-service; heap, RSS, CPU and requests per

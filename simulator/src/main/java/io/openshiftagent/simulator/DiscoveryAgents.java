@@ -267,7 +267,11 @@ final class DiscoveryAgents extends Actor implements HostBoots {
     public void rebooted(DiscoveryAgent agent, JsonNode request) {
       String role = request.path("role").asText();
       installed.kubeletRegisters(
-          namespace, agent.machine().hostId().toString(), !"worker".equals(role), bareMetalHost);
+          namespace,
+          agent.machine().hostId().toString(),
+          !"worker".equals(role),
+          bareMetalHost,
+          agent.machine().hostname());
     }
   }
 

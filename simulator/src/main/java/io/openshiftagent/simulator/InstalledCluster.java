@@ -90,12 +90,14 @@ final class InstalledCluster extends Actor {
    * ignition passes the kubelet ({@link KubeletEnvironment}), read from the host's config drive.
    *
    * @param bareMetalHost the host as it booted, whose config drive holds its metadata
+   * @param ownHostname the machine's own hostname, the Node's name unless the Agent asks for one
    */
   void kubeletRegisters(
       String namespace,
       String agent,
       boolean controlPlane,
-      GenericKubernetesResource bareMetalHost) {
+      GenericKubernetesResource bareMetalHost,
+      String ownHostname) {
     act(
         () -> {
           GenericKubernetesResource cached =
@@ -109,7 +111,13 @@ final class InstalledCluster extends Actor {
           when(
               workloads.of(namespace(install), name(install)),
               workload ->
-                  joinNode(cached, install, controlPlane, bareMetalHost, workload.client()));
+                  joinNode(
+                      cached,
+                      install,
+                      controlPlane,
+                      bareMetalHost,
+                      ownHostname,
+                      workload.client()));
         });
   }
 
@@ -118,8 +126,9 @@ final class InstalledCluster extends Actor {
       GenericKubernetesResource install,
       boolean controlPlane,
       GenericKubernetesResource bareMetalHost,
+      String ownHostname,
       KubernetesClient workload) {
-    String nodeName = hostname(agent);
+    String nodeName = hostname(agent, ownHostname);
     // A host joins once, under the name it had then; a later change of the Agent renames nothing.
     // A join cut short after the Node's creation (its status write failed) is completed.
     if (joined.contains(agent.getMetadata().getUid())) {
@@ -222,10 +231,14 @@ final class InstalledCluster extends Actor {
     log.info("Node {} joined the installed cluster", nodeName);
   }
 
-  /** The hostname a host was installed with: the Agent's, else the one it reported. */
-  static String hostname(GenericKubernetesResource agent) {
-    String hostname = Fields.string(agent, "spec", "hostname");
-    return hostname != null ? hostname : Fields.string(agent, "status", "inventory", "hostname");
+  /**
+   * The hostname a host was installed with: the one its Agent asks for, else its own. Its own is
+   * the machine's, not the Agent's status: the service can write that status well after the host
+   * has rebooted, when its writes meet conflicts.
+   */
+  static String hostname(GenericKubernetesResource agent, String own) {
+    String requested = Fields.string(agent, "spec", "hostname");
+    return requested != null && !requested.isEmpty() ? requested : own;
   }
 
   /**

@@ -12,8 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A provider started from its runnable jar ({@code java -jar}) as a child process against an API
@@ -21,7 +19,6 @@ import java.util.regex.Pattern;
  * ports. It can be stopped with SIGTERM, killed with SIGKILL, and started again on the same ports.
  */
 public final class ProviderProcess extends RestartableProcess {
-  private static final Pattern VM_HWM = Pattern.compile("(?m)^VmHWM:\\s+(\\d+) kB");
 
   private final ProviderJar jar;
   private final int metricsPort;
@@ -154,15 +151,6 @@ public final class ProviderProcess extends RestartableProcess {
   /** Starts the provider again with the same command, ports and log, once the last one is gone. */
   public void restart() throws IOException, InterruptedException {
     launch();
-  }
-
-  /** The peak resident set size of the running process so far (VmHWM), in bytes. */
-  public long peakResidentBytes() throws IOException {
-    Matcher m = VM_HWM.matcher(Files.readString(Path.of("/proc", Long.toString(pid()), "status")));
-    if (!m.find()) {
-      throw new IllegalStateException("no VmHWM in /proc/" + pid() + "/status");
-    }
-    return Long.parseLong(m.group(1)) * 1024;
   }
 
   public ProviderJar jar() {

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A command the tests run as a child process, started again with the same command and environment
@@ -36,6 +38,8 @@ public abstract class RestartableProcess implements AutoCloseable {
   private volatile long startedNanos;
 
   /** The kubelet's back-off between restarts of a container that keeps exiting: 10 s to 5 min. */
+  private static final Pattern VM_HWM = Pattern.compile("(?m)^VmHWM:\\s+(\\d+) kB");
+
   private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(10);
 
   private static final Duration MAX_BACK_OFF = Duration.ofMinutes(5);
@@ -231,6 +235,15 @@ public abstract class RestartableProcess implements AutoCloseable {
   /** The CPU time the running process has used so far, user and system. */
   public Duration cpuTime() {
     return process.info().totalCpuDuration().orElse(Duration.ZERO);
+  }
+
+  /** The peak resident set size of the running process so far (VmHWM), in bytes. */
+  public long peakResidentBytes() throws IOException {
+    Matcher m = VM_HWM.matcher(Files.readString(Path.of("/proc", Long.toString(pid()), "status")));
+    if (!m.find()) {
+      throw new IllegalStateException("no VmHWM in /proc/" + pid() + "/status");
+    }
+    return Long.parseLong(m.group(1)) * 1024;
   }
 
   /** The process's standard output and error, across restarts. */

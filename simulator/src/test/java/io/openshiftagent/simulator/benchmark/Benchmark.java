@@ -18,6 +18,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -45,42 +46,75 @@ public final class Benchmark {
   private final int workers;
   private final Duration timeout;
   private final Path workDir;
+  private final Pair pair;
   private final List<String> failures = new ArrayList<>();
 
-  private Benchmark(int clusters, int workers, Duration timeout, Path workDir) {
+  /**
+   * The provider pair a run installs with, and how its clusters boot.
+   *
+   * @param goProvider a checkout of the Go provider whose pair runs instead of ours
+   * @param bootMode the boot mode the manifests name ({@link ClusterManifests}); none: the demo's
+   *     manifests as they are (LiveISO, ours)
+   */
+  record Pair(Optional<Path> goProvider, Optional<String> bootMode) {
+    static final Pair OURS = new Pair(Optional.empty(), Optional.empty());
+
+    String label() {
+      return (goProvider.isPresent() ? "the Go pair" : "ours") + ", " + bootMode.orElse("LiveISO");
+    }
+
+    /** Each run of a comparison on a hub of its own: nothing of the one before is left. */
+    World.Options apply(World.Options options) {
+      if (goProvider.isPresent()) {
+        return options.withGoProvider(goProvider.get());
+      }
+      return bootMode.isPresent() ? options.withHubOfItsOwn() : options;
+    }
+  }
+
+  /** What a run ended with: its exit code, and its figures. */
+  record Outcome(int exit, PairRun figures) {}
+
+  Benchmark(int clusters, int workers, Duration timeout, Path workDir, Pair pair) {
     this.clusters = clusters;
     this.workers = workers;
     this.timeout = timeout;
     this.workDir = workDir;
+    this.pair = pair;
   }
 
   /**
-   * {@code [--clusters N] [--workers M] [--timeout-minutes T] [--work-dir DIR]}. Exits 0 when every
-   * target is met, 3 when one is missed, 1 when the clusters did not all finish in time.
+   * {@code [--clusters N] [--workers M] [--timeout-minutes T] [--work-dir DIR] [--go-provider
+   * CHECKOUT]}. Exits 0 when every target is met, 3 when one is missed, 1 when the clusters did not
+   * all finish in time. With a checkout of the Go provider, the same clusters through both pairs
+   * instead ({@link AgainstTheGoProvider}).
    */
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new LinkedHashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
-    Benchmark benchmark =
-        new Benchmark(
-            Integer.parseInt(options.getOrDefault("clusters", "5")),
-            Integer.parseInt(options.getOrDefault("workers", "2")),
-            Duration.ofMinutes(Long.parseLong(options.getOrDefault("timeout-minutes", "15"))),
-            Path.of(options.getOrDefault("work-dir", "target/benchmark")));
-    int exit = benchmark.run();
+    int clusters = Integer.parseInt(options.getOrDefault("clusters", "5"));
+    int workers = Integer.parseInt(options.getOrDefault("workers", "2"));
+    Duration timeout =
+        Duration.ofMinutes(Long.parseLong(options.getOrDefault("timeout-minutes", "15")));
+    Path workDir = Path.of(options.getOrDefault("work-dir", "target/benchmark"));
+    int exit =
+        options.containsKey("go-provider")
+            ? AgainstTheGoProvider.run(
+                clusters, workers, timeout, workDir, Path.of(options.get("go-provider")))
+            : new Benchmark(clusters, workers, timeout, workDir, Pair.OURS).run().exit();
     System.out.flush();
     System.exit(exit);
   }
 
-  private int run() throws Exception {
+  Outcome run() throws Exception {
     int machines = clusters * (3 + workers);
     String loadBefore = loadAverage();
     System.out.printf(
         "openshift-agent scale benchmark, %s, commit %s%n"
             + "machine: %d CPUs, %d MiB memory; load average before: %s%n"
-            + "%d clusters x (3 control-plane + %d workers) = %d Machines, LiveISO; real Cluster"
+            + "%d clusters x (3 control-plane + %d workers) = %d Machines, %s; real Cluster"
             + " API, CAPM3 and baremetal-operator (one per namespace, test mode); simulated"
             + " durations 0, one shared workload API server%n%n",
         ZonedDateTime.now().withNano(0),
@@ -90,15 +124,18 @@ public final class Benchmark {
         loadBefore,
         clusters,
         workers,
-        machines);
+        machines,
+        pair.label());
     long worldStarting = System.nanoTime();
     World.Options options =
-        World.Options.of(SimulatedDurations.zero(), workDir)
-            .withWorkloads(World.Workloads.SHARED)
-            // The production default: the benchmark counts the requests a real deployment makes.
-            .withWorkloadPollInterval(Duration.ofMinutes(1))
-            // Started as the image starts them, without a class-data archive.
-            .withSharedClassData(false);
+        pair.apply(
+            World.Options.of(SimulatedDurations.zero(), workDir)
+                .withWorkloads(World.Workloads.SHARED)
+                // The production default: the benchmark counts the requests a real deployment
+                // makes.
+                .withWorkloadPollInterval(Duration.ofMinutes(1))
+                // Started as the image starts them, without a class-data archive.
+                .withSharedClassData(false));
     try (World world = World.start(options);
         Timeline timeline = new Timeline(world.hubEnvironment())) {
       System.out.printf(
@@ -107,9 +144,10 @@ public final class Benchmark {
       ProviderStages.watch(timeline);
 
       // CPU from here on is the clusters' (before: the start and the informers' first lists).
-      Map<ProviderJar, Duration> cpuAtApply = new EnumMap<>(ProviderJar.class);
-      for (ProviderJar jar : ProviderJar.values()) {
-        cpuAtApply.put(jar, world.provider(jar).cpuTime());
+      List<PairRun.Measured> measured = PairRun.Measured.of(world);
+      Map<String, Duration> cpuAtApply = new LinkedHashMap<>();
+      for (PairRun.Measured m : measured) {
+        cpuAtApply.put(m.name(), m.process().cpuTime());
       }
       long applyStart = System.currentTimeMillis();
       Map<String, Long> applied = apply(world);
@@ -120,11 +158,15 @@ public final class Benchmark {
       long end = System.currentTimeMillis();
 
       Map<ProviderJar, Footprint> footprints = new EnumMap<>(ProviderJar.class);
-      for (ProviderJar jar : ProviderJar.values()) {
-        footprints.put(
-            jar,
-            Footprint.of(world.provider(jar), world.provider(jar).log().resolveSibling("gc.log")));
+      if (world.goProviders().isEmpty()) {
+        for (ProviderJar jar : ProviderJar.values()) {
+          footprints.put(
+              jar,
+              Footprint.of(
+                  world.provider(jar), world.provider(jar).log().resolveSibling("gc.log")));
+        }
       }
+      List<PairRun.Process> processes = new ArrayList<>();
       // The API server logs a request once its response is complete: let the last ones land.
       Thread.sleep(2_000);
       List<AuditLog.Request> all =
@@ -132,21 +174,44 @@ public final class Benchmark {
               .filter(r -> r.received().toEpochMilli() >= applyStart)
               .filter(r -> r.received().toEpochMilli() <= end)
               .toList();
-      ProviderRequests ours = ProviderRequests.of(all, machines);
-      Map<ProviderJar, Duration> cpu = new EnumMap<>(ProviderJar.class);
-      footprints.forEach((jar, f) -> cpu.put(jar, f.cpu().minus(cpuAtApply.get(jar))));
-      Result result = Result.of(clusters, workers, ours, cpu, loadBefore, loadAverage());
+      for (PairRun.Measured m : measured) {
+        OptionalLong heap =
+            footprints.entrySet().stream()
+                .filter(e -> e.getKey().command.equals(m.name()))
+                .mapToLong(e -> e.getValue().peakHeapUsed())
+                .findFirst();
+        processes.add(m.figures(all, machines, cpuAtApply.get(m.name()), heap));
+      }
 
       timeline.write(workDir.resolve("timeline.tsv"));
       printClusters(timeline, applied);
       printWhereTheTimeGoes(timeline, applied);
       printStages(ProviderStages.measure(timeline, applied.keySet()));
+      PairRun figures =
+          new PairRun(
+              pair.label(),
+              since(applied, ns -> controlPlaneAvailable(timeline, ns)),
+              since(applied, ns -> clusterAvailable(timeline, ns)),
+              processes,
+              finished);
+      if (world.goProviders().isPresent()) {
+        printGoPair(measured, all, processes, machines);
+        printClients(all);
+        System.out.println("logs: " + workDir.toAbsolutePath());
+        return new Outcome(finished ? 0 : 1, figures);
+      }
+      ProviderRequests ours = ProviderRequests.of(all, machines);
+      Map<ProviderJar, Duration> cpu = new EnumMap<>(ProviderJar.class);
+      footprints.forEach((jar, f) -> cpu.put(jar, f.cpu().minus(cpuAtApply.get(jar.command))));
       printWatchDelay(timeline, ours);
       printRequests(ours);
       printClients(all);
       printProviders(world.providersReadyAfterStart(), footprints, cpu, machines);
-      System.out.printf("%nload average after: %s%n", result.loadAfter());
-      printScaling(result.save(RESULTS), Result.latestOfEachSize(RESULTS));
+      System.out.printf("%nload average after: %s%n", loadAverage());
+      if (pair.equals(Pair.OURS)) {
+        Result result = Result.of(clusters, workers, ours, cpu, loadBefore, loadAverage());
+        printScaling(result.save(RESULTS), Result.latestOfEachSize(RESULTS));
+      }
       System.out.println(
           "logs: "
               + workDir.toAbsolutePath()
@@ -158,10 +223,47 @@ public final class Benchmark {
             "NOT FINISHED: not every cluster was Available with all Machines Running"
                 + " within "
                 + timeout);
-        return 1;
+        return new Outcome(1, figures);
       }
       targets(timeline, applied, ours, world.providersReadyAfterStart(), footprints);
-      return failures.isEmpty() ? 0 : 3;
+      return new Outcome(failures.isEmpty() ? 0 : 3, figures);
+    }
+  }
+
+  /** The Go pair's managers: their requests by verb and resource, CPU and memory. */
+  private static void printGoPair(
+      List<PairRun.Measured> measured,
+      List<AuditLog.Request> all,
+      List<PairRun.Process> processes,
+      int machines) {
+    System.out.printf(
+        "%nThe Go pair's API requests to the hub per Machine, by the ServiceAccount each manager"
+            + " runs as (%d Machines; from the audit log):%n",
+        machines);
+    for (PairRun.Measured m : measured) {
+      Map<String, Long> byVerbAndResource = new TreeMap<>();
+      for (AuditLog.Request r : m.own(all)) {
+        byVerbAndResource.merge(r.verb() + " " + r.resource(), 1L, Long::sum);
+      }
+      System.out.printf("  %s:%n", m.name());
+      byVerbAndResource.entrySet().stream()
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .forEach(
+              e ->
+                  System.out.printf(
+                      "    %-50s %6d %7.2f%n",
+                      e.getKey(), e.getValue(), (double) e.getValue() / machines));
+    }
+    System.out.printf(
+        "%n  %-22s %12s %10s %10s %12s%n", "", "requests/M", "conflicts/M", "RSS peak", "CPU run");
+    for (PairRun.Process p : processes) {
+      System.out.printf(
+          "  %-22s %12.1f %10.2f %10s %10.1f s%n",
+          p.name(),
+          p.requestsPerMachine(),
+          p.conflictsPerMachine(),
+          Footprint.mib(p.rssPeak()),
+          p.cpuRun().toMillis() / 1e3);
     }
   }
 
@@ -187,7 +289,8 @@ public final class Benchmark {
           ns,
           appliers.submit(
               () -> {
-                for (HasMetadata object : ClusterManifests.of(hub, cluster, index, workers)) {
+                for (HasMetadata object :
+                    ClusterManifests.of(hub, cluster, index, workers, pair.bootMode())) {
                   object.getMetadata().setNamespace(ns);
                   hub.resource(object).create();
                 }
@@ -281,7 +384,7 @@ public final class Benchmark {
     System.out.printf("%nPer cluster, from the end of its apply (s):%n");
     header("", "n", "p50", "p95", "max");
     row(
-        "control plane Available (ours)",
+        "control plane Available (control plane)",
         since(applied, ns -> controlPlaneAvailable(timeline, ns)));
     row("Cluster Available (Cluster API)", since(applied, ns -> clusterAvailable(timeline, ns)));
     row("all Machines Running", since(applied, ns -> allMachinesRunning(timeline, ns)));
@@ -358,7 +461,7 @@ public final class Benchmark {
 
   private static void printStages(List<ProviderStages.Stage> stages) {
     System.out.printf(
-        "%nTime our providers add at each stage, from the last event they wait on to their write"
+        "%nTime the providers add at each stage, from the last event ours wait on to the write"
             + " (ms):%n");
     header("", "n", "p50", "p95", "max");
     for (ProviderStages.Stage stage : stages) {

@@ -13,11 +13,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The demo's HA LiveISO cluster ({@code demo/ha-cluster.yaml}), renamed for one cluster of the
  * benchmark, with {@code workers} workers and a BareMetalHost (with its BMC Secret) for each of its
  * Machines, every name unique in the world so that Node names are too.
+ *
+ * <p>With a boot mode, the same cluster as both provider pairs take it: the boot mode in its config
+ * specs (the Go provider's CRDs have no such field; the API server drops it, and the Go pair boots
+ * the disk image, its only mode), and its release named in the world's registry by the control
+ * plane's annotation, which both pairs honour.
  */
 final class ClusterManifests {
   private static final String TEMPLATE = "/demo/ha-cluster.yaml";
@@ -29,7 +35,8 @@ final class ClusterManifests {
   /**
    * @param index the cluster's number in the run, from 1; it makes host MAC addresses unique
    */
-  static List<HasMetadata> of(KubernetesClient client, String cluster, int index, int workers) {
+  static List<HasMetadata> of(
+      KubernetesClient client, String cluster, int index, int workers, Optional<String> bootMode) {
     String yaml;
     try (InputStream in = ClusterManifests.class.getResourceAsStream(TEMPLATE)) {
       yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -58,6 +65,9 @@ final class ClusterManifests {
         ((GenericKubernetesResource) object)
             .setAdditionalProperty("spec", withReplicas(object, workers));
       }
+      if (object instanceof GenericKubernetesResource generic) {
+        bootMode.ifPresent(mode -> asBothPairsTakeIt(generic, mode));
+      }
     }
     for (int i = 0; i < 3 + workers; i++) {
       String name = cluster + "-host-" + i;
@@ -80,6 +90,30 @@ final class ClusterManifests {
       objects.add(bmh);
     }
     return objects;
+  }
+
+  private static void asBothPairsTakeIt(GenericKubernetesResource object, String bootMode) {
+    switch (object.getKind()) {
+      case "OpenshiftAssistedControlPlane" -> {
+        object
+            .getMetadata()
+            .setAnnotations(
+                Map.of(
+                    "cluster.x-k8s.io/release-image-repository-override",
+                    World.releaseRepositories().get("RELEASE_REPOSITORY")));
+        map(map(object.getAdditionalProperties(), "spec"), "openshiftAssistedConfigSpec")
+            .put("bootMode", bootMode);
+      }
+      case "OpenshiftAssistedConfigTemplate" ->
+          map(map(map(object.getAdditionalProperties(), "spec"), "template"), "spec")
+              .put("bootMode", bootMode);
+      default -> {}
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Map<String, Object> parent, String key) {
+    return (Map<String, Object>) parent.get(key);
   }
 
   @SuppressWarnings("unchecked")
