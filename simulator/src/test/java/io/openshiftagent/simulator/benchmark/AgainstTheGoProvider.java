@@ -74,6 +74,13 @@ final class AgainstTheGoProvider {
         runs,
         "both: requests per Machine",
         r -> r.processes().stream().mapToDouble(PairRun.Process::requestsPerMachine).sum());
+    row(
+        runs,
+        "both, leader-election Leases left out",
+        r ->
+            r.processes().stream()
+                .mapToDouble(p -> p.requestsPerMachine() - p.leasesPerMachine())
+                .sum());
     System.out.println(
         "  (times from the end of each cluster's apply; a cluster not Available is left out, n"
             + " below; heap: the Go runtime reports none comparable, RSS is)");

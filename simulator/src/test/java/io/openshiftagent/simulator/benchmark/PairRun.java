@@ -38,6 +38,8 @@ record PairRun(
    * @param requestsPerMachine its requests the hub carried out from the first apply to the end (the
    *     audit log), per Machine; as the budget counts them, without those refused as conflicts
    * @param conflictsPerMachine its requests refused with 409 Conflict, per Machine
+   * @param leasesPerMachine of the requests carried out, those to its leader-election Lease (the Go
+   *     pair elects a leader as its Deployment asks; ours in the benchmark do not)
    * @param cpuRun its CPU time from the first apply to the end
    * @param heapPeak the most heap it used, where its GC log tells (ours only)
    */
@@ -45,6 +47,7 @@ record PairRun(
       String name,
       double requestsPerMachine,
       double conflictsPerMachine,
+      double leasesPerMachine,
       Duration cpuRun,
       long rssPeak,
       OptionalLong heapPeak) {}
@@ -84,10 +87,13 @@ record PairRun(
         throws IOException {
       List<AuditLog.Request> own = own(window);
       long conflicts = own.stream().filter(r -> r.code() == 409).count();
+      long leases =
+          own.stream().filter(r -> r.code() != 409 && "leases".equals(r.resource())).count();
       return new Process(
           name,
           (double) (own.size() - conflicts) / machines,
           (double) conflicts / machines,
+          (double) leases / machines,
           process.cpuTime().minus(cpuAtApply),
           process.peakResidentBytes(),
           heapPeak);
