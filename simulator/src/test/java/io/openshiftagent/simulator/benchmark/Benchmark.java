@@ -194,6 +194,12 @@ public final class Benchmark {
               since(applied, ns -> clusterAvailable(timeline, ns)),
               processes,
               finished);
+      if (pair.bootMode().isPresent()) {
+        // Side by side with the other pair: what a user sees of the first cluster, and what its
+        // deletion leaves (after the figures above, which its deletion does not enter).
+        System.out.println();
+        System.out.print(WhatAUserSees.of(world, applied.keySet().iterator().next(), "bench-01"));
+      }
       if (world.goProviders().isPresent()) {
         printGoPair(measured, all, processes, machines);
         printClients(all);
