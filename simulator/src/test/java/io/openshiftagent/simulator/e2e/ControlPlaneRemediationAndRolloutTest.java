@@ -229,6 +229,9 @@ class ControlPlaneRemediationAndRolloutTest {
     setReplicas(4);
     cluster.awaitInstalled(4);
     cluster.await("etcd to have the 4 control-plane hosts as members", () -> membersMatchNodes(4));
+    cluster.await(
+        "the health of etcd's member and of each static pod True on the 4 Machines",
+        () -> machinesHealthy(4));
     Map<String, String> ids = memberIds();
     printMemberList("before the scale-down");
     EtcdQuorumWatch quorum = quorumWatch();
