@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.simulator.assisted.PrivateNamespaces;
 import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.testsupport.RestartableProcess;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -254,11 +255,15 @@ public final class GoProviders implements AutoCloseable {
     running.values().forEach(r -> r.namespaces().reachOutside(port));
   }
 
+  /** A manager's process: its pid, its log; kill and restart it. */
+  public WorldProcess process(Manager manager) {
+    return running.get(manager).process();
+  }
+
   /**
-   * A manager's process: its pid, its log; kill and restart it; the CPU time and peak resident set
-   * size it has used so far.
+   * A manager's process as measured: the CPU time and peak resident set size it has used so far.
    */
-  public ManagerProcess process(Manager manager) {
+  public RestartableProcess measured(Manager manager) {
     return running.get(manager).process();
   }
 
