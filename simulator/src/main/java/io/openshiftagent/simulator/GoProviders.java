@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.simulator.assisted.PrivateNamespaces;
 import io.openshiftagent.testsupport.CrdInstaller;
-import io.openshiftagent.testsupport.RestartableProcess;
 import io.openshiftagent.testsupport.TestPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -255,15 +254,11 @@ public final class GoProviders implements AutoCloseable {
     running.values().forEach(r -> r.namespaces().reachOutside(port));
   }
 
-  /** A manager's process: its pid, its log; kill and restart it. */
-  public WorldProcess process(Manager manager) {
-    return running.get(manager).process();
-  }
-
   /**
-   * A manager's process as measured: the CPU time and peak resident set size it has used so far.
+   * A manager's process: its pid, its log; kill and restart it; the CPU time and peak resident set
+   * size it has used so far.
    */
-  public RestartableProcess measured(Manager manager) {
+  public ManagerProcess process(Manager manager) {
     return running.get(manager).process();
   }
 

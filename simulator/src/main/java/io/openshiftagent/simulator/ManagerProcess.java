@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * ({@code /readyz} on its health port), SIGKILL and a restart with the same command and ports, as
  * the crash tests need.
  */
-final class ManagerProcess extends RestartableProcess implements WorldProcess {
+public final class ManagerProcess extends RestartableProcess implements WorldProcess {
   private static final Logger LOG = LoggerFactory.getLogger(ManagerProcess.class);
   static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 

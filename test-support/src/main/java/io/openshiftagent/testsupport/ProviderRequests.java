@@ -10,7 +10,8 @@ import java.util.stream.Stream;
  * Our two providers' requests to the hub, as its audit log records them (their user agents name
  * them: docs/operations.md), per Machine of the clusters they installed: what the benchmark and the
  * end-to-end request budget (simulator's HighlyAvailableLiveIsoTest; docs/benchmarks.md) count and
- * print.
+ * print. The benchmark against the Go provider prints that pair's requests through the same {@link
+ * #table()}, which reads nothing but the requests' own fields.
  *
  * <p>The budget counts the requests the hub carried out. A conditional write that lost a race (409
  * Conflict: the object changed since the provider read it, and it writes again) is counted apart:

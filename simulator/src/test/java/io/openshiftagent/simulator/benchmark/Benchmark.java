@@ -145,9 +145,9 @@ public final class Benchmark {
 
       // CPU from here on is the clusters' (before: the start and the informers' first lists).
       List<PairRun.Measured> measured = PairRun.Measured.of(world);
-      Map<String, Duration> cpuAtApply = new LinkedHashMap<>();
+      Map<PairRun.Measured, Duration> cpuAtApply = new LinkedHashMap<>();
       for (PairRun.Measured m : measured) {
-        cpuAtApply.put(m.name(), m.process().cpuTime());
+        cpuAtApply.put(m, m.process().cpuTime());
       }
       long applyStart = System.currentTimeMillis();
       Map<String, Long> applied = apply(world);
@@ -156,6 +156,8 @@ public final class Benchmark {
           clusters, (System.currentTimeMillis() - applyStart) / 1e3);
       boolean finished = awaitAll(timeline, applied);
       long end = System.currentTimeMillis();
+      Map<PairRun.Measured, Duration> cpuRun = new LinkedHashMap<>();
+      cpuAtApply.forEach((m, atApply) -> cpuRun.put(m, m.process().cpuTime().minus(atApply)));
 
       Map<ProviderJar, Footprint> footprints = new EnumMap<>(ProviderJar.class);
       if (world.goProviders().isEmpty()) {
@@ -176,11 +178,8 @@ public final class Benchmark {
               .toList();
       for (PairRun.Measured m : measured) {
         OptionalLong heap =
-            footprints.entrySet().stream()
-                .filter(e -> e.getKey().command.equals(m.name()))
-                .mapToLong(e -> e.getValue().peakHeapUsed())
-                .findFirst();
-        processes.add(m.figures(all, machines, cpuAtApply.get(m.name()), heap));
+            m.jar().map(footprints::get).stream().mapToLong(Footprint::peakHeapUsed).findFirst();
+        processes.add(m.figures(all, machines, cpuRun.get(m), heap));
       }
 
       timeline.write(workDir.resolve("timeline.tsv"));
@@ -208,7 +207,7 @@ public final class Benchmark {
       }
       ProviderRequests ours = ProviderRequests.of(all, machines);
       Map<ProviderJar, Duration> cpu = new EnumMap<>(ProviderJar.class);
-      footprints.forEach((jar, f) -> cpu.put(jar, f.cpu().minus(cpuAtApply.get(jar.command))));
+      cpuRun.forEach((m, run) -> m.jar().ifPresent(jar -> cpu.put(jar, run)));
       printWatchDelay(timeline, ours);
       printRequests(ours);
       printClients(all);
@@ -236,7 +235,10 @@ public final class Benchmark {
     }
   }
 
-  /** The Go pair's managers: their requests by verb and resource, CPU and memory. */
+  /**
+   * The Go pair's managers: their requests by user agent, verb and resource, as ours are printed,
+   * then their CPU and memory.
+   */
   private static void printGoPair(
       List<PairRun.Measured> measured,
       List<AuditLog.Request> all,
@@ -246,20 +248,9 @@ public final class Benchmark {
         "%nThe Go pair's API requests to the hub per Machine, by the ServiceAccount each manager"
             + " runs as (%d Machines; from the audit log):%n",
         machines);
-    for (PairRun.Measured m : measured) {
-      Map<String, Long> byVerbAndResource = new TreeMap<>();
-      for (AuditLog.Request r : m.own(all)) {
-        byVerbAndResource.merge(r.verb() + " " + r.resource(), 1L, Long::sum);
-      }
-      System.out.printf("  %s:%n", m.name());
-      byVerbAndResource.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-          .forEach(
-              e ->
-                  System.out.printf(
-                      "    %-50s %6d %7.2f%n",
-                      e.getKey(), e.getValue(), (double) e.getValue() / machines));
-    }
+    List<AuditLog.Request> theirs =
+        all.stream().filter(r -> measured.stream().anyMatch(m -> m.requests().test(r))).toList();
+    System.out.print(new ProviderRequests(theirs, machines).table());
     System.out.printf(
         "%n  %-22s %12s %10s %10s %12s%n", "", "requests/M", "conflicts/M", "RSS peak", "CPU run");
     for (PairRun.Process p : processes) {

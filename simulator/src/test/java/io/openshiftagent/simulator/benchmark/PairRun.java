@@ -52,8 +52,15 @@ record PairRun(
       long rssPeak,
       OptionalLong heapPeak) {}
 
-  /** A manager as the run measures it: its process, and which of the hub's requests are its own. */
-  record Measured(String name, RestartableProcess process, Predicate<AuditLog.Request> requests) {
+  /**
+   * A manager as the run measures it: its process, which of the hub's requests are its own, and the
+   * provider it is when it is one of ours (whose GC log tells its heap).
+   */
+  record Measured(
+      String name,
+      RestartableProcess process,
+      Predicate<AuditLog.Request> requests,
+      Optional<ProviderJar> jar) {
 
     /** Ours by their user agents; the Go pair's by the ServiceAccounts they run as. */
     static List<Measured> of(World world) {
@@ -64,7 +71,10 @@ record PairRun(
           String user = go.serviceAccount(manager).username();
           measured.add(
               new Measured(
-                  "go " + manager.directory, go.measured(manager), r -> user.equals(r.user())));
+                  "go " + manager.directory,
+                  go.process(manager),
+                  r -> user.equals(r.user()),
+                  Optional.empty()));
         }
       } else {
         for (ProviderJar jar : ProviderJar.values()) {
@@ -72,7 +82,8 @@ record PairRun(
               new Measured(
                   jar.command,
                   world.provider(jar),
-                  r -> ProviderRequests.provider(r).equals(Optional.of(jar))));
+                  r -> ProviderRequests.provider(r).equals(Optional.of(jar)),
+                  Optional.of(jar)));
         }
       }
       return measured;
@@ -82,8 +93,11 @@ record PairRun(
       return window.stream().filter(requests).toList();
     }
 
+    /**
+     * @param cpuRun its CPU time from the first apply to the end
+     */
     Process figures(
-        List<AuditLog.Request> window, int machines, Duration cpuAtApply, OptionalLong heapPeak)
+        List<AuditLog.Request> window, int machines, Duration cpuRun, OptionalLong heapPeak)
         throws IOException {
       List<AuditLog.Request> own = own(window);
       long conflicts = own.stream().filter(r -> r.code() == 409).count();
@@ -94,7 +108,7 @@ record PairRun(
           (double) (own.size() - conflicts) / machines,
           (double) conflicts / machines,
           (double) leases / machines,
-          process.cpuTime().minus(cpuAtApply),
+          cpuRun,
           process.peakResidentBytes(),
           heapPeak);
     }

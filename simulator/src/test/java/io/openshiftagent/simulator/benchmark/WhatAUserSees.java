@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.World;
 import io.openshiftagent.simulator.e2e.ApiObjects;
 import java.time.Duration;
@@ -131,15 +132,13 @@ final class WhatAUserSees {
   }
 
   /** {@code type=status (reason)} of each condition the object's status has. */
-  @SuppressWarnings("unchecked")
   private static List<String> conditions(GenericKubernetesResource o) {
-    Object status = o.getAdditionalProperties().get("status");
-    if (!(status instanceof Map<?, ?> map) || !(map.get("conditions") instanceof List<?> list)) {
+    List<Map<String, Object>> conditions = Fields.conditions(o);
+    if (conditions.isEmpty()) {
       return List.of("no conditions");
     }
-    return ((List<Map<String, Object>>) list)
-        .stream()
-            .map(c -> c.get("type") + "=" + c.get("status") + " (" + c.get("reason") + ")")
-            .toList();
+    return conditions.stream()
+        .map(c -> c.get("type") + "=" + c.get("status") + " (" + c.get("reason") + ")")
+        .toList();
   }
 }
