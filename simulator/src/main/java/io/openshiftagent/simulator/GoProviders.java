@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.openshiftagent.simulator.assisted.PrivateNamespaces;
 import io.openshiftagent.testsupport.CrdInstaller;
 import io.openshiftagent.testsupport.TestPaths;
@@ -23,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Go provider pair (cluster-api-provider-openshift-assisted) in place of ours: its two
@@ -41,8 +46,15 @@ import java.util.concurrent.TimeUnit;
  * /run} holding its pod's namespace file, where its leader election looks. It reaches what a pod
  * reaches (the hub, assisted-service, the registry, the installed clusters) through bridges on this
  * machine's loopback ({@link #reachOutside}).
+ *
+ * <p>Each manager's Deployment is on the hub too, as clusterctl leaves it, and stands for its pod:
+ * the hub has no kubelet, so this class plays the part a Deployment's controllers play when a user
+ * scales it to 0 or deletes it (the manager stops; its webhook registrations and CRDs stay, as they
+ * would).
  */
 public final class GoProviders implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(GoProviders.class);
+
   /** Where the managers' webhook server listens inside their namespaces, as their code has it. */
   private static final int WEBHOOK_PORT = 9443;
 
@@ -74,7 +86,8 @@ public final class GoProviders implements AutoCloseable {
       ManagerProcess process,
       PrivateNamespaces namespaces,
       Webhooks webhooks,
-      ProviderServiceAccount account) {}
+      ProviderServiceAccount account,
+      SharedIndexInformer<Deployment> deployment) {}
 
   private final Path build;
   private final Map<Manager, Running> running = new EnumMap<>(Manager.class);
@@ -208,7 +221,15 @@ public final class GoProviders implements AutoCloseable {
               environment,
               dir.resolve(manager.processName() + ".log"),
               healthPort);
-      running.put(manager, new Running(process, namespaces, webhooks, account));
+      hub.resource(deployment).createOr(NonDeletingOperation::update);
+      running.put(
+          manager,
+          new Running(
+              process,
+              namespaces,
+              webhooks,
+              account,
+              stopWhenScaledDown(hub, deployment, process)));
       UpstreamManager.awaitListening(manager.processName(), webhookPort);
       webhooks.registerAdmission(
           components.stream().filter(ValidatingWebhookConfiguration.class::isInstance).toList(),
@@ -225,6 +246,44 @@ public final class GoProviders implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * Stops {@code process} once its Deployment asks for no replica or is deleted, as the kubelet
+   * stops the pod of a Deployment scaled to 0.
+   */
+  private static SharedIndexInformer<Deployment> stopWhenScaledDown(
+      KubernetesClient hub, Deployment deployment, ManagerProcess process) {
+    return hub.apps()
+        .deployments()
+        .inNamespace(deployment.getMetadata().getNamespace())
+        .withName(deployment.getMetadata().getName())
+        .inform(
+            new ResourceEventHandler<>() {
+              @Override
+              public void onAdd(Deployment added) {
+                onUpdate(null, added);
+              }
+
+              @Override
+              public void onUpdate(Deployment before, Deployment after) {
+                Integer replicas = after.getSpec().getReplicas();
+                if (replicas != null && replicas == 0 && process.isAlive()) {
+                  LOG.info("{} scaled to 0: stopping {}", name(after), process.name());
+                  process.close();
+                }
+              }
+
+              @Override
+              public void onDelete(Deployment deleted, boolean unknownFinalState) {
+                LOG.info("{} deleted: stopping {}", name(deleted), process.name());
+                process.close();
+              }
+            });
+  }
+
+  private static String name(Deployment deployment) {
+    return deployment.getMetadata().getNamespace() + "/" + deployment.getMetadata().getName();
   }
 
   /** A variable of the Deployment: a value, or the pod's namespace (all it takes from fields). */
@@ -267,6 +326,11 @@ public final class GoProviders implements AutoCloseable {
     return running.get(manager).account();
   }
 
+  /** Whether both managers have stopped (their Deployments scaled to 0 or deleted). */
+  public boolean stopped() {
+    return running.values().stream().noneMatch(r -> r.process().isAlive());
+  }
+
   /** The directory {@code hack/build-go-provider.sh} built the pair into. */
   public Path build() {
     return build;
@@ -283,6 +347,7 @@ public final class GoProviders implements AutoCloseable {
     for (Manager manager : order) {
       Running r = running.remove(manager);
       try {
+        r.deployment().close();
         r.process().close();
       } finally {
         r.webhooks().unregister();

@@ -580,6 +580,17 @@ public final class World implements AutoCloseable {
     workloads.onStart(server -> workloads.ports(server).forEach(goProviders::reachOutside));
   }
 
+  /**
+   * Our pair, started where the Go pair ran once its Deployments are scaled to 0, as a user
+   * installs it when switching (docs/from-the-go-provider.md): our CRDs must be on the hub by then.
+   */
+  public void startOurProviders() throws InterruptedException, IOException {
+    if (goProviders == null || !goProviders.stopped() || !replicas.isEmpty()) {
+      throw new IllegalStateException("ours start where the Go pair ran and stopped");
+    }
+    startProviders();
+  }
+
   /** The Go provider pair, when this world runs it ({@link Options#goProvider()}). */
   public Optional<GoProviders> goProviders() {
     return Optional.ofNullable(goProviders);
@@ -875,7 +886,7 @@ public final class World implements AutoCloseable {
 
   /** A provider's (first) process: its pid, its log, its probes. */
   public ProviderProcess provider(ProviderJar jar) {
-    if (goProviders != null) {
+    if (replicas.isEmpty()) {
       throw new IllegalStateException("this world runs the Go provider pair: see goProviders()");
     }
     return replicas.get(jar).values().iterator().next();

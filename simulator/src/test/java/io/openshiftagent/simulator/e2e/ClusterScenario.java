@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -539,6 +540,36 @@ public final class ClusterScenario {
             "the release image of ClusterImageSet %s (AgentClusterInstall %s/%s)",
             imageSet, namespace, controlPlane)
         .matches(".+@sha256:[0-9a-f]{64}");
+  }
+
+  /** {@code apiVersion kind name} → UID of every object in the namespace (but Events). */
+  public Map<String, String> uids() {
+    Map<String, String> uids = new TreeMap<>();
+    ApiObjects.objects(hub, true, namespace)
+        .forEach((key, object) -> uids.put(key, object.getMetadata().getUid()));
+    return uids;
+  }
+
+  /**
+   * Name of each host a Machine uses → its provisioning state, image, power and when it was last
+   * provisioned: what a host provisioned again would change.
+   */
+  public Map<String, String> provisionedHosts() {
+    Map<String, String> hosts = new TreeMap<>();
+    for (GenericKubernetesResource host : list(ApiVersions.METAL3, "BareMetalHost")) {
+      if (Fields.get(host, "spec", "consumerRef") == null) {
+        continue;
+      }
+      hosts.put(
+          name(host),
+          String.join(
+              " ",
+              Fields.string(host, "status", "provisioning", "state"),
+              Fields.string(host, "status", "provisioning", "image", "url"),
+              String.valueOf(Fields.get(host, "status", "poweredOn")),
+              Fields.string(host, "status", "operationHistory", "provision", "start")));
+    }
+    return hosts;
   }
 
   /** What {@link #awaitInstalled} waits for, looked at once. */

@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
 import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.simulator.ApiVersions;
-import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.testsupport.ReleaseRegistry;
 import java.time.Duration;
 import java.util.HashMap;
@@ -128,9 +127,9 @@ class GoProviderMigrationTest {
           "the Go provider's captured state written over {} in {} ms",
           written,
           Duration.ofNanos(System.nanoTime() - writing).toMillis());
-      hostsBeforeTheSwitch = hosts();
+      hostsBeforeTheSwitch = cluster.provisionedHosts();
       assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
-      uidsBeforeTheSwitch = uidsOfTheNamespace();
+      uidsBeforeTheSwitch = cluster.uids();
       goImageSetUid = goClusterImageSet().getMetadata().getUid();
       // The Go provider's marks are there (our providers, running, add their finalizer beside its
       // while paused, as they would once installed in step 4).
@@ -167,9 +166,11 @@ class GoProviderMigrationTest {
 
     // Nothing made again: every object has its UID; the ClusterImageSet is the Go provider's,
     // now ours (labelled with the namespace), and ours was not made.
-    assertThat(uidsOfTheNamespace()).containsAllEntriesOf(uidsBeforeTheSwitch);
+    assertThat(cluster.uids()).containsAllEntriesOf(uidsBeforeTheSwitch);
     assertThat(newObjects()).isEmpty();
-    assertThat(hosts()).as("the hosts, not provisioned again").isEqualTo(hostsBeforeTheSwitch);
+    assertThat(cluster.provisionedHosts())
+        .as("the hosts, not provisioned again")
+        .isEqualTo(hostsBeforeTheSwitch);
     GenericKubernetesResource imageSet = goClusterImageSet();
     assertThat(imageSet.getMetadata().getUid()).isEqualTo(goImageSetUid);
     assertThat(label(imageSet, ClusterImageSets.NAMESPACE_LABEL)).isEqualTo(cluster.namespace());
@@ -199,7 +200,7 @@ class GoProviderMigrationTest {
     assertThat(cluster.installerState()).isEqualTo("adding-hosts");
     assertThat(cluster.nodesWithRole("worker")).hasSize(1);
     cluster.assertNodesAsTheGoProviderNamesThem();
-    assertThat(uidsOfTheNamespace()).containsAllEntriesOf(uidsBeforeTheSwitch);
+    assertThat(cluster.uids()).containsAllEntriesOf(uidsBeforeTheSwitch);
   }
 
   @Test
@@ -226,7 +227,7 @@ class GoProviderMigrationTest {
     assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
     cluster.awaitInstalled(2);
     // Upgraded in place: the Machines and hosts of before the switch are still there.
-    assertThat(uidsOfTheNamespace()).containsAllEntriesOf(uidsBeforeTheSwitch);
+    assertThat(cluster.uids()).containsAllEntriesOf(uidsBeforeTheSwitch);
   }
 
   @Test
@@ -311,38 +312,8 @@ class GoProviderMigrationTest {
     return events;
   }
 
-  /** {@code apiVersion kind name} → UID of every object in the namespace (but Events). */
-  private static Map<String, String> uidsOfTheNamespace() {
-    Map<String, String> uids = new TreeMap<>();
-    ApiObjects.objects(cluster.hub(), true, cluster.namespace())
-        .forEach((key, object) -> uids.put(key, object.getMetadata().getUid()));
-    return uids;
-  }
-
-  /**
-   * Name of each host a Machine uses → its provisioning state, image, power and when it was last
-   * provisioned: what a host provisioned again would change.
-   */
-  private static Map<String, String> hosts() {
-    Map<String, String> hosts = new TreeMap<>();
-    for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
-      if (Fields.get(host, "spec", "consumerRef") == null) {
-        continue;
-      }
-      hosts.put(
-          name(host),
-          String.join(
-              " ",
-              string(host, "status", "provisioning", "state"),
-              string(host, "status", "provisioning", "image", "url"),
-              String.valueOf(Fields.get(host, "status", "poweredOn")),
-              string(host, "status", "operationHistory", "provision", "start")));
-    }
-    return hosts;
-  }
-
   private static Set<String> newObjects() {
-    Set<String> created = new TreeSet<>(uidsOfTheNamespace().keySet());
+    Set<String> created = new TreeSet<>(cluster.uids().keySet());
     created.removeAll(uidsBeforeTheSwitch.keySet());
     return created;
   }

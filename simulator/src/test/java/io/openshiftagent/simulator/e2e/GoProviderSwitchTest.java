@@ -1,0 +1,334 @@
+package io.openshiftagent.simulator.e2e;
+
+import static io.openshiftagent.simulator.Fields.conditionTrue;
+import static io.openshiftagent.simulator.Fields.conditions;
+import static io.openshiftagent.simulator.Fields.label;
+import static io.openshiftagent.simulator.Fields.string;
+import static io.openshiftagent.simulator.e2e.ClusterScenario.isFree;
+import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.openshiftagent.controlplane.cluster.ClusterImageSets;
+import io.openshiftagent.provider.contract.GoProvider;
+import io.openshiftagent.simulator.ApiVersions;
+import io.openshiftagent.simulator.GoProviderCheckout;
+import io.openshiftagent.testsupport.CrdInstaller;
+import io.openshiftagent.testsupport.ReleaseRegistry;
+import io.openshiftagent.testsupport.TestPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The switch from the Go provider, done as a user does it: the Go pair installs a highly available
+ * cluster (3 control-plane Machines, 2 workers) and a single-node one in a world of its own; then
+ * the steps of docs/from-the-go-provider.md, "Switching a fleet the Go provider installed", run
+ * word for word ({@link DocumentedSteps}), but for what step 4 says in prose, installing our
+ * providers, which the world does ({@link io.openshiftagent.simulator.World#startOurProviders}: the
+ * hub has no kubelet to run their Deployments). Nothing is installed again; both clusters stay
+ * Available; then, under ours, the workers scale, OpenShift upgrades and deleting both leaves
+ * nothing.
+ *
+ * <p>Before the switch, the Go pair's highly available cluster is written as test resources, as
+ * {@link GoProviderSingleNodeTest} writes its single-node one (under {@code ha/}).
+ */
+@GoProviderCheckout.Required
+@Tag(E2eWorld.HUB_OF_ITS_OWN)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GoProviderSwitchTest {
+  private static final Logger LOG = LoggerFactory.getLogger(GoProviderSwitchTest.class);
+
+  @RegisterExtension static final E2eWorld world = E2eWorld.withGoProviders();
+
+  private static final String SECTION = "## Switching a fleet the Go provider installed";
+  private static final String WORKERS = "test-multinode-worker";
+
+  private static ClusterScenario highlyAvailable;
+  private static ClusterScenario singleNode;
+
+  /** The cluster-scoped objects once ours run (their RBAC, the Go provider's leftovers). */
+  private static Set<String> clusterScopedAfterTheSwitch;
+
+  private static Set<String> imageSetsBefore;
+  private static final Map<ClusterScenario, Map<String, String>> uidsBefore = new HashMap<>();
+  private static final Map<ClusterScenario, Map<String, String>> hostsBefore = new HashMap<>();
+  private static final Map<String, String> imageSetUids = new TreeMap<>();
+
+  @BeforeAll
+  static void theGoPairInstallsBothClusters() {
+    highlyAvailable = world.scenario("go-switch-ha", "test-multinode");
+    singleNode = world.scenario("go-switch-sno", "test-sno");
+    highlyAvailable.enrolHosts(6); // 3 + 2, and one for the worker added after the switch
+    singleNode.enrolHosts(1);
+    imageSetsBefore = imageSets();
+    highlyAvailable.apply("/e2e/ha.yaml", Map.of("BOOT_MODE", "DiskImage", "WORKERS", "2"));
+    singleNode.apply("/e2e/sno.yaml", Map.of());
+    highlyAvailable.awaitInstalled(5);
+    singleNode.awaitInstalled(1);
+  }
+
+  @Test
+  @Order(1)
+  void theDocumentedStepsSwitchBothClustersWithoutInstallingAnythingAgain() throws Exception {
+    Path capture =
+        Path.of(System.getProperty("go-provider.capture", "target/go-provider-state"))
+            .resolve("ha");
+    assertThat(StateCapture.write(world.world().hub(), highlyAvailable.namespace(), capture))
+        .as("objects captured into " + capture)
+        .isGreaterThan(10);
+    for (ClusterScenario cluster : clusters()) {
+      uidsBefore.put(cluster, cluster.uids());
+      hostsBefore.put(cluster, cluster.provisionedHosts());
+      String imageSet = imageSetOf(cluster);
+      imageSetUids.put(imageSet, clusterImageSet(imageSet).getMetadata().getUid());
+    }
+    Path kubeconfig = Path.of("target", "world", getClass().getSimpleName(), "hub.kubeconfig");
+    Files.writeString(kubeconfig, world.world().hubEnvironment().kubeConfigYaml());
+    DocumentedSteps steps =
+        DocumentedSteps.of(TestPaths.repoRoot().resolve("docs/from-the-go-provider.md"), SECTION);
+    assertThat(steps.count()).as("the steps of " + SECTION).isEqualTo(6);
+
+    steps.run(1, kubeconfig);
+    // Cluster API says so on the Cluster and its Machines; the Go control plane reports no Paused.
+    for (ClusterScenario cluster : clusters()) {
+      cluster.await(
+          "the Cluster and its Machines Paused",
+          () ->
+              conditionTrue(cluster.cluster(), "Paused")
+                  && cluster.machines().stream().allMatch(m -> conditionTrue(m, "Paused")));
+    }
+    // The Go pair's install left each CRD with its storage version alone: nothing to migrate.
+    assertThat(steps.run(2, kubeconfig)).doesNotContain("v1alpha1,").doesNotContain(",v1alpha");
+    steps.run(3, kubeconfig);
+    highlyAvailable.await(
+        "the Go pair stopped", () -> world.world().goProviders().orElseThrow().stopped());
+    steps.run(4, kubeconfig);
+    assertOurCrdsAloneServe();
+    world.world().startOurProviders();
+    steps.run(5, kubeconfig);
+
+    for (ClusterScenario cluster : clusters()) {
+      cluster.await(
+          "the control plane taken over: Available and MachinesUpToDate, none of the Go"
+              + " provider's conditions or finalizers",
+          () -> isTakenOver(cluster));
+    }
+    String checked = steps.run(6, kubeconfig);
+    List<String> finalizers =
+        checked.lines().filter(line -> line.matches("[^ ]+/[^ ]+: .*")).toList();
+    assertThat(finalizers)
+        .as("step 6's finalizers, one line per config and control plane")
+        .hasSize(8)
+        .noneMatch(line -> line.contains("/deprovision"));
+
+    highlyAvailable.awaitInstalled(5);
+    singleNode.awaitInstalled(1);
+    for (ClusterScenario cluster : clusters()) {
+      assertThat(cluster.uids())
+          .as("every object of %s with its UID of before", cluster.namespace())
+          .containsAllEntriesOf(uidsBefore.get(cluster));
+      assertThat(cluster.provisionedHosts())
+          .as("the hosts of %s, not provisioned again", cluster.namespace())
+          .isEqualTo(hostsBefore.get(cluster));
+      assertThat(takenOver(cluster))
+          .as("TakenOver Events in %s", cluster.namespace())
+          .containsAll(controlPlaneAndConfigs(cluster));
+      GenericKubernetesResource imageSet = clusterImageSet(imageSetOf(cluster));
+      assertThat(imageSet.getMetadata().getUid()).isEqualTo(imageSetUids.get(imageSetOf(cluster)));
+      assertThat(label(imageSet, ClusterImageSets.NAMESPACE_LABEL)).isEqualTo(cluster.namespace());
+    }
+    assertThat(imageSets()).as("no ClusterImageSet of ours").isEqualTo(goImageSets());
+    clusterScopedAfterTheSwitch = highlyAvailable.clusterScopedObjectsButOtherNamespaces();
+  }
+
+  @Test
+  @Order(2)
+  void theWorkersScaleUnderOurs() {
+    highlyAvailable.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", 3);
+
+    highlyAvailable.awaitInstalled(6);
+    assertThat(highlyAvailable.workerMachines()).hasSize(3);
+    assertThat(highlyAvailable.nodesWithRole("worker")).hasSize(3);
+    assertThat(highlyAvailable.uids()).containsAllEntriesOf(uidsBefore.get(highlyAvailable));
+  }
+
+  @Test
+  @Order(3)
+  void openShiftUpgradesThroughTheGoProvidersClusterImageSet() {
+    String controlPlane = highlyAvailable.controlPlane().getMetadata().getName();
+    highlyAvailable.setSpec(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        controlPlane,
+        "distributionVersion",
+        "4.21.0");
+
+    highlyAvailable.await(
+        "the installed cluster to run 4.21.0 and the control plane to report it",
+        () -> {
+          GenericKubernetesResource cp = highlyAvailable.controlPlane();
+          return "4.21.0".equals(string(cp, "status", "distributionVersion"))
+              && conditionTrue(cp, "UpgradeCompleted");
+        });
+    String imageSet = imageSetOf(highlyAvailable);
+    assertThat(string(clusterImageSet(imageSet), "spec", "releaseImage"))
+        .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());
+    assertThat(clusterImageSet(imageSet).getMetadata().getUid())
+        .isEqualTo(imageSetUids.get(imageSet));
+    assertThat(imageSets()).isEqualTo(goImageSets());
+    highlyAvailable.awaitInstalled(6);
+    assertThat(highlyAvailable.uids()).containsAllEntriesOf(uidsBefore.get(highlyAvailable));
+  }
+
+  @Test
+  @Order(4)
+  void deletingBothClustersLeavesNothingBehind() {
+    for (ClusterScenario cluster : clusters()) {
+      cluster.deleteCluster();
+    }
+    for (ClusterScenario cluster : clusters()) {
+      cluster.await(
+          "the namespace to hold only what the user created and the Cluster did not own",
+          () ->
+              cluster.everythingInTheNamespace().equals(cluster.whatDeletingTheClusterMustLeave()));
+      for (GenericKubernetesResource host : cluster.list(ApiVersions.METAL3, "BareMetalHost")) {
+        assertThat(isFree(host)).as("host " + name(host) + " released").isTrue();
+      }
+    }
+    assertThat(imageSets())
+        .as("the Go provider's ClusterImageSets, deleted with them")
+        .isEqualTo(imageSetsBefore);
+    Set<String> left = new java.util.TreeSet<>(clusterScopedAfterTheSwitch);
+    left.removeIf(
+        object -> imageSetUids.keySet().stream().anyMatch(set -> object.endsWith(" " + set)));
+    assertThat(highlyAvailable.clusterScopedObjectsButOtherNamespaces())
+        .as(
+            "the cluster-scoped objects of after the switch, but the Go provider's ClusterImageSets")
+        .isEqualTo(left);
+  }
+
+  /**
+   * Each CRD as ours declares it: our versions alone, no conversion webhook, nothing that names the
+   * Go provider as its provider or puts its webhook back.
+   */
+  private static void assertOurCrdsAloneServe() {
+    var hub = world.world().hub();
+    for (String group : List.of("bootstrap", "controlplane")) {
+      for (CustomResourceDefinition ours :
+          CrdInstaller.read(hub, TestPaths.repoRoot().resolve("config/crd").resolve(group))) {
+        CustomResourceDefinition live =
+            hub.apiextensions().v1().customResourceDefinitions().withName(name(ours)).get();
+        assertThat(live.getSpec().getVersions())
+            .extracting(CustomResourceDefinitionVersion::getName)
+            .as("the versions of " + name(ours))
+            .containsExactlyElementsOf(
+                ours.getSpec().getVersions().stream()
+                    .map(CustomResourceDefinitionVersion::getName)
+                    .toList());
+        assertThat(live.getSpec().getConversion().getStrategy()).isEqualTo("None");
+        assertThat(live.getMetadata().getLabels())
+            .doesNotContainKeys("cluster.x-k8s.io/provider", "clusterctl.cluster.x-k8s.io");
+        assertThat(live.getMetadata().getAnnotations())
+            .doesNotContainKey("cert-manager.io/inject-ca-from");
+      }
+    }
+  }
+
+  // ---- reading ----
+
+  private static List<ClusterScenario> clusters() {
+    return List.of(highlyAvailable, singleNode);
+  }
+
+  private static boolean isTakenOver(ClusterScenario cluster) {
+    GenericKubernetesResource cp = cluster.controlPlane();
+    return conditionTrue(cp, "Available")
+        && conditionTrue(cp, "MachinesUpToDate")
+        && !conditionTrue(cp, "Paused")
+        && conditions(cp).stream()
+            .noneMatch(c -> GoProvider.CONTROL_PLANE_CONDITIONS.contains(c.get("type")))
+        && withConfigs(cluster).stream()
+            .noneMatch(
+                o ->
+                    o.getMetadata().getFinalizers().contains(GoProvider.CONTROL_PLANE_FINALIZER)
+                        || o.getMetadata().getFinalizers().contains(GoProvider.CONFIG_FINALIZER));
+  }
+
+  private static List<GenericKubernetesResource> withConfigs(ClusterScenario cluster) {
+    List<GenericKubernetesResource> objects =
+        new java.util.ArrayList<>(cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig"));
+    objects.add(cluster.controlPlane());
+    return objects;
+  }
+
+  /** {@code kind name} of the control plane and each config. */
+  private static Set<String> controlPlaneAndConfigs(ClusterScenario cluster) {
+    Set<String> names = new java.util.TreeSet<>();
+    withConfigs(cluster).forEach(o -> names.add(o.getKind() + " " + name(o)));
+    return names;
+  }
+
+  /** {@code kind name} of each object with a {@code TakenOver} Event. */
+  private static Set<String> takenOver(ClusterScenario cluster) {
+    Set<String> objects = new java.util.TreeSet<>();
+    cluster.hub().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
+        .filter(e -> "TakenOver".equals(e.getReason()))
+        .forEach(
+            e ->
+                objects.add(
+                    e.getInvolvedObject().getKind() + " " + e.getInvolvedObject().getName()));
+    return objects;
+  }
+
+  /** The ClusterImageSet the cluster's AgentClusterInstall names. */
+  private static String imageSetOf(ClusterScenario cluster) {
+    String controlPlane = cluster.controlPlane().getMetadata().getName();
+    return string(
+        cluster.get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane),
+        "spec",
+        "imageSetRef",
+        "name");
+  }
+
+  /** The ClusterImageSets of before the clusters, and the Go provider's. */
+  private static Set<String> goImageSets() {
+    Set<String> names = new java.util.TreeSet<>(imageSetsBefore);
+    names.addAll(imageSetUids.keySet());
+    return names;
+  }
+
+  private static Set<String> imageSets() {
+    Set<String> names = new java.util.TreeSet<>();
+    highlyAvailable
+        .hub()
+        .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
+        .list()
+        .getItems()
+        .forEach(set -> names.add(name(set)));
+    return names;
+  }
+
+  private static GenericKubernetesResource clusterImageSet(String name) {
+    return highlyAvailable
+        .hub()
+        .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
+        .withName(name)
+        .get();
+  }
+}
