@@ -110,6 +110,7 @@ public final class GoProviders implements AutoCloseable {
       List<Integer> reachable,
       Map<Manager, Map<String, String>> environment) {
     GoProviders providers = new GoProviders(build(checkout));
+    removeOurCrds(hub);
     List<Integer> ports = new ArrayList<>(reachable);
     ports.add(URI.create(Config.fromKubeconfig(adminKubeconfig).getMasterUrl()).getPort());
     try {
@@ -126,6 +127,17 @@ public final class GoProviders implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       providers.close();
       throw e;
+    }
+  }
+
+  /**
+   * Our CRDs, which every hub of the world starts with, deleted (none has objects yet): on a hub
+   * the Go pair was installed on there are only its own, and ours come with the switch.
+   */
+  private static void removeOurCrds(KubernetesClient hub) {
+    for (CustomResourceDefinition ours : CrdInstaller.read(hub, TestPaths.ourCrds())) {
+      hub.resource(ours).delete();
+      hub.resource(ours).waitUntilCondition(java.util.Objects::isNull, 60, TimeUnit.SECONDS);
     }
   }
 

@@ -59,6 +59,12 @@ class GoProviderSwitchTest {
   private static final String SECTION = "## Switching a fleet the Go provider installed";
   private static final String WORKERS = "test-multinode-worker";
 
+  /** The Go provider's CRDs with objects, and the older version a fleet of before may list. */
+  private static final Map<String, String> OLDER_STORED_VERSIONS =
+      Map.of(
+          "openshiftassistedconfigs.bootstrap.cluster.x-k8s.io", "v1alpha1",
+          "openshiftassistedcontrolplanes.controlplane.cluster.x-k8s.io", "v1alpha2");
+
   private static ClusterScenario highlyAvailable;
   private static ClusterScenario singleNode;
 
@@ -113,8 +119,36 @@ class GoProviderSwitchTest {
               conditionTrue(cluster.cluster(), "Paused")
                   && cluster.machines().stream().allMatch(m -> conditionTrue(m, "Paused")));
     }
-    // The Go pair's install left each CRD with its storage version alone: nothing to migrate.
-    assertThat(steps.run(2, kubeconfig)).doesNotContain("v1alpha1,").doesNotContain(",v1alpha");
+    // A fresh install of the Go pair stores each kind at its storage version alone; a fleet
+    // installed by an older release lists the older version too, as made here.
+    for (var version : OLDER_STORED_VERSIONS.entrySet()) {
+      hub()
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(version.getKey())
+          .editStatus(
+              crd -> {
+                crd.getStatus().getStoredVersions().add(0, version.getValue());
+                return crd;
+              });
+    }
+    String migrated = steps.run(2, kubeconfig);
+    assertThat(migrated)
+        .as("step 2 rewrote every config and control plane")
+        .contains(
+            kubectlNamesOfControlPlanesAndConfigs().stream().map(o -> o + " replaced").toList());
+    for (String crd : OLDER_STORED_VERSIONS.keySet()) {
+      var live = hub().apiextensions().v1().customResourceDefinitions().withName(crd).get();
+      assertThat(live.getStatus().getStoredVersions())
+          .as("the stored versions of " + crd)
+          .containsExactly(
+              live.getSpec().getVersions().stream()
+                  .filter(v -> v.getStorage())
+                  .findFirst()
+                  .orElseThrow()
+                  .getName());
+    }
     steps.run(3, kubeconfig);
     highlyAvailable.await(
         "the Go pair stopped", () -> world.world().goProviders().orElseThrow().stopped());
@@ -252,6 +286,23 @@ class GoProviderSwitchTest {
   }
 
   // ---- reading ----
+
+  private static io.fabric8.kubernetes.client.KubernetesClient hub() {
+    return world.world().hub();
+  }
+
+  /** {@code <resource>.<group>/<name>} of every config and control plane, as kubectl names them. */
+  private static List<String> kubectlNamesOfControlPlanesAndConfigs() {
+    List<String> names = new java.util.ArrayList<>();
+    for (ClusterScenario cluster : clusters()) {
+      for (GenericKubernetesResource object : withConfigs(cluster)) {
+        String group = object.getApiVersion().substring(0, object.getApiVersion().indexOf('/'));
+        names.add(
+            object.getKind().toLowerCase(java.util.Locale.ROOT) + "." + group + "/" + name(object));
+      }
+    }
+    return names;
+  }
 
   private static List<ClusterScenario> clusters() {
     return List.of(highlyAvailable, singleNode);
