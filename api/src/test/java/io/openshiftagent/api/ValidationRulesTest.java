@@ -600,16 +600,39 @@ class ValidationRulesTest {
   }
 
   @Test
-  void distributionVersionCanBeRaisedButNotLowered() {
+  void distributionVersionNoReleaseWasResolvedForCanBeLowered() {
     GenericKubernetesResource created =
-        client.resource(named(controlPlane)).inNamespace(ns).create();
+        client
+            .resource(with(named(controlPlane), "spec.distributionVersion", "4.99.0"))
+            .inNamespace(ns)
+            .create();
 
-    GenericKubernetesResource lowered = with(created, "spec.distributionVersion", "4.19.12");
+    GenericKubernetesResource corrected = with(created, "spec.distributionVersion", "4.20.0");
+    assertThat(client.resource(corrected).inNamespace(ns).update().getAdditionalProperties())
+        .extracting(p -> ((Map<?, ?>) p.get("spec")).get("distributionVersion"))
+        .isEqualTo("4.20.0");
+  }
+
+  @Test
+  void distributionVersionCanBeRaisedButNotLoweredOnceAReleaseWasResolved() {
+    GenericKubernetesResource resolved =
+        client
+            .resource(
+                with(
+                    client.resource(named(controlPlane)).inNamespace(ns).create(),
+                    "status.releaseImage",
+                    Map.of("requested", "quay.io/openshift-release-dev/ocp-release:4.20.0-x86_64")))
+            .inNamespace(ns)
+            .updateStatus();
+
+    GenericKubernetesResource lowered = with(resolved, "spec.distributionVersion", "4.19.12");
     assertThatThrownBy(() -> client.resource(lowered).inNamespace(ns).update())
         .isInstanceOf(KubernetesClientException.class)
-        .hasMessageContainingAll("spec.distributionVersion", "cannot be lowered");
+        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
+        .hasMessageContainingAll(
+            "spec.distributionVersion", "cannot be lowered", "status.releaseImage");
 
-    GenericKubernetesResource raised = with(created, "spec.distributionVersion", "4.20.3");
+    GenericKubernetesResource raised = with(resolved, "spec.distributionVersion", "4.20.3");
     assertThat(client.resource(raised).inNamespace(ns).update().getAdditionalProperties())
         .extracting(p -> ((Map<?, ?>) p.get("spec")).get("distributionVersion"))
         .isEqualTo("4.20.3");

@@ -542,6 +542,31 @@ public final class ClusterScenario {
         .matches(".+@sha256:[0-9a-f]{64}");
   }
 
+  /** Asks the control plane for OpenShift {@code version}, as a patch of its spec. */
+  public void setDistributionVersion(String version) {
+    setSpec(
+        ApiVersions.CONTROL_PLANE,
+        "OpenshiftAssistedControlPlane",
+        controlPlane().getMetadata().getName(),
+        "distributionVersion",
+        version);
+  }
+
+  /**
+   * Asks for OpenShift {@code version} and waits until the installed cluster runs it and the
+   * control plane reports it ({@code status.distributionVersion}, {@code UpgradeCompleted}).
+   */
+  public Duration upgradeTo(String version) {
+    setDistributionVersion(version);
+    return await(
+        "the installed cluster to run " + version + " and the control plane to report it",
+        () -> {
+          GenericKubernetesResource cp = controlPlane();
+          return version.equals(Fields.string(cp, "status", "distributionVersion"))
+              && conditionTrue(cp, "UpgradeCompleted");
+        });
+  }
+
   /** {@code apiVersion kind name} → UID of every object in the namespace (but Events). */
   public Map<String, String> uids() {
     Map<String, String> uids = new TreeMap<>();

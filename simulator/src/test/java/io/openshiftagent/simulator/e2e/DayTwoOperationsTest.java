@@ -290,7 +290,7 @@ class DayTwoOperationsTest {
       // What would make our providers write if they were not paused, made once they show they saw
       // the pause (a change made at the same time may reach a provider before the pause does): an
       // upgrade requested, and an Agent's hostname changed behind the bootstrap provider's back.
-      setDistributionVersion("4.21.1");
+      cluster.setDistributionVersion("4.21.1");
       cluster.setSpec(
           ApiVersions.AGENT_INSTALL, "Agent", name(agent), "hostname", "changed-while-paused");
       cluster.await(
@@ -346,15 +346,6 @@ class DayTwoOperationsTest {
 
   private static void scaleWorkers(int replicas) {
     cluster.setSpec(ApiVersions.CAPI, "MachineDeployment", WORKERS, "replicas", replicas);
-  }
-
-  private static void setDistributionVersion(String version) {
-    cluster.setSpec(
-        ApiVersions.CONTROL_PLANE,
-        "OpenshiftAssistedControlPlane",
-        CONTROL_PLANE,
-        "distributionVersion",
-        version);
   }
 
   /**

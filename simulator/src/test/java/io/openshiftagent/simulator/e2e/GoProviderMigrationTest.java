@@ -206,20 +206,7 @@ class GoProviderMigrationTest {
   @Test
   @Order(3)
   void upgradesOpenShiftThroughTheGoProvidersClusterImageSet() {
-    cluster.setSpec(
-        ApiVersions.CONTROL_PLANE,
-        "OpenshiftAssistedControlPlane",
-        controlPlane,
-        "distributionVersion",
-        "4.21.0");
-
-    cluster.await(
-        "the installed cluster to run 4.21.0 and the control plane to report it",
-        () -> {
-          GenericKubernetesResource cp = cluster.controlPlane();
-          return "4.21.0".equals(string(cp, "status", "distributionVersion"))
-              && conditionTrue(cp, "UpgradeCompleted");
-        });
+    cluster.upgradeTo("4.21.0");
     // The release went into the Go provider's set, by digest; no set of ours was made.
     assertThat(string(goClusterImageSet(), "spec", "releaseImage"))
         .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());

@@ -205,21 +205,7 @@ class GoProviderSwitchTest {
   @Test
   @Order(3)
   void openShiftUpgradesThroughTheGoProvidersClusterImageSet() {
-    String controlPlane = highlyAvailable.controlPlane().getMetadata().getName();
-    highlyAvailable.setSpec(
-        ApiVersions.CONTROL_PLANE,
-        "OpenshiftAssistedControlPlane",
-        controlPlane,
-        "distributionVersion",
-        "4.21.0");
-
-    highlyAvailable.await(
-        "the installed cluster to run 4.21.0 and the control plane to report it",
-        () -> {
-          GenericKubernetesResource cp = highlyAvailable.controlPlane();
-          return "4.21.0".equals(string(cp, "status", "distributionVersion"))
-              && conditionTrue(cp, "UpgradeCompleted");
-        });
+    highlyAvailable.upgradeTo("4.21.0");
     String imageSet = imageSetOf(highlyAvailable);
     assertThat(string(clusterImageSet(imageSet), "spec", "releaseImage"))
         .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());

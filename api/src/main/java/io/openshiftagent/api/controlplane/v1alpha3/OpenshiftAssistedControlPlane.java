@@ -79,9 +79,27 @@ import io.openshiftagent.api.common.Clusterctl;
             + " let the ClusterDeployment change, so the installed cluster keeps the values it has",
     fieldPath = ".spec.config",
     reason = "FieldValueForbidden")
+@ValidationRule(
+    value = OpenshiftAssistedControlPlane.NO_DOWNGRADE_RULE,
+    message =
+        "spec.distributionVersion cannot be lowered once a release was resolved for this control"
+            + " plane (status.releaseImage): OpenShift does not support downgrades",
+    fieldPath = ".spec.distributionVersion",
+    reason = "FieldValueForbidden")
 public class OpenshiftAssistedControlPlane
     extends CustomResource<OpenshiftAssistedControlPlaneSpec, OpenshiftAssistedControlPlaneStatus>
     implements Namespaced {
+  /**
+   * A version no release was ever resolved for (a typo, a release not published yet) made nothing,
+   * so it may be lowered; once one was, nothing goes below it.
+   */
+  static final String NO_DOWNGRADE_RULE =
+      "!has(oldSelf.status) || !has(oldSelf.status.releaseImage)"
+          + " || !isSemver(oldSelf.spec.distributionVersion)"
+          + " || !isSemver(self.spec.distributionVersion)"
+          + " || semver(self.spec.distributionVersion)"
+          + ".compareTo(semver(oldSelf.spec.distributionVersion)) >= 0";
+
   static final String CLUSTER_DEPLOYMENT_FROZEN_RULE =
       "!has(oldSelf.status) || !has(oldSelf.status.initialization)"
           + " || !has(oldSelf.status.initialization.controlPlaneInitialized)"

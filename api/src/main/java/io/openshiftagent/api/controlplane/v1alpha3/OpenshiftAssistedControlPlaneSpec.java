@@ -60,7 +60,8 @@ public class OpenshiftAssistedControlPlaneSpec {
   /** The OpenShift release the cluster runs; the earliest supported is 4.14. */
   @JsonPropertyDescription(
       "OpenShift (or OKD) version of the cluster, for example 4.20.0 or 4.19.0-okd-scos.ec.6. At least 4.14;"
-          + " raising it upgrades the cluster, lowering it is refused.")
+          + " raising it upgrades the cluster; lowering it is refused once a release was resolved for"
+          + " it (status.releaseImage).")
   @Required
   @Size(min = 1, max = 64)
   @ValidationRule(value = DISTRIBUTION_VERSION_RULE, message = DISTRIBUTION_VERSION_MESSAGE)
@@ -69,10 +70,6 @@ public class OpenshiftAssistedControlPlaneSpec {
   @ValidationRule(
       value = DISTRIBUTION_VERSION_NUMBERS_RULE,
       message = DISTRIBUTION_VERSION_NUMBERS_MESSAGE)
-  @ValidationRule(
-      value =
-          "!isSemver(oldSelf) || !isSemver(self) || semver(self).compareTo(semver(oldSelf)) >= 0",
-      message = "spec.distributionVersion cannot be lowered: OpenShift does not support downgrades")
   public String distributionVersion;
 
   @JsonPropertyDescription(
