@@ -22,7 +22,9 @@ import java.util.TreeMap;
  *
  * A reference to a variable the host does not have resolves to nothing: a label {@code k=} with an
  * empty value, a provider ID without that part, and a name that is empty leaves the host its own
- * hostname (the Go provider's {@code set-hostname} does nothing then).
+ * hostname (the Go provider's {@code set-hostname} does nothing then). A value wholly in double or
+ * single quotes, as the Go provider's OKD example writes {@code metal3.io/uuid="${METADATA_UUID}"},
+ * is read without them: no label value, node name or provider ID can hold a quote.
  *
  * @param hostname the Agent's hostname; null leaves the host's own (a reference the host resolves,
  *     or one that resolved to nothing)
@@ -63,7 +65,7 @@ public record NodeIdentity(
       if (eq <= 0) {
         continue; // the CRD admits only key=value
       }
-      MetadataTemplate value = MetadataTemplate.parse(label.substring(eq + 1));
+      MetadataTemplate value = MetadataTemplate.parse(unquoted(label.substring(eq + 1)));
       String key = label.substring(0, eq);
       if (value.isStatic() || metadata.isPresent()) {
         labels.put(key, resolve(value, metadata));
@@ -114,7 +116,20 @@ public record NodeIdentity(
   }
 
   private static MetadataTemplate template(String value) {
-    return value == null || value.isBlank() ? null : MetadataTemplate.parse(value.strip());
+    return value == null || value.isBlank()
+        ? null
+        : MetadataTemplate.parse(unquoted(value.strip()));
+  }
+
+  /** {@code value} without the one pair of quotes (double or single) that wholly encloses it. */
+  static String unquoted(String value) {
+    if (value.length() >= 2) {
+      char first = value.charAt(0);
+      if ((first == '"' || first == '\'') && value.charAt(value.length() - 1) == first) {
+        return value.substring(1, value.length() - 1);
+      }
+    }
+    return value;
   }
 
   private static String resolve(MetadataTemplate value, Optional<HostMetadata> metadata) {

@@ -37,6 +37,26 @@ class NodeIdentityTest {
   }
 
   @Test
+  void valuesInQuotesAsTheGoProvidersOkdExampleWritesThemAreReadWithoutThem() {
+    NodeIdentity resolvedHere =
+        NodeIdentity.of(
+            registration("'${METADATA_NAME}'", null, "metal3.io/uuid=\"${METADATA_UUID}\""),
+            "ocp-w-7xk2p",
+            METAL3);
+    NodeIdentity resolvedOnTheHost =
+        NodeIdentity.of(
+            registration(null, null, "metal3.io/uuid=\"${METADATA_UUID}\"", "zone='a'", "q=\"x"),
+            "ocp-w-7xk2p",
+            Optional.empty());
+
+    assertThat(resolvedHere.hostname()).isEqualTo("host-0");
+    assertThat(resolvedHere.labels()).isEqualTo(Map.of("metal3.io/uuid", "uid-1"));
+    assertThat(resolvedOnTheHost.labels()).isEqualTo(Map.of("zone", "a", "q", "\"x"));
+    assertThat(resolvedOnTheHost.onHost().orElseThrow().labels())
+        .isEqualTo(Map.of("metal3.io/uuid", MetadataTemplate.parse("${METADATA_UUID}")));
+  }
+
+  @Test
   void aKeyTheHostDoesNotHaveIsNothing() {
     NodeIdentity identity =
         NodeIdentity.of(
