@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,7 +138,7 @@ public final class GoProviders implements AutoCloseable {
   private static void removeOurCrds(KubernetesClient hub) {
     for (CustomResourceDefinition ours : CrdInstaller.read(hub, TestPaths.ourCrds())) {
       hub.resource(ours).delete();
-      hub.resource(ours).waitUntilCondition(java.util.Objects::isNull, 60, TimeUnit.SECONDS);
+      hub.resource(ours).waitUntilCondition(Objects::isNull, 60, TimeUnit.SECONDS);
     }
   }
 

@@ -122,7 +122,7 @@ public record NodeIdentity(
   }
 
   /** {@code value} without the one pair of quotes (double or single) that wholly encloses it. */
-  static String unquoted(String value) {
+  private static String unquoted(String value) {
     if (value.length() >= 2) {
       char first = value.charAt(0);
       if ((first == '"' || first == '\'') && value.charAt(value.length() - 1) == first) {

@@ -6,6 +6,7 @@ import static io.openshiftagent.simulator.Fields.label;
 import static io.openshiftagent.simulator.Fields.string;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.openshiftagent.api.external.ExternalKinds;
+import io.openshiftagent.provider.contract.GoProvider;
 import io.openshiftagent.simulator.ApiVersions;
 import io.openshiftagent.simulator.Fields;
 import io.openshiftagent.simulator.World;
@@ -27,6 +29,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -532,12 +535,7 @@ public final class ClusterScenario {
         get(ApiVersions.HIVE_EXTENSION, "AgentClusterInstall", controlPlane);
     String imageSet =
         install == null ? null : Fields.string(install, "spec", "imageSetRef", "name");
-    GenericKubernetesResource set =
-        imageSet == null
-            ? null
-            : hub.genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-                .withName(imageSet)
-                .get();
+    GenericKubernetesResource set = imageSet == null ? null : clusterImageSet(imageSet);
     assertThat(set == null ? null : Fields.string(set, "spec", "releaseImage"))
         .as(
             "the release image of ClusterImageSet %s (AgentClusterInstall %s/%s)",
@@ -568,6 +566,45 @@ public final class ClusterScenario {
           return version.equals(Fields.string(cp, "status", "distributionVersion"))
               && conditionTrue(cp, "UpgradeCompleted");
         });
+  }
+
+  /** The (cluster-scoped) ClusterImageSet {@code name}, or null. */
+  public GenericKubernetesResource clusterImageSet(String name) {
+    return hub.genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet").withName(name).get();
+  }
+
+  /** The control plane and each config of the namespace. */
+  public List<GenericKubernetesResource> controlPlaneAndConfigs() {
+    List<GenericKubernetesResource> objects =
+        new ArrayList<>(list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig"));
+    objects.add(controlPlane());
+    return objects;
+  }
+
+  /** {@code kind name} of each object with a {@code TakenOver} Event → its message. */
+  public Map<String, String> takenOver() {
+    Map<String, String> events = new TreeMap<>();
+    for (Event event : hub.v1().events().inNamespace(namespace).list().getItems()) {
+      if ("TakenOver".equals(event.getReason())) {
+        events.put(
+            event.getInvolvedObject().getKind() + " " + event.getInvolvedObject().getName(),
+            event.getMessage());
+      }
+    }
+    return events;
+  }
+
+  /**
+   * Whether our control plane has taken over the Go provider's: {@code Available} and {@code
+   * MachinesUpToDate}, not paused, none of the Go provider's conditions left.
+   */
+  public boolean controlPlaneTakenOverFromTheGoProvider() {
+    GenericKubernetesResource cp = controlPlane();
+    return conditionTrue(cp, "Available")
+        && conditionTrue(cp, "MachinesUpToDate")
+        && !conditionTrue(cp, "Paused")
+        && conditions(cp).stream()
+            .noneMatch(c -> GoProvider.CONTROL_PLANE_CONDITIONS.contains(c.get("type")));
   }
 
   /** {@code apiVersion kind name} → UID of every object in the namespace (but Events). */

@@ -10,7 +10,6 @@ import static io.openshiftagent.simulator.e2e.ClusterScenario.isFree;
 import static io.openshiftagent.simulator.e2e.ClusterScenario.name;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.openshiftagent.controlplane.cluster.ClusterImageSets;
@@ -128,7 +127,7 @@ class GoProviderMigrationTest {
           written,
           Duration.ofNanos(System.nanoTime() - writing).toMillis());
       hostsBeforeTheSwitch = cluster.provisionedHosts();
-      assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
+      assertThat(cluster.clusterImageSet(goState.ourClusterImageSet())).isNull();
       uidsBeforeTheSwitch = cluster.uids();
       goImageSetUid = goClusterImageSet().getMetadata().getUid();
       // The Go provider's marks are there (our providers, running, add their finalizer beside its
@@ -150,16 +149,9 @@ class GoProviderMigrationTest {
         () -> finalizersOfControlPlaneAndConfigs().equals(ourFinalizers));
     cluster.await(
         "the control plane Available and MachinesUpToDate, without the Go provider's conditions",
-        () -> {
-          GenericKubernetesResource cp = cluster.controlPlane();
-          return conditionTrue(cp, "Available")
-              && conditionTrue(cp, "MachinesUpToDate")
-              && !conditionTrue(cp, "Paused")
-              && conditions(cp).stream()
-                  .noneMatch(c -> GoProvider.CONTROL_PLANE_CONDITIONS.contains(c.get("type")));
-        });
+        cluster::controlPlaneTakenOverFromTheGoProvider);
     cluster.awaitInstalled(1);
-    assertThat(takenOver()).containsOnlyKeys(ourFinalizers.keySet());
+    assertThat(cluster.takenOver()).containsOnlyKeys(ourFinalizers.keySet());
     assertThat(string(cluster.controlPlane(), "status", "upToDateReplicas")).isEqualTo("1");
     assertThat(cluster.machines())
         .allMatch(m -> "True".equals(conditionStatus(m, "UpToDate")), "every Machine UpToDate");
@@ -184,7 +176,7 @@ class GoProviderMigrationTest {
                 "imageSetRef",
                 "name"))
         .isEqualTo(goState.clusterImageSet());
-    assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
+    assertThat(cluster.clusterImageSet(goState.ourClusterImageSet())).isNull();
     LOG.info(
         "switch from the Go provider: taken over in {} s",
         Duration.ofNanos(System.nanoTime() - started).toSeconds());
@@ -211,7 +203,7 @@ class GoProviderMigrationTest {
     assertThat(string(goClusterImageSet(), "spec", "releaseImage"))
         .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());
     assertThat(goClusterImageSet().getMetadata().getUid()).isEqualTo(goImageSetUid);
-    assertThat(clusterImageSet(goState.ourClusterImageSet())).isNull();
+    assertThat(cluster.clusterImageSet(goState.ourClusterImageSet())).isNull();
     cluster.awaitInstalled(2);
     // Upgraded in place: the Machines and hosts of before the switch are still there.
     assertThat(cluster.uids()).containsAllEntriesOf(uidsBeforeTheSwitch);
@@ -272,9 +264,7 @@ class GoProviderMigrationTest {
   /** {@code kind name} → finalizers, of the control plane and each config. */
   private static Map<String, List<String>> finalizersOfControlPlaneAndConfigs() {
     Map<String, List<String>> finalizers = new TreeMap<>();
-    List<GenericKubernetesResource> objects = new java.util.ArrayList<>(configs());
-    objects.add(cluster.controlPlane());
-    for (GenericKubernetesResource object : objects) {
+    for (GenericKubernetesResource object : cluster.controlPlaneAndConfigs()) {
       finalizers.put(
           object.getKind() + " " + name(object),
           List.copyOf(
@@ -285,20 +275,6 @@ class GoProviderMigrationTest {
     return finalizers;
   }
 
-  /** {@code kind name} of each object with a {@code TakenOver} Event → its message. */
-  private static Map<String, String> takenOver() {
-    Map<String, String> events = new TreeMap<>();
-    for (Event event :
-        cluster.hub().v1().events().inNamespace(cluster.namespace()).list().getItems()) {
-      if ("TakenOver".equals(event.getReason())) {
-        events.put(
-            event.getInvolvedObject().getKind() + " " + event.getInvolvedObject().getName(),
-            event.getMessage());
-      }
-    }
-    return events;
-  }
-
   private static Set<String> newObjects() {
     Set<String> created = new TreeSet<>(cluster.uids().keySet());
     created.removeAll(uidsBeforeTheSwitch.keySet());
@@ -306,14 +282,6 @@ class GoProviderMigrationTest {
   }
 
   private static GenericKubernetesResource goClusterImageSet() {
-    return clusterImageSet(goState.clusterImageSet());
-  }
-
-  private static GenericKubernetesResource clusterImageSet(String name) {
-    return cluster
-        .hub()
-        .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-        .withName(name)
-        .get();
+    return cluster.clusterImageSet(goState.clusterImageSet());
   }
 }

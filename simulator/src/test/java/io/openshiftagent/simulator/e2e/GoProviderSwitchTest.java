@@ -1,7 +1,6 @@
 package io.openshiftagent.simulator.e2e;
 
 import static io.openshiftagent.simulator.Fields.conditionTrue;
-import static io.openshiftagent.simulator.Fields.conditions;
 import static io.openshiftagent.simulator.Fields.label;
 import static io.openshiftagent.simulator.Fields.string;
 import static io.openshiftagent.simulator.e2e.ClusterScenario.isFree;
@@ -102,7 +101,7 @@ class GoProviderSwitchTest {
       uidsBefore.put(cluster, cluster.uids());
       hostsBefore.put(cluster, cluster.provisionedHosts());
       String imageSet = imageSetOf(cluster);
-      imageSetUids.put(imageSet, clusterImageSet(imageSet).getMetadata().getUid());
+      imageSetUids.put(imageSet, highlyAvailable.clusterImageSet(imageSet).getMetadata().getUid());
     }
     Path kubeconfig = Path.of("target", "world", getClass().getSimpleName(), "hub.kubeconfig");
     Files.writeString(kubeconfig, world.world().hubEnvironment().kubeConfigYaml());
@@ -180,10 +179,10 @@ class GoProviderSwitchTest {
       assertThat(cluster.provisionedHosts())
           .as("the hosts of %s, not provisioned again", cluster.namespace())
           .isEqualTo(hostsBefore.get(cluster));
-      assertThat(takenOver(cluster))
+      assertThat(cluster.takenOver().keySet())
           .as("TakenOver Events in %s", cluster.namespace())
-          .containsAll(controlPlaneAndConfigs(cluster));
-      GenericKubernetesResource imageSet = clusterImageSet(imageSetOf(cluster));
+          .containsAll(kindsAndNamesOfControlPlaneAndConfigs(cluster));
+      GenericKubernetesResource imageSet = highlyAvailable.clusterImageSet(imageSetOf(cluster));
       assertThat(imageSet.getMetadata().getUid()).isEqualTo(imageSetUids.get(imageSetOf(cluster)));
       assertThat(label(imageSet, ClusterImageSets.NAMESPACE_LABEL)).isEqualTo(cluster.namespace());
     }
@@ -207,9 +206,9 @@ class GoProviderSwitchTest {
   void openShiftUpgradesThroughTheGoProvidersClusterImageSet() {
     highlyAvailable.upgradeTo("4.21.0");
     String imageSet = imageSetOf(highlyAvailable);
-    assertThat(string(clusterImageSet(imageSet), "spec", "releaseImage"))
+    assertThat(string(highlyAvailable.clusterImageSet(imageSet), "spec", "releaseImage"))
         .isEqualTo(ReleaseRegistry.shared().release("4.21.0", "x86_64").image());
-    assertThat(clusterImageSet(imageSet).getMetadata().getUid())
+    assertThat(highlyAvailable.clusterImageSet(imageSet).getMetadata().getUid())
         .isEqualTo(imageSetUids.get(imageSet));
     assertThat(imageSets()).isEqualTo(goImageSets());
     highlyAvailable.awaitInstalled(6);
@@ -281,7 +280,7 @@ class GoProviderSwitchTest {
   private static List<String> kubectlNamesOfControlPlanesAndConfigs() {
     List<String> names = new java.util.ArrayList<>();
     for (ClusterScenario cluster : clusters()) {
-      for (GenericKubernetesResource object : withConfigs(cluster)) {
+      for (GenericKubernetesResource object : cluster.controlPlaneAndConfigs()) {
         String group = object.getApiVersion().substring(0, object.getApiVersion().indexOf('/'));
         names.add(
             object.getKind().toLowerCase(java.util.Locale.ROOT) + "." + group + "/" + name(object));
@@ -295,43 +294,19 @@ class GoProviderSwitchTest {
   }
 
   private static boolean isTakenOver(ClusterScenario cluster) {
-    GenericKubernetesResource cp = cluster.controlPlane();
-    return conditionTrue(cp, "Available")
-        && conditionTrue(cp, "MachinesUpToDate")
-        && !conditionTrue(cp, "Paused")
-        && conditions(cp).stream()
-            .noneMatch(c -> GoProvider.CONTROL_PLANE_CONDITIONS.contains(c.get("type")))
-        && withConfigs(cluster).stream()
+    return cluster.controlPlaneTakenOverFromTheGoProvider()
+        && cluster.controlPlaneAndConfigs().stream()
             .noneMatch(
                 o ->
                     o.getMetadata().getFinalizers().contains(GoProvider.CONTROL_PLANE_FINALIZER)
                         || o.getMetadata().getFinalizers().contains(GoProvider.CONFIG_FINALIZER));
   }
 
-  private static List<GenericKubernetesResource> withConfigs(ClusterScenario cluster) {
-    List<GenericKubernetesResource> objects =
-        new java.util.ArrayList<>(cluster.list(ApiVersions.BOOTSTRAP, "OpenshiftAssistedConfig"));
-    objects.add(cluster.controlPlane());
-    return objects;
-  }
-
   /** {@code kind name} of the control plane and each config. */
-  private static Set<String> controlPlaneAndConfigs(ClusterScenario cluster) {
+  private static Set<String> kindsAndNamesOfControlPlaneAndConfigs(ClusterScenario cluster) {
     Set<String> names = new java.util.TreeSet<>();
-    withConfigs(cluster).forEach(o -> names.add(o.getKind() + " " + name(o)));
+    cluster.controlPlaneAndConfigs().forEach(o -> names.add(o.getKind() + " " + name(o)));
     return names;
-  }
-
-  /** {@code kind name} of each object with a {@code TakenOver} Event. */
-  private static Set<String> takenOver(ClusterScenario cluster) {
-    Set<String> objects = new java.util.TreeSet<>();
-    cluster.hub().v1().events().inNamespace(cluster.namespace()).list().getItems().stream()
-        .filter(e -> "TakenOver".equals(e.getReason()))
-        .forEach(
-            e ->
-                objects.add(
-                    e.getInvolvedObject().getKind() + " " + e.getInvolvedObject().getName()));
-    return objects;
   }
 
   /** The ClusterImageSet the cluster's AgentClusterInstall names. */
@@ -360,13 +335,5 @@ class GoProviderSwitchTest {
         .getItems()
         .forEach(set -> names.add(name(set)));
     return names;
-  }
-
-  private static GenericKubernetesResource clusterImageSet(String name) {
-    return highlyAvailable
-        .hub()
-        .genericKubernetesResources(ApiVersions.HIVE, "ClusterImageSet")
-        .withName(name)
-        .get();
   }
 }
