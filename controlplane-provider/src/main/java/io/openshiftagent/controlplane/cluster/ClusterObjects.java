@@ -200,12 +200,14 @@ public final class ClusterObjects {
       // A new cluster: made while the Machines are. The ClusterDeployment first: assisted-service
       // refuses an AgentClusterInstall whose ClusterDeployment it cannot find (SpecSynced False,
       // InputError, "ClusterDeployment ... not found") when both are created at once. The
-      // AgentClusterInstall waits for its ClusterImageSet too.
+      // AgentClusterInstall waits for its ClusterImageSet too. Made on a writer even when both
+      // are there already: in the reconcile's thread, the Machines would wait for its admission.
       CompletableFuture<List<String>> deployed = deployment(scope, ahead);
       CompletableFuture<AgentClusterInstall> install =
           deployed
               .thenCombine(imageSetMade, (frozen, set) -> set)
-              .thenApply(set -> writes.createClusterInstall(scope, desired, overridesJson));
+              .thenApplyAsync(
+                  set -> writes.createClusterInstall(scope, desired, overridesJson), writers);
       Ahead after = new Ahead(making, Optional.empty());
       return new Started(
           scope,
