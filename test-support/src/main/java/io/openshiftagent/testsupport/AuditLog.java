@@ -6,11 +6,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -62,6 +66,8 @@ public final class AuditLog {
    * @param resource the resource with its subresource, e.g. {@code agents} or {@code
    *     openshiftassistedconfigs/status}; for a request to no resource, its path
    * @param user the authenticated user, e.g. {@code system:serviceaccount:<namespace>:<name>}
+   * @param webhooks the time spent calling admission webhooks (mutating and validating), which the
+   *     API server records only for a request that took over half a second
    */
   public record Request(
       String auditId,
@@ -74,7 +80,8 @@ public final class AuditLog {
       int code,
       Instant received,
       Instant completed,
-      String user) {
+      String user,
+      Optional<Duration> webhooks) {
     private static final Set<String> WRITES =
         Set.of("create", "update", "patch", "delete", "deletecollection");
 
@@ -147,6 +154,51 @@ public final class AuditLog {
           .thenComparing(Count::resource)
           .thenComparing(Count::verb);
 
+  private static final List<String> WEBHOOK_LATENCIES =
+      List.of(
+          "apiserver.latency.k8s.io/mutating-webhook",
+          "apiserver.latency.k8s.io/validating-webhook");
+
+  /**
+   * A Go duration as the API server writes it, e.g. {@code 1.02s}, {@code 417.3ms}, {@code 50µs}.
+   */
+  private static final Pattern GO_DURATION_PART = Pattern.compile("([0-9.]+)(h|ms|µs|us|ns|m|s)");
+
+  private static Optional<Duration> webhooks(JsonNode annotations) {
+    Duration total = null;
+    for (String key : WEBHOOK_LATENCIES) {
+      if (annotations.hasNonNull(key)) {
+        Duration spent = goDuration(annotations.get(key).asText());
+        total = total == null ? spent : total.plus(spent);
+      }
+    }
+    return Optional.ofNullable(total);
+  }
+
+  static Duration goDuration(String text) {
+    Matcher part = GO_DURATION_PART.matcher(text);
+    double nanos = 0;
+    int end = 0;
+    while (part.find() && part.start() == end) {
+      double value = Double.parseDouble(part.group(1));
+      nanos +=
+          value
+              * switch (part.group(2)) {
+                case "h" -> 3.6e12;
+                case "m" -> 6e10;
+                case "s" -> 1e9;
+                case "ms" -> 1e6;
+                case "µs", "us" -> 1e3;
+                default -> 1;
+              };
+      end = part.end();
+    }
+    if (end != text.length()) {
+      throw new IllegalArgumentException("not a Go duration: " + text);
+    }
+    return Duration.ofNanos(Math.round(nanos));
+  }
+
   static Request parse(String line) {
     try {
       JsonNode event = JSON.readTree(line);
@@ -166,7 +218,8 @@ public final class AuditLog {
           event.path("responseStatus").path("code").asInt(0),
           Instant.parse(event.path("requestReceivedTimestamp").asText()),
           Instant.parse(event.path("stageTimestamp").asText()),
-          event.path("user").path("username").asText(""));
+          event.path("user").path("username").asText(""),
+          webhooks(event.path("annotations")));
     } catch (IOException e) {
       throw new UncheckedIOException("not an audit event: " + line, e);
     }

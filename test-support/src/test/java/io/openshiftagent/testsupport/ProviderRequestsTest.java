@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The budget counts what the hub carried out; conflicts are counted apart. */
@@ -39,6 +40,6 @@ class ProviderRequestsTest {
       String id, String userAgent, String verb, String resource, int code) {
     Instant at = Instant.parse("2026-11-29T00:00:00Z").plusSeconds(Long.parseLong(id));
     return new AuditLog.Request(
-        id, userAgent, verb, "", resource, "ns", "name", code, at, at, "user");
+        id, userAgent, verb, "", resource, "ns", "name", code, at, at, "user", Optional.empty());
   }
 }

@@ -209,6 +209,7 @@ public final class Benchmark {
       Map<ProviderJar, Duration> cpu = new EnumMap<>(ProviderJar.class);
       cpuRun.forEach((m, run) -> m.jar().ifPresent(jar -> cpu.put(jar, run)));
       printWatchDelay(timeline, ours);
+      printServerTime(ours);
       printRequests(ours);
       printClients(all);
       printProviders(world.providersReadyAfterStart(), footprints, cpu, machines);
@@ -505,6 +506,48 @@ public final class Benchmark {
         p.p95(),
         p.max(),
         p.count());
+  }
+
+  /**
+   * How long the API server took to admit and store each creation that ends a stage, which the
+   * stages above include, and how much of it went to admission webhooks (Cluster API's on Machines,
+   * assisted-service's on AgentClusterInstalls and InfraEnvs): time no provider can save.
+   */
+  private static void printServerTime(ProviderRequests ours) {
+    System.out.printf(
+        "  of which in the API server, per creation that ends a stage (ms, from the audit log;"
+            + " webhooks as the server records them, for requests over 0.5 s):%n");
+    header("", "n", "p50", "p95", "max");
+    for (Map.Entry<String, String> timed : new TreeMap<>(CREATIONS_TIMED).entrySet()) {
+      List<AuditLog.Request> creations =
+          ours.requests().stream()
+              .filter(r -> r.resource().equals(timed.getKey()) && r.verb().equals("create"))
+              .filter(r -> r.code() == 201)
+              .toList();
+      Percentiles server =
+          Percentiles.of(
+              creations.stream()
+                  .map(r -> Duration.between(r.received(), r.completed()).toMillis())
+                  .toList());
+      Percentiles webhooks =
+          Percentiles.of(
+              creations.stream()
+                  .flatMap(r -> r.webhooks().stream())
+                  .map(Duration::toMillis)
+                  .toList());
+      System.out.printf(
+          "  %-46s %5d %7d %7d %7d%n",
+          timed.getValue() + " created", server.count(), server.p50(), server.p95(), server.max());
+      if (webhooks.count() > 0) {
+        System.out.printf(
+            "  %-46s %5d %7d %7d %7d%n",
+            "  in webhooks, of those over 0.5 s",
+            webhooks.count(),
+            webhooks.p50(),
+            webhooks.p95(),
+            webhooks.max());
+      }
+    }
   }
 
   private static void printRequests(ProviderRequests ours) {
