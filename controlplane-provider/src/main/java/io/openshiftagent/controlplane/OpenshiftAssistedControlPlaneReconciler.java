@@ -143,9 +143,6 @@ public class OpenshiftAssistedControlPlaneReconciler
       OpenshiftAssistedControlPlane cp,
       Cluster cluster,
       Context<OpenshiftAssistedControlPlane> context) {
-    if (cp.getSpec().machineTemplate != null) {
-      phases.infrastructure().prepare(cp.getSpec().machineTemplate.effectiveInfrastructureRef());
-    }
     try (ControlPlaneScope scope = observe(cp, cluster, context)) {
       return preparation.prepare(scope, memory.of(cp));
     }

@@ -2,6 +2,7 @@ package io.openshiftagent.controlplane;
 
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import io.openshiftagent.api.controlplane.v1alpha3.ControlPlaneMachineTemplate;
 import io.openshiftagent.api.controlplane.v1alpha3.OpenshiftAssistedControlPlane;
 import io.openshiftagent.controlplane.release.ReleaseImagePhase;
 import io.openshiftagent.controlplane.release.ReleaseImageResolution;
@@ -30,11 +31,12 @@ final class Preparation {
     return lookedUp;
   }
 
-  /** Starts or takes what is made ahead; returns the release as it stands. */
+  /**
+   * Starts or takes what is made ahead; returns the release as it stands. The release lookup, the
+   * longest wait, starts first, and the cluster objects next: the Machines' parts read their
+   * infrastructure template before they start.
+   */
   ReleaseImageResolution.Outcome prepare(ControlPlaneScope scope, Memory.Remembered remembered) {
-    remembered.machines =
-        remembered.machines.withPrepared(
-            phases.machines().prepare(scope, remembered.machines.prepared()));
     ResourceID id = ResourceID.fromResource(scope.cp());
     ReleaseImagePhase.Resolved release =
         phases
@@ -48,6 +50,13 @@ final class Preparation {
     remembered.releaseLookup = release.lookup();
     remembered.clusterObjects =
         phases.clusterObjects().prepare(scope, release.outcome(), remembered.clusterObjects);
+    ControlPlaneMachineTemplate template = scope.cp().getSpec().machineTemplate;
+    if (template != null) {
+      phases.infrastructure().prepare(template.effectiveInfrastructureRef());
+    }
+    remembered.machines =
+        remembered.machines.withPrepared(
+            phases.machines().prepare(scope, remembered.machines.prepared()));
     return release.outcome();
   }
 }
