@@ -463,10 +463,7 @@ public final class Benchmark {
             + " (ms):%n");
     header("", "n", "p50", "p95", "max");
     for (ProviderStages.Stage stage : stages) {
-      Percentiles p = Percentiles.of(stage.millis());
-      System.out.printf(
-          "  %-46s %5d %7d %7d %7d%n",
-          stage.provider() + ": " + stage.name(), p.count(), p.p50(), p.p95(), p.max());
+      millisRow(stage.provider() + ": " + stage.name(), Percentiles.of(stage.millis()));
     }
     System.out.println("  (each stage: waits for -> writes)");
     for (ProviderStages.Stage stage : stages) {
@@ -535,17 +532,9 @@ public final class Benchmark {
                   .flatMap(r -> r.webhooks().stream())
                   .map(Duration::toMillis)
                   .toList());
-      System.out.printf(
-          "  %-46s %5d %7d %7d %7d%n",
-          timed.getValue() + " created", server.count(), server.p50(), server.p95(), server.max());
+      millisRow(timed.getValue() + " created", server);
       if (webhooks.count() > 0) {
-        System.out.printf(
-            "  %-46s %5d %7d %7d %7d%n",
-            "  in webhooks, of those over 0.5 s",
-            webhooks.count(),
-            webhooks.p50(),
-            webhooks.p95(),
-            webhooks.max());
+        millisRow("  in webhooks, of those over 0.5 s", webhooks);
       }
     }
   }
@@ -729,6 +718,11 @@ public final class Benchmark {
   private static void header(String first, String... columns) {
     System.out.printf(
         "  %-46s %5s %7s %7s %7s%n", first, columns[0], columns[1], columns[2], columns[3]);
+  }
+
+  /** A row of milliseconds, under {@link #header}. */
+  private static void millisRow(String name, Percentiles p) {
+    System.out.printf("  %-46s %5d %7d %7d %7d%n", name, p.count(), p.p50(), p.p95(), p.max());
   }
 
   private static void row(String name, List<Long> millis) {
